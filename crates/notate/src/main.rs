@@ -1,0 +1,2 @@
+//! `notate`: the command-line tool for PGN and PDN collections.
+fn main() {}

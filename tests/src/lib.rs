@@ -1,0 +1,1 @@
+//! Workspace-level tests over `corpus/` live in `tests/tests/`.

@@ -1,0 +1,2 @@
+//! `cargo xtask`: project chores.
+fn main() {}
