@@ -1,1 +1,34 @@
-//! The generic notation layer.
+//! The generic notation layer shared by PGN (chess) and PDN (draughts).
+//!
+//! This crate knows no game. It reads and writes the notation both standards share:
+//! tag pairs, brace and line comments, `%` escape lines, move numbers, annotation
+//! glyphs and suffix annotations, nested variations, termination markers. A game's
+//! rules plug in through the [`Rules`] trait: its positions, its moves, how a move token
+//! is read and written. [`RawRules`] keeps moves as opaque tokens.
+//!
+//! Two ways to read, both streaming over any [`std::io::Read`] in constant memory:
+//! - a [`Visitor`] receives callbacks per token with no allocation per token;
+//! - [`GameReader`] builds an owned [`Game`] per game, playing every move with the rules.
+//!
+//! Reading is lenient: every departure from the standard that is forgiven becomes a
+//! [`Diagnostic`] with its line and column, and an unreadable game is reported and
+//! skipped, never lost silently. Writing is strict: [`write_game`] produces the export
+//! format byte for byte.
+
+mod diagnostic;
+mod nag;
+mod outcome;
+mod raw;
+mod rules;
+mod span;
+mod tags;
+mod tree;
+
+pub use diagnostic::{Diagnostic, DiagnosticKind, Severity};
+pub use nag::Nag;
+pub use outcome::GameResult;
+pub use raw::{RawMove, RawMoveError, RawPosition, RawRules};
+pub use rules::{Dialect, Forgiveness, MoveContext, Player, Rules, Setup, SetupError, Strict};
+pub use span::{Location, Span};
+pub use tags::{Tag, Tags};
+pub use tree::{Game, Line, LineId, Node, NodeId, Tail};

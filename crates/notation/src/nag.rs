@@ -1,0 +1,68 @@
+//! Numeric annotation glyphs and the traditional suffix annotations.
+
+use std::fmt;
+
+/// A numeric annotation glyph, `$0` to `$255`.
+///
+/// ```
+/// use notation::Nag;
+/// assert_eq!(Nag::from_suffix(b"!?"), Some(Nag::SPECULATIVE));
+/// assert_eq!(Nag(2).to_string(), "$2");
+/// assert_eq!(Nag(2).suffix(), Some("?"));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Nag(pub u8);
+
+impl Nag {
+    /// `$1`, `!`: a good move.
+    pub const GOOD: Nag = Nag(1);
+    /// `$2`, `?`: a mistake.
+    pub const MISTAKE: Nag = Nag(2);
+    /// `$3`, `!!`: a brilliant move.
+    pub const BRILLIANT: Nag = Nag(3);
+    /// `$4`, `??`: a blunder.
+    pub const BLUNDER: Nag = Nag(4);
+    /// `$5`, `!?`: a speculative move.
+    pub const SPECULATIVE: Nag = Nag(5);
+    /// `$6`, `?!`: a dubious move.
+    pub const DUBIOUS: Nag = Nag(6);
+    /// `$7`: a forced move (the only move). PDN files write it as an attached `*`.
+    pub const FORCED: Nag = Nag(7);
+
+    /// The glyph of a traditional suffix annotation (`!`, `?`, `!!`, `??`, `!?`, `?!`),
+    /// also in the parenthesised form draughts publications use (`(!)`, `(?)`, …).
+    pub fn from_suffix(text: &[u8]) -> Option<Nag> {
+        let text = match text {
+            [b'(', inner @ .., b')'] => inner,
+            other => other,
+        };
+        Some(match text {
+            b"!" => Nag::GOOD,
+            b"?" => Nag::MISTAKE,
+            b"!!" => Nag::BRILLIANT,
+            b"??" => Nag::BLUNDER,
+            b"!?" => Nag::SPECULATIVE,
+            b"?!" => Nag::DUBIOUS,
+            _ => return None,
+        })
+    }
+
+    /// The suffix annotation this glyph stands for, if it is one of `$1`..`$6`.
+    pub fn suffix(self) -> Option<&'static str> {
+        Some(match self.0 {
+            1 => "!",
+            2 => "?",
+            3 => "!!",
+            4 => "??",
+            5 => "!?",
+            6 => "?!",
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for Nag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "${}", self.0)
+    }
+}

@@ -1,0 +1,87 @@
+//! Game termination markers.
+
+use std::fmt;
+
+/// A game termination marker (and the value of a `Result` tag).
+///
+/// Chess knows four markers; PDN adds the international draughts scores and the
+/// double forfeit. Which of them a reader accepts is set by its [`Dialect`](crate::Dialect).
+///
+/// ```
+/// use notation::GameResult;
+/// assert_eq!(GameResult::from_token(b"1/2-1/2"), Some(GameResult::Draw));
+/// assert_eq!(GameResult::Draw.as_str(), "1/2-1/2");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    /// `1-0`: the first player (White) won.
+    FirstWins,
+    /// `0-1`: the second player (Black) won.
+    SecondWins,
+    /// `1/2-1/2`: a draw.
+    Draw,
+    /// `*`: unknown, unfinished or abandoned.
+    Unknown,
+    /// `2-0`: the first player won, on a two-point scale.
+    FirstWinsTwo,
+    /// `0-2`: the second player won, on a two-point scale.
+    SecondWinsTwo,
+    /// `1-1`: a draw, on a two-point scale.
+    DrawTwo,
+    /// `0-0`: both players forfeited.
+    DoubleForfeit,
+}
+
+impl GameResult {
+    /// Every marker, in a fixed order.
+    pub const ALL: [GameResult; 8] = [
+        GameResult::FirstWins,
+        GameResult::SecondWins,
+        GameResult::Draw,
+        GameResult::Unknown,
+        GameResult::FirstWinsTwo,
+        GameResult::SecondWinsTwo,
+        GameResult::DrawTwo,
+        GameResult::DoubleForfeit,
+    ];
+
+    /// The marker as the standards write it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            GameResult::FirstWins => "1-0",
+            GameResult::SecondWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+            GameResult::Unknown => "*",
+            GameResult::FirstWinsTwo => "2-0",
+            GameResult::SecondWinsTwo => "0-2",
+            GameResult::DrawTwo => "1-1",
+            GameResult::DoubleForfeit => "0-0",
+        }
+    }
+
+    /// Reads a marker written exactly as a standard writes it.
+    pub fn from_token(token: &[u8]) -> Option<GameResult> {
+        GameResult::ALL
+            .into_iter()
+            .find(|r| r.as_str().as_bytes() == token)
+    }
+
+    /// Reads the forms real files use instead of a standard marker (`½-½`, `1/2`,
+    /// `0.5-0.5`, `1:0`, `0:1`). Returns `None` for anything else, the standard
+    /// forms included.
+    pub fn from_lenient_token(token: &[u8]) -> Option<GameResult> {
+        Some(match token {
+            b"1/2" | b"0.5-0.5" => GameResult::Draw,
+            b"1:0" => GameResult::FirstWins,
+            b"0:1" => GameResult::SecondWins,
+            t if t == "½-½".as_bytes() => GameResult::Draw,
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}

@@ -1,0 +1,186 @@
+//! The seam between the notation layer and a game: [`Rules`].
+//!
+//! Everything that depends on the game being played (its positions, its moves, how a
+//! move token is read and written, whose turn it is) enters this crate through this
+//! trait. The notation layer itself knows no game.
+
+use std::fmt;
+
+use crate::{GameResult, Tags};
+
+/// Which player is to move: the one who moves first in the game, or the other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Player {
+    /// The player who makes the first move of the game (White in chess).
+    First,
+    /// The other player.
+    Second,
+}
+
+/// The lexical choices that differ between notations sharing this layer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dialect {
+    /// The termination markers that end a game (and are not move tokens).
+    pub results: &'static [GameResult],
+    /// Whether `*` written right after a move, with no space, marks a forced move
+    /// (`$7`) rather than ending the game.
+    pub attached_asterisk_is_annotation: bool,
+    /// Whether `/…/` in the movetext is an inline set-up.
+    pub inline_setups: bool,
+}
+
+impl Dialect {
+    /// The PGN standard: `1-0`, `0-1`, `1/2-1/2`, `*`.
+    pub const PGN: Dialect = Dialect {
+        results: &[
+            GameResult::FirstWins,
+            GameResult::SecondWins,
+            GameResult::Draw,
+            GameResult::Unknown,
+        ],
+        attached_asterisk_is_annotation: false,
+        inline_setups: false,
+    };
+
+    /// The PDN 3.0 reading grammar: the chess markers, the two-point markers
+    /// `2-0`, `0-2`, `1-1`, the double forfeit `0-0`, forced-move asterisks and
+    /// inline set-ups.
+    pub const PDN: Dialect = Dialect {
+        results: &GameResult::ALL,
+        attached_asterisk_is_annotation: true,
+        inline_setups: true,
+    };
+
+    /// Reads a termination marker: a standard one of this dialect, or a lenient form.
+    /// The flag tells whether the lenient form was used.
+    pub fn read_result(&self, token: &[u8]) -> Option<(GameResult, bool)> {
+        if let Some(r) = GameResult::from_token(token) {
+            return self.results.contains(&r).then_some((r, false));
+        }
+        GameResult::from_lenient_token(token)
+            .filter(|r| self.results.contains(r))
+            .map(|r| (r, true))
+    }
+}
+
+impl Default for Dialect {
+    fn default() -> Self {
+        Dialect::PGN
+    }
+}
+
+/// What the move number written before a move said, if anything: `12.` or `12...`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveContext {
+    /// The number written before the move.
+    pub number: Option<u64>,
+    /// Whether the number had three periods (a second-player move follows).
+    pub ellipsis: bool,
+}
+
+/// What reading a move token forgave. `Display` says it to a person.
+pub trait Forgiveness: fmt::Display {
+    /// Whether nothing was forgiven.
+    fn is_none(&self) -> bool;
+}
+
+/// Nothing to forgive: for rules that read only the standard form.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Strict;
+
+impl fmt::Display for Strict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("nothing forgiven")
+    }
+}
+
+impl Forgiveness for Strict {
+    fn is_none(&self) -> bool {
+        true
+    }
+}
+
+/// A start position and what its set-up forgave.
+#[derive(Clone, Debug)]
+pub struct Setup<P> {
+    /// The position.
+    pub position: P,
+    /// Each departure from the standard that was forgiven, for a person.
+    pub warnings: Vec<String>,
+}
+
+/// Why a game's start position cannot be had.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// The rules are recognised but not supported (a chess variant, a board game
+    /// with no rules here): the game is kept as text.
+    #[error("{0}")]
+    Unsupported(String),
+    /// The set-up is invalid.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// A game's rules, as the notation layer needs them.
+///
+/// Implemented by the chess crate, by the draughts crate, and by [`RawRules`](crate::RawRules),
+/// whose moves are opaque tokens.
+pub trait Rules {
+    /// A position of the game.
+    type Position: Clone;
+    /// A move of the game.
+    type Move: Clone + fmt::Debug + PartialEq;
+    /// What reading a move token forgave.
+    type Forgiven: Forgiveness;
+    /// Why a move token could not be read or played.
+    type MoveError: std::error::Error;
+
+    /// The lexical dialect of this game's files.
+    fn dialect(&self) -> Dialect;
+
+    /// The start position given by the game's tags (for example `FEN`, `SetUp`,
+    /// `Variant`, `GameType`).
+    fn start_position(&self, tags: &Tags) -> Result<Setup<Self::Position>, SetupError>;
+
+    /// A set-up written inside the movetext (PDN's `/FEN "…"/`), replacing `current`.
+    ///
+    /// The default refuses: most games have none.
+    fn inline_setup(
+        &self,
+        current: &Self::Position,
+        text: &str,
+    ) -> Result<Setup<Self::Position>, SetupError> {
+        let _ = (current, text);
+        Err(SetupError::Unsupported(
+            "set-ups inside the movetext are not part of this game's notation".to_owned(),
+        ))
+    }
+
+    /// Told the move number written before the next move, before it is read.
+    ///
+    /// Games that know their positions ignore it (the default); a game that does not,
+    /// such as [`RawRules`](crate::RawRules), follows it to number its moves.
+    fn follow_move_number(&self, position: &mut Self::Position, context: MoveContext) {
+        let _ = (position, context);
+    }
+
+    /// Reads a move token in a position, returning the move and what was forgiven.
+    fn read_move(
+        &self,
+        position: &Self::Position,
+        token: &[u8],
+        context: MoveContext,
+    ) -> Result<(Self::Move, Self::Forgiven), Self::MoveError>;
+
+    /// Writes a move canonically, as the export format wants it.
+    fn write_move(&self, position: &Self::Position, mv: &Self::Move, out: &mut String);
+
+    /// Plays a move (one that `read_move` returned for this position).
+    fn play(&self, position: &mut Self::Position, mv: &Self::Move);
+
+    /// Whose turn it is.
+    fn turn(&self, position: &Self::Position) -> Player;
+
+    /// The move number of the next move (the full-move number).
+    fn move_number(&self, position: &Self::Position) -> u64;
+}
