@@ -109,6 +109,22 @@ pub enum DiagnosticKind {
         /// The name as written.
         name: String,
     },
+    /// A tag whose value is not quoted: `[Result 1-0]`.
+    #[error("tag {name} has an unquoted value")]
+    UnquotedTagValue {
+        /// The tag's name.
+        name: String,
+    },
+    /// No empty line between the tag section and the movetext.
+    #[error("no empty line between the tags and the movetext")]
+    NoBlankLineBeforeMovetext,
+    /// Text outside any game (before the first, between two, or after the last) that
+    /// belongs to no game.
+    #[error("{0} outside any game; ignored")]
+    OutsideGame(String),
+    /// An input that holds no game at all.
+    #[error("no game in the input")]
+    EmptyInput,
     /// A tag with no name: `[ "value"]`.
     #[error("tag has no name")]
     MissingTagName,
@@ -161,8 +177,8 @@ pub enum DiagnosticKind {
     /// `<` or `>`, reserved by the standard.
     #[error("reserved token {0:?}")]
     ReservedToken(char),
-    /// A NAG above 255.
-    #[error("annotation glyph ${0} is above 255")]
+    /// A NAG above the largest the standard allows (255 in PGN).
+    #[error("annotation glyph ${0} is out of range")]
     NagOutOfRange(u64),
     /// A move number that does not match the move it stands before.
     #[error("move number {found} where {expected} was expected")]
@@ -201,6 +217,12 @@ pub enum DiagnosticKind {
         /// Why.
         message: String,
     },
+    /// A set-up that was read with something forgiven.
+    #[error("set-up: {message}")]
+    LenientSetup {
+        /// What was forgiven.
+        message: String,
+    },
     /// The game's rules are recognised but not supported; its moves are kept as text.
     #[error("{message}; the game is kept as text")]
     Unsupported {
@@ -233,9 +255,12 @@ impl DiagnosticKind {
     pub fn default_severity(&self) -> Severity {
         use DiagnosticKind::*;
         match self {
-            UnexpectedToken(_) | TokenTooLong { .. } | GameTooLarge { .. } | BadSetup { .. }
-            | BadMove { .. } | Io(_) | UnexpectedByte { .. } | MissingTagName
-            | UnterminatedComment | Unsupported { .. } => Severity::Error,
+            TokenTooLong { .. }
+            | GameTooLarge { .. }
+            | BadSetup { .. }
+            | BadMove { .. }
+            | Io(_)
+            | UnterminatedComment => Severity::Error,
             _ => Severity::Warning,
         }
     }

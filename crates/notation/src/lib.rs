@@ -15,20 +15,37 @@
 //! skipped, never lost silently. Writing is strict: [`write_game`] produces the export
 //! format byte for byte.
 
+mod builder;
 mod diagnostic;
+mod encoding;
+mod lexer;
 mod nag;
 mod outcome;
 mod raw;
+mod reader;
 mod rules;
 mod span;
 mod tags;
+mod tagvalue;
 mod tree;
+mod visitor;
+mod writer;
 
+pub use builder::{GameBuilder, GameReader, KeepRaw, ReadGame, read_games};
 pub use diagnostic::{Diagnostic, DiagnosticKind, Severity};
+pub use encoding::decode;
+pub use lexer::{Gap, Lexed, Token, lex};
 pub use nag::Nag;
 pub use outcome::GameResult;
 pub use raw::{RawMove, RawMoveError, RawPosition, RawRules};
+pub use reader::{ReadOptions, Reader};
 pub use rules::{Dialect, Forgiveness, MoveContext, Player, Rules, Setup, SetupError, Strict};
 pub use span::{Location, Span};
 pub use tags::{Tag, Tags};
+pub use tagvalue::{
+    Date, Rating, Round, SetUpTags, TagValueError, Time, TimeControl, TimePeriod, check_tags,
+    tag_items,
+};
 pub use tree::{Game, Line, LineId, Node, NodeId, Tail};
+pub use visitor::{At, RawGame, RawValue, Skip, Visitor};
+pub use writer::{PGN_ROSTER, WriteError, WriteOptions, to_export_string, write_game, write_tags};

@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-/// A numeric annotation glyph, `$0` to `$255`.
+/// A numeric annotation glyph: `$0` to `$255` in PGN; PDN sets no upper bound, and
+/// glyphs up to `$65535` are kept.
 ///
 /// ```
 /// use notation::Nag;
@@ -11,7 +12,7 @@ use std::fmt;
 /// assert_eq!(Nag(2).suffix(), Some("?"));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Nag(pub u8);
+pub struct Nag(pub u16);
 
 impl Nag {
     /// `$1`, `!`: a good move.

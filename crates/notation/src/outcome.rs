@@ -70,6 +70,21 @@ impl GameResult {
     /// `0.5-0.5`, `1:0`, `0:1`). Returns `None` for anything else, the standard
     /// forms included.
     pub fn from_lenient_token(token: &[u8]) -> Option<GameResult> {
+        if !token.is_ascii() {
+            // Typographic dashes (`1–0`, `1/2—1/2`) for the hyphen.
+            let text = std::str::from_utf8(token).ok()?;
+            let plain: String = text
+                .chars()
+                .map(|c| match c {
+                    '\u{2010}'..='\u{2015}' | '\u{2212}' => '-',
+                    c => c,
+                })
+                .collect();
+            if plain != text {
+                return GameResult::from_token(plain.as_bytes())
+                    .or_else(|| GameResult::from_lenient_token(plain.as_bytes()));
+            }
+        }
         Some(match token {
             b"1/2" | b"0.5-0.5" => GameResult::Draw,
             b"1:0" => GameResult::FirstWins,

@@ -27,7 +27,104 @@ pub struct Dialect {
     pub attached_asterisk_is_annotation: bool,
     /// Whether `/…/` in the movetext is an inline set-up.
     pub inline_setups: bool,
+    /// Whether a game is expected to have a tag section, an empty line before its
+    /// movetext, and a termination marker (PGN); a departure is a warning.
+    pub strict_layout: bool,
+    /// The largest annotation glyph the standard allows.
+    pub max_nag: u16,
+    /// The tag names of the standard, to correct the case of names written otherwise.
+    pub known_tags: &'static [&'static str],
 }
+
+/// The tag names of the PGN standard (seven tag roster and supplemental tags) and the
+/// common additions of chess servers.
+const PGN_TAGS: &[&str] = &[
+    "Event",
+    "Site",
+    "Date",
+    "Round",
+    "White",
+    "Black",
+    "Result",
+    "WhiteTitle",
+    "BlackTitle",
+    "WhiteElo",
+    "BlackElo",
+    "WhiteUSCF",
+    "BlackUSCF",
+    "WhiteNA",
+    "BlackNA",
+    "WhiteType",
+    "BlackType",
+    "EventDate",
+    "EventSponsor",
+    "Section",
+    "Stage",
+    "Board",
+    "Opening",
+    "Variation",
+    "SubVariation",
+    "ECO",
+    "NIC",
+    "Time",
+    "UTCTime",
+    "UTCDate",
+    "TimeControl",
+    "SetUp",
+    "FEN",
+    "Termination",
+    "Annotator",
+    "Mode",
+    "PlyCount",
+    "Variant",
+    "WhiteFideId",
+    "BlackFideId",
+    "WhiteTeam",
+    "BlackTeam",
+];
+
+/// The tag names of PDN 3.0 (`pdntags.rst`).
+const PDN_TAGS: &[&str] = &[
+    "Event",
+    "Site",
+    "Date",
+    "Round",
+    "White",
+    "Black",
+    "Result",
+    "GameType",
+    "FEN",
+    "PlyCount",
+    "Termination",
+    "WhiteRating",
+    "BlackRating",
+    "WhiteFmjdId",
+    "BlackFmjdId",
+    "WhiteTitle",
+    "BlackTitle",
+    "WhiteNA",
+    "BlackNA",
+    "WhiteType",
+    "BlackType",
+    "EventDate",
+    "EventSponsor",
+    "Section",
+    "Stage",
+    "Board",
+    "WhiteClock",
+    "BlackClock",
+    "WhiteTime",
+    "BlackTime",
+    "TimeControl",
+    "Time",
+    "UTCTime",
+    "UTCDate",
+    "Annotator",
+    "Mode",
+    "Opening",
+    "Variation",
+    "SubVariation",
+];
 
 impl Dialect {
     /// The PGN standard: `1-0`, `0-1`, `1/2-1/2`, `*`.
@@ -40,6 +137,9 @@ impl Dialect {
         ],
         attached_asterisk_is_annotation: false,
         inline_setups: false,
+        strict_layout: true,
+        max_nag: 255,
+        known_tags: PGN_TAGS,
     };
 
     /// The PDN 3.0 reading grammar: the chess markers, the two-point markers
@@ -49,6 +149,9 @@ impl Dialect {
         results: &GameResult::ALL,
         attached_asterisk_is_annotation: true,
         inline_setups: true,
+        strict_layout: false,
+        max_nag: u16::MAX,
+        known_tags: PDN_TAGS,
     };
 
     /// Reads a termination marker: a standard one of this dialect, or a lenient form.

@@ -1,0 +1,525 @@
+//! Building owned games: a [`Visitor`] that plays every move with a game's [`Rules`].
+
+use std::io::{self, Read};
+use std::ops::ControlFlow;
+
+use crate::diagnostic::{Diagnostic, DiagnosticKind};
+use crate::reader::{ReadOptions, Reader};
+use crate::rules::{Forgiveness, MoveContext, Rules, SetupError};
+use crate::tree::{Game, LineId, NodeId, Tail};
+use crate::visitor::{At, RawGame, RawValue, Skip, Visitor};
+use crate::{GameResult, Nag, Severity, Span, Tag};
+
+/// One game as read: the tree, what was forgiven or went wrong, and where it was.
+#[derive(Clone, Debug)]
+pub struct ReadGame<M> {
+    /// The game.
+    pub game: Game<M>,
+    /// Warnings and errors, in input order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The game's bytes as written, kept when it has an error (or always, if asked).
+    pub raw: Option<Vec<u8>>,
+    /// Where the game is in the input.
+    pub span: Span,
+    /// The 0-based index of the game in the input.
+    pub index: u64,
+}
+
+impl<M> ReadGame<M> {
+    /// Whether any diagnostic is an error.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
+    }
+}
+
+/// When to keep a game's raw bytes in [`ReadGame::raw`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum KeepRaw {
+    /// Never.
+    Never,
+    /// When the game has an error.
+    #[default]
+    OnError,
+    /// Always.
+    Always,
+}
+
+/// One open line while building: where its moves go and the positions around its last move.
+struct Frame<P> {
+    line: LineId,
+    /// The position after the line's last move.
+    position: P,
+    /// The position before the line's last move: where a variation starts.
+    before: P,
+    last: Option<NodeId>,
+}
+
+/// Builds [`Game`]s from a [`Reader`]'s callbacks, resolving and playing every move.
+pub struct GameBuilder<'r, R: Rules> {
+    rules: &'r R,
+    options: ReadOptions,
+    keep_raw: KeepRaw,
+    game: Game<R::Move>,
+    diagnostics: Vec<Diagnostic>,
+    /// Diagnostics given outside any game, for the next game or the caller.
+    orphans: Vec<Diagnostic>,
+    in_game: bool,
+    frames: Vec<Frame<R::Position>>,
+    context: MoveContext,
+    /// Whether moves are no longer read: after an error, or for unsupported rules.
+    stopped: bool,
+    /// Where the movetext kept as text starts, once known.
+    tail_start: Option<(LineId, u64)>,
+    marker_start: Option<u64>,
+    /// A start position that could not be had, reported at the first movetext token.
+    pending_setup_error: Option<SetupError>,
+}
+
+impl<'r, R: Rules> GameBuilder<'r, R> {
+    /// A builder with these rules and options.
+    pub fn new(rules: &'r R, options: ReadOptions) -> GameBuilder<'r, R> {
+        GameBuilder {
+            rules,
+            options,
+            keep_raw: KeepRaw::default(),
+            game: Game::new(),
+            diagnostics: Vec::new(),
+            orphans: Vec::new(),
+            in_game: false,
+            frames: Vec::new(),
+            context: MoveContext::default(),
+            stopped: false,
+            tail_start: None,
+            marker_start: None,
+            pending_setup_error: None,
+        }
+    }
+
+    /// Sets when raw bytes are kept.
+    pub fn keep_raw(mut self, keep: KeepRaw) -> Self {
+        self.keep_raw = keep;
+        self
+    }
+
+    /// Takes the diagnostics given outside any game (text after the last game, an empty input).
+    pub fn take_orphans(&mut self) -> Vec<Diagnostic> {
+        std::mem::take(&mut self.orphans)
+    }
+
+    fn report(&mut self, kind: DiagnosticKind, at: &At<'_>) {
+        self.diagnostics.push(Diagnostic {
+            severity: self.options.severity(&kind),
+            location: at.location(),
+            game: at.game(),
+            kind,
+        });
+    }
+
+    /// Stops reading moves: the movetext from `at` on is kept as text.
+    fn stop_at(&mut self, at: &At<'_>) -> ControlFlow<()> {
+        if let Some(e) = self.pending_setup_error.take() {
+            let kind = match e {
+                SetupError::Unsupported(message) => DiagnosticKind::Unsupported { message },
+                SetupError::Invalid(message) => DiagnosticKind::BadSetup { message },
+            };
+            self.report(kind, at);
+        }
+        let line = self.frames.last().map_or(LineId::MAIN, |f| f.line);
+        self.tail_start = Some((line, at.span().start));
+        self.stopped = true;
+        ControlFlow::Break(())
+    }
+
+    fn frame(&mut self) -> Option<&mut Frame<R::Position>> {
+        self.frames.last_mut()
+    }
+
+    fn last_node(&self) -> Option<NodeId> {
+        self.frames.last().and_then(|f| f.last)
+    }
+}
+
+fn decode_text(bytes: &[u8]) -> (String, bool) {
+    let (text, lossy) = crate::encoding::decode(bytes);
+    (text.into_owned(), lossy)
+}
+
+/// Comment text as the tree keeps it: white space runs folded to one space, trimmed,
+/// since the export format rewraps comments anyway.
+fn fold_whitespace(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+impl<R: Rules> Visitor for GameBuilder<'_, R> {
+    type Output = ReadGame<R::Move>;
+
+    fn begin_game(&mut self) {
+        self.game = Game::new();
+        self.diagnostics = std::mem::take(&mut self.orphans);
+        self.in_game = true;
+        self.frames.clear();
+        self.context = MoveContext::default();
+        self.stopped = false;
+        self.tail_start = None;
+        self.marker_start = None;
+        self.pending_setup_error = None;
+    }
+
+    fn tag(&mut self, name: &[u8], value: RawValue<'_>, at: At<'_>) -> ControlFlow<()> {
+        let unescaped = value.unescaped();
+        let (value_text, lossy) = decode_text(&unescaped);
+        let (name_text, name_lossy) = decode_text(name);
+        if lossy || name_lossy {
+            self.report(DiagnosticKind::NotUtf8, &at);
+        }
+        if self.game.tags.contains(&name_text) {
+            self.report(DiagnosticKind::DuplicateTag { name: name_text }, &at);
+            return ControlFlow::Continue(());
+        }
+        self.game.tags.push(Tag {
+            name: name_text,
+            value: value_text,
+            raw: lossy.then(|| unescaped.into_owned()),
+        });
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self) -> ControlFlow<()> {
+        match self.rules.start_position(&self.game.tags) {
+            Ok(setup) => {
+                for message in setup.warnings {
+                    let kind = DiagnosticKind::LenientSetup { message };
+                    self.diagnostics.push(Diagnostic {
+                        severity: self.options.severity(&kind),
+                        location: Default::default(),
+                        game: self.diagnostics.first().map_or(0, |d| d.game),
+                        kind,
+                    });
+                }
+                self.frames.push(Frame {
+                    line: LineId::MAIN,
+                    position: setup.position.clone(),
+                    before: setup.position,
+                    last: None,
+                });
+            }
+            Err(e) => {
+                // Reported at the first movetext token, where a location is known.
+                self.stopped = true;
+                self.pending_setup_error = Some(e);
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn move_number(&mut self, number: u64, ellipsis: bool, at: At<'_>) -> ControlFlow<()> {
+        if self.stopped {
+            return self.stop_at(&at);
+        }
+        self.context = MoveContext {
+            number: Some(number),
+            ellipsis,
+        };
+        ControlFlow::Continue(())
+    }
+
+    fn move_token(&mut self, token: &[u8], at: At<'_>) -> ControlFlow<()> {
+        if self.stopped {
+            return self.stop_at(&at);
+        }
+        let context = std::mem::take(&mut self.context);
+        let rules = self.rules;
+        let Some(frame) = self.frames.last_mut() else {
+            return self.stop_at(&at);
+        };
+        rules.follow_move_number(&mut frame.position, context);
+        match rules.read_move(&frame.position, token, context) {
+            Ok((mv, forgiven)) => {
+                if let Some(number) = context.number {
+                    let expected = rules.move_number(&frame.position);
+                    if number != expected {
+                        let kind = DiagnosticKind::WrongMoveNumber {
+                            found: number,
+                            expected,
+                        };
+                        self.report(kind, &at);
+                    }
+                }
+                if !forgiven.is_none() {
+                    let kind = DiagnosticKind::LenientMove {
+                        token: String::from_utf8_lossy(token).into_owned(),
+                        message: forgiven.to_string(),
+                    };
+                    self.report(kind, &at);
+                }
+                let Some(frame) = self.frames.last_mut() else {
+                    return ControlFlow::Continue(());
+                };
+                frame.before.clone_from(&frame.position);
+                rules.play(&mut frame.position, &mv);
+                let line = frame.line;
+                let node = self.game.push_move(line, mv);
+                if let Some(frame) = self.frame() {
+                    frame.last = Some(node);
+                }
+                ControlFlow::Continue(())
+            }
+            Err(error) => {
+                let kind = DiagnosticKind::BadMove {
+                    token: String::from_utf8_lossy(token).into_owned(),
+                    message: error.to_string(),
+                };
+                self.report(kind, &at);
+                self.stop_at(&at)
+            }
+        }
+    }
+
+    fn nag(&mut self, nag: Nag, at: At<'_>) -> ControlFlow<()> {
+        if self.stopped {
+            return self.stop_at(&at);
+        }
+        match self.last_node() {
+            Some(node) => self.game.node_mut(node).nags.push(nag),
+            None => self.report(
+                DiagnosticKind::UnexpectedToken(format!("annotation {nag} before any move")),
+                &at,
+            ),
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn comment(&mut self, text: &[u8], at: At<'_>) -> ControlFlow<()> {
+        if self.stopped {
+            return self.stop_at(&at);
+        }
+        let (text, lossy) = decode_text(text);
+        if lossy {
+            self.report(DiagnosticKind::NotUtf8, &at);
+        }
+        let text = fold_whitespace(&text);
+        match self.last_node() {
+            Some(node) => self.game.node_mut(node).comments.push(text),
+            None => {
+                let line = self.frames.last().map_or(LineId::MAIN, |f| f.line);
+                self.game.line_mut(line).comments.push(text);
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self, at: At<'_>) -> ControlFlow<(), Skip> {
+        if self.stopped {
+            let _ = self.stop_at(&at);
+            return ControlFlow::Break(());
+        }
+        let Some(frame) = self.frames.last() else {
+            return ControlFlow::Continue(Skip(true));
+        };
+        let Some(last) = frame.last else {
+            self.report(
+                DiagnosticKind::UnexpectedToken("variation before any move; skipped".to_owned()),
+                &at,
+            );
+            return ControlFlow::Continue(Skip(true));
+        };
+        let start = frame.before.clone();
+        let line = self.game.add_variation(last);
+        self.frames.push(Frame {
+            line,
+            position: start.clone(),
+            before: start,
+            last: None,
+        });
+        ControlFlow::Continue(Skip(false))
+    }
+
+    fn end_variation(&mut self, at: At<'_>) -> ControlFlow<()> {
+        if self.stopped {
+            return self.stop_at(&at);
+        }
+        if self.frames.len() > 1 {
+            if let Some(frame) = self.frames.pop() {
+                if self.game.line(frame.line).moves.is_empty() {
+                    self.report(DiagnosticKind::EmptyVariation, &at);
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn setup(&mut self, text: &[u8], at: At<'_>) -> ControlFlow<()> {
+        if self.stopped {
+            return self.stop_at(&at);
+        }
+        let (text, _) = decode_text(text);
+        let Some(frame) = self.frames.last() else {
+            return self.stop_at(&at);
+        };
+        let (last, line) = (frame.last, frame.line);
+        match self.rules.inline_setup(&frame.position, &text) {
+            Ok(setup) => {
+                for message in setup.warnings {
+                    self.report(DiagnosticKind::LenientSetup { message }, &at);
+                }
+                if let Some(frame) = self.frame() {
+                    frame.position = setup.position.clone();
+                    frame.before = setup.position;
+                }
+                match last {
+                    Some(node) => self.game.node_mut(node).setup = Some(text),
+                    None => self.game.line_mut(line).setup = Some(text),
+                }
+                ControlFlow::Continue(())
+            }
+            Err(e) => {
+                let kind = match e {
+                    SetupError::Unsupported(message) => DiagnosticKind::Unsupported { message },
+                    SetupError::Invalid(message) => DiagnosticKind::BadSetup { message },
+                };
+                self.report(kind, &at);
+                self.stop_at(&at)
+            }
+        }
+    }
+
+    fn result(&mut self, result: GameResult, at: At<'_>) -> ControlFlow<()> {
+        self.game.result = result;
+        if at.span().start != at.span().end {
+            self.marker_start = Some(at.span().start);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn diagnostic(&mut self, diagnostic: Diagnostic) {
+        if self.in_game {
+            self.diagnostics.push(diagnostic);
+        } else {
+            self.orphans.push(diagnostic);
+        }
+    }
+
+    fn end_game(&mut self, raw: RawGame<'_>) -> ReadGame<R::Move> {
+        self.in_game = false;
+        let mut game = std::mem::take(&mut self.game);
+        let start = raw.span.start;
+        if let Some((line, from)) = self.tail_start {
+            let to = self.marker_start.unwrap_or(raw.span.end);
+            let slice = |a: u64, b: u64| {
+                let a = usize::try_from(a.saturating_sub(start)).unwrap_or(usize::MAX);
+                let b = usize::try_from(b.saturating_sub(start)).unwrap_or(usize::MAX);
+                raw.bytes
+                    .get(a.min(b)..b.min(raw.bytes.len()))
+                    .unwrap_or(&[])
+            };
+            let (text, _) = decode_text(slice(from, to));
+            let text = text.trim_end().to_owned();
+            if !text.is_empty() {
+                game.tail = Some(Tail { line, text });
+            }
+        }
+        let diagnostics = std::mem::take(&mut self.diagnostics);
+        let has_errors = diagnostics.iter().any(|d| d.severity == Severity::Error);
+        let keep = match self.keep_raw {
+            KeepRaw::Never => false,
+            KeepRaw::OnError => has_errors,
+            KeepRaw::Always => true,
+        };
+        ReadGame {
+            game,
+            diagnostics,
+            raw: keep.then(|| raw.bytes.to_vec()),
+            span: raw.span,
+            index: raw.index,
+        }
+    }
+}
+
+/// Reads owned games one by one from any `io::Read`, playing every move with the rules.
+///
+/// ```
+/// use notation::{GameReader, RawRules, ReadOptions};
+/// let pgn = b"[White \"A\"]\n\n1. e4 e5 *\n\n1. d4 *\n";
+/// let games: Vec<_> = GameReader::new(&RawRules::PGN, &pgn[..], ReadOptions::default())
+///     .collect::<Result<_, _>>()
+///     .unwrap();
+/// assert_eq!(games.len(), 2);
+/// assert_eq!(games[0].game.tags.get("White"), Some("A"));
+/// ```
+pub struct GameReader<'r, R: Rules, I> {
+    reader: Reader<I>,
+    builder: GameBuilder<'r, R>,
+}
+
+impl<'r, R: Rules, I: Read> GameReader<'r, R, I> {
+    /// A reader of `input` with these rules.
+    pub fn new(rules: &'r R, input: I, options: ReadOptions) -> Self {
+        GameReader {
+            reader: Reader::new(input, rules.dialect(), options),
+            builder: GameBuilder::new(rules, options),
+        }
+    }
+
+    /// Sets when raw bytes are kept.
+    pub fn keep_raw(mut self, keep: KeepRaw) -> Self {
+        self.builder = self.builder.keep_raw(keep);
+        self
+    }
+
+    /// Diagnostics about text outside any game (after the last game, or an empty input).
+    pub fn take_orphans(&mut self) -> Vec<Diagnostic> {
+        self.builder.take_orphans()
+    }
+
+    /// Reads the next game.
+    pub fn read_game(&mut self) -> io::Result<Option<ReadGame<R::Move>>> {
+        self.reader.read_game(&mut self.builder)
+    }
+}
+
+impl<R: Rules, I: Read> Iterator for GameReader<'_, R, I> {
+    type Item = io::Result<ReadGame<R::Move>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.read_game().transpose()
+    }
+}
+
+/// Reads every game of an input into memory. I/O errors end the list with an error
+/// diagnostic in the last game read.
+pub fn read_games<R: Rules, I: Read>(
+    rules: &R,
+    input: I,
+    options: ReadOptions,
+) -> Vec<ReadGame<R::Move>> {
+    let mut out = Vec::new();
+    let mut reader = GameReader::new(rules, input, options);
+    loop {
+        match reader.read_game() {
+            Ok(Some(game)) => out.push(game),
+            Ok(None) => break,
+            Err(e) => {
+                if let Some(last) = out.last_mut() {
+                    let kind = DiagnosticKind::Io(e.to_string());
+                    last.diagnostics.push(Diagnostic {
+                        severity: Severity::Error,
+                        location: Default::default(),
+                        game: last.index,
+                        kind,
+                    });
+                }
+                break;
+            }
+        }
+    }
+    out
+}

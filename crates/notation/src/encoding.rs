@@ -1,0 +1,53 @@
+//! Text decoding: UTF-8 where it is, Windows-1252 where it is not.
+//!
+//! Old PGN files are Latin-1 (the standard's character set) or Windows-1252; newer ones
+//! are UTF-8. A value that is valid UTF-8 is taken as such; anything else is decoded as
+//! Windows-1252, a superset of Latin-1's printable characters, and reported.
+
+use std::borrow::Cow;
+
+/// Windows-1252's characters for bytes 0x80 to 0x9F (the rest match Latin-1). The five
+/// bytes it leaves undefined map to the C1 control of the same number.
+const CP1252_HIGH: [char; 32] = [
+    '\u{20AC}', '\u{81}', '\u{201A}', '\u{0192}', '\u{201E}', '\u{2026}', '\u{2020}', '\u{2021}',
+    '\u{02C6}', '\u{2030}', '\u{0160}', '\u{2039}', '\u{0152}', '\u{8D}', '\u{017D}', '\u{8F}',
+    '\u{90}', '\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}', '\u{2022}', '\u{2013}', '\u{2014}',
+    '\u{02DC}', '\u{2122}', '\u{0161}', '\u{203A}', '\u{0153}', '\u{9D}', '\u{017E}', '\u{0178}',
+];
+
+/// Decodes bytes to text. The flag is true when the bytes were not UTF-8 and were read
+/// as Windows-1252.
+///
+/// ```
+/// use notation::decode;
+/// assert_eq!(decode("Réti".as_bytes()), ("Réti".into(), false));
+/// assert_eq!(decode(b"R\xe9ti"), ("Réti".into(), true));
+/// ```
+pub fn decode(bytes: &[u8]) -> (Cow<'_, str>, bool) {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => (Cow::Borrowed(text), false),
+        Err(_) => (Cow::Owned(bytes.iter().map(|&b| cp1252(b)).collect()), true),
+    }
+}
+
+fn cp1252(b: u8) -> char {
+    match b {
+        0x80..=0x9f => CP1252_HIGH[usize::from(b - 0x80)],
+        _ => char::from(b),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windows_1252_specials() {
+        assert_eq!(decode(b"\x80 \x93quoted\x94 \xff").0, "€ “quoted” ÿ");
+    }
+
+    #[test]
+    fn utf8_is_borrowed() {
+        assert!(matches!(decode("♘f3".as_bytes()).0, Cow::Borrowed(_)));
+    }
+}

@@ -1,0 +1,768 @@
+//! The lexer: bytes to tokens, zero-copy.
+//!
+//! [`lex`] reads one token from a byte slice that may end in the middle of the input: a
+//! token that touches the end of the slice while more input may follow comes back as
+//! [`Lexed::NeedMore`], and the reader calls again with more bytes. Tokens borrow the
+//! input; their spans are offsets into the slice.
+//!
+//! The token recognisers are nom parsers over complete slices; the dispatch on the
+//! first byte and the white-space loop are plain code, because they run for every byte.
+
+use memchr::{memchr, memchr3};
+use nom::IResult;
+use nom::Parser;
+use nom::bytes::complete::take_while;
+use nom::bytes::complete::take_while1;
+
+use crate::rules::Dialect;
+
+/// One token of the import format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Token<'a> {
+    /// `[`, opening a tag pair.
+    TagOpen,
+    /// `]`, closing a tag pair.
+    TagClose,
+    /// A quoted string; the bytes are still escaped (`\"`, `\\`).
+    String {
+        /// The bytes between the quotes.
+        escaped: &'a [u8],
+        /// Whether the line ended before the closing quote.
+        unterminated: bool,
+    },
+    /// A symbol: a move, a tag name, a termination marker, an integer…
+    Symbol(&'a [u8]),
+    /// A move number indication: digits followed by periods (`12.`, `12...`).
+    MoveNumber {
+        /// The number.
+        number: u64,
+        /// How many periods followed.
+        periods: usize,
+    },
+    /// Periods standing alone (`...` as an unknown or skipped move, or after `12 `).
+    Periods(usize),
+    /// `$` and digits: a numeric annotation glyph. Values above 255 are reported by the reader.
+    Nag(u64),
+    /// `!`, `?`, their pairs, or the parenthesised forms `(!)`, `(?)`.
+    Suffix(&'a [u8]),
+    /// A brace comment, without the braces.
+    Comment {
+        /// The text between the braces.
+        text: &'a [u8],
+        /// Whether it ran to the end of input (or to a new game) with no `}`.
+        unterminated: bool,
+    },
+    /// A `;` comment, to the end of the line.
+    LineComment(&'a [u8]),
+    /// A `%` escape line (only in column 1), without the `%`.
+    Escape(&'a [u8]),
+    /// `(`, opening a variation.
+    VariationOpen,
+    /// `)`, closing a variation.
+    VariationClose,
+    /// `*`.
+    Asterisk,
+    /// `<` or `>`, reserved by the standard.
+    Reserved(u8),
+    /// An inline set-up `/…/` (PDN), without the slashes.
+    Setup {
+        /// The text between the slashes.
+        text: &'a [u8],
+        /// Whether the closing slash is missing.
+        unterminated: bool,
+    },
+    /// A byte that starts no token (a control character).
+    Unexpected(u8),
+}
+
+/// The result of lexing at one position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lexed<'a> {
+    /// A token from `start` to `end` (offsets into the slice).
+    Token {
+        /// The token.
+        token: Token<'a>,
+        /// Offset of its first byte.
+        start: usize,
+        /// Offset one past its last byte.
+        end: usize,
+    },
+    /// The token at this position may continue past the end of the slice.
+    NeedMore,
+    /// Only white space up to the end of the input.
+    End,
+}
+
+/// What the white space before a token held, for the reader's leniency checks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Gap {
+    /// Line ends crossed (a CR LF pair counts once).
+    pub newlines: u32,
+    /// Whether two line ends with only white space between them were crossed.
+    pub blank_line: bool,
+    /// Whether a tab was seen.
+    pub tab: bool,
+    /// Whether a carriage return not followed by a line feed was seen.
+    pub lone_cr: bool,
+}
+
+const WS: u8 = 1;
+const SYMBOL: u8 = 2;
+const DIGIT: u8 = 4;
+const SUFFIX: u8 = 8;
+
+/// Byte classes. Symbols take every printable byte except the delimiters, so that
+/// figurines, `½-½`, `N@f3` and other oddities stay one token for the rules to judge.
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = match b {
+            b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c => WS,
+            b'0'..=b'9' => SYMBOL | DIGIT,
+            b'!' | b'?' => SUFFIX,
+            b'[' | b']' | b'(' | b')' | b'{' | b'}' | b';' | b'"' | b'.' | b'$' | b'*' | b'<'
+            | b'>' => 0,
+            0..=0x1f | 0x7f => 0,
+            _ => SYMBOL,
+        };
+        i += 1;
+    }
+    t
+};
+
+/// Whether a byte may continue a symbol.
+#[inline]
+pub(crate) fn is_symbol_byte(b: u8) -> bool {
+    CLASS[b as usize] & SYMBOL != 0
+}
+
+/// Skips white space from `pos`, recording what it crossed. Returns the new position.
+#[inline]
+pub fn skip_whitespace(input: &[u8], mut pos: usize, gap: &mut Gap) -> usize {
+    // The common case: one space between tokens.
+    while let Some(&b) = input.get(pos) {
+        match b {
+            b' ' => {}
+            b'\n' => {
+                gap.newlines += 1;
+                if gap.newlines > 1 && !gap.blank_line {
+                    gap.blank_line = true;
+                }
+            }
+            b'\r' => {
+                if input.get(pos + 1) == Some(&b'\n') {
+                    // Counted with its line feed.
+                } else {
+                    // A lone CR at the end of the slice may yet be followed by LF; the
+                    // reader asks for more input before a token touching the end anyway.
+                    gap.lone_cr |= pos + 1 < input.len();
+                    gap.newlines += 1;
+                    if gap.newlines > 1 {
+                        gap.blank_line = true;
+                    }
+                }
+            }
+            b'\t' => gap.tab = true,
+            0x0b | 0x0c => {}
+            _ => break,
+        }
+        pos += 1;
+    }
+    pos
+}
+
+fn symbol(input: &[u8]) -> IResult<&[u8], &[u8]> {
+    take_while1(is_symbol_byte).parse(input)
+}
+
+fn digits(input: &[u8]) -> IResult<&[u8], &[u8]> {
+    take_while1(|b: u8| b.is_ascii_digit()).parse(input)
+}
+
+fn periods(input: &[u8]) -> IResult<&[u8], &[u8]> {
+    take_while(|b: u8| b == b'.').parse(input)
+}
+
+fn suffix(input: &[u8]) -> IResult<&[u8], &[u8]> {
+    take_while1(|b: u8| CLASS[b as usize] & SUFFIX != 0).parse(input)
+}
+
+/// Saturating decimal value: the reader reports out-of-range numbers, it must not overflow.
+fn decimal(digits: &[u8]) -> u64 {
+    digits.iter().fold(0u64, |n, &d| {
+        n.saturating_mul(10).saturating_add(u64::from(d - b'0'))
+    })
+}
+
+/// Whether `pos` is at the start of a line (for `%` escapes).
+#[inline]
+fn at_line_start(input: &[u8], pos: usize, slice_starts_line: bool) -> bool {
+    match pos.checked_sub(1) {
+        None => slice_starts_line,
+        Some(p) => matches!(input[p], b'\n' | b'\r'),
+    }
+}
+
+/// Reads the token at `pos`, after white space.
+///
+/// `eof` tells whether the slice ends where the input ends; `slice_starts_line` whether
+/// offset 0 is at the start of a line. White space before the token is recorded in `gap`.
+pub fn lex<'a>(
+    input: &'a [u8],
+    pos: usize,
+    eof: bool,
+    slice_starts_line: bool,
+    dialect: &Dialect,
+    gap: &mut Gap,
+) -> Lexed<'a> {
+    let start = skip_whitespace(input, pos, gap);
+    let Some(&first) = input.get(start) else {
+        return if eof { Lexed::End } else { Lexed::NeedMore };
+    };
+    // A lone CR right before the end of the slice: wait to see whether LF follows.
+    let rest = &input[start..];
+    let len = input.len();
+    // `need` is true when a token ending at `end` might continue past the slice.
+    let more = |end: usize| end >= len && !eof;
+    let done = |token: Token<'a>, end: usize| Lexed::Token { token, start, end };
+    match first {
+        b'[' => done(Token::TagOpen, start + 1),
+        b']' => done(Token::TagClose, start + 1),
+        b')' => done(Token::VariationClose, start + 1),
+        b'*' => done(Token::Asterisk, start + 1),
+        b'<' | b'>' => done(Token::Reserved(first), start + 1),
+        b'(' => {
+            // `(!)`, `(?!)`: a parenthesised suffix, not a variation.
+            if let Ok((after, s)) = suffix(&rest[1..]) {
+                let end = len - after.len();
+                if after.first() == Some(&b')') {
+                    return done(Token::Suffix(&input[start..end + 1]), end + 1);
+                }
+                if more(end) {
+                    return Lexed::NeedMore;
+                }
+                let _ = s;
+            } else if more(start + 1) {
+                return Lexed::NeedMore;
+            }
+            done(Token::VariationOpen, start + 1)
+        }
+        b'"' => lex_string(input, start, eof),
+        b'{' => lex_comment(input, start, eof),
+        b';' => match memchr2_line_end(&rest[1..]) {
+            Some(i) => done(Token::LineComment(&rest[1..1 + i]), start + 1 + i),
+            None if eof => done(Token::LineComment(&rest[1..]), len),
+            None => Lexed::NeedMore,
+        },
+        b'%' if at_line_start(input, start, slice_starts_line) => {
+            match memchr2_line_end(&rest[1..]) {
+                Some(i) => done(Token::Escape(&rest[1..1 + i]), start + 1 + i),
+                None if eof => done(Token::Escape(&rest[1..]), len),
+                None => Lexed::NeedMore,
+            }
+        }
+        b'$' => match digits(&rest[1..]) {
+            Ok((after, d)) => {
+                let end = len - after.len();
+                if more(end) {
+                    return Lexed::NeedMore;
+                }
+                done(Token::Nag(decimal(d)), end)
+            }
+            Err(_) if more(start + 1) => Lexed::NeedMore,
+            Err(_) => done(Token::Unexpected(b'$'), start + 1),
+        },
+        b'!' | b'?' => match suffix(rest) {
+            Ok((after, s)) => {
+                let end = len - after.len();
+                if more(end) {
+                    return Lexed::NeedMore;
+                }
+                done(Token::Suffix(s), end)
+            }
+            Err(_) => done(Token::Unexpected(first), start + 1),
+        },
+        b'.' => {
+            let n = periods(rest).map_or(1, |(_, p)| p.len());
+            if more(start + n) {
+                return Lexed::NeedMore;
+            }
+            done(Token::Periods(n), start + n)
+        }
+        b'/' if dialect.inline_setups => {
+            // An inline set-up runs to the next slash on the same line.
+            let body = &rest[1..];
+            match memchr3(b'/', b'\n', b'\r', body) {
+                Some(i) if body[i] == b'/' => done(
+                    Token::Setup {
+                        text: &body[..i],
+                        unterminated: false,
+                    },
+                    start + i + 2,
+                ),
+                Some(i) => done(
+                    Token::Setup {
+                        text: &body[..i],
+                        unterminated: true,
+                    },
+                    start + 1 + i,
+                ),
+                None if eof => done(
+                    Token::Setup {
+                        text: body,
+                        unterminated: true,
+                    },
+                    len,
+                ),
+                None => Lexed::NeedMore,
+            }
+        }
+        b if CLASS[b as usize] & SYMBOL != 0 => lex_symbol(input, start, eof),
+        _ => done(Token::Unexpected(first), start + 1),
+    }
+}
+
+#[inline]
+fn memchr2_line_end(hay: &[u8]) -> Option<usize> {
+    memchr::memchr2(b'\n', b'\r', hay)
+}
+
+fn lex_symbol(input: &[u8], start: usize, eof: bool) -> Lexed<'_> {
+    let len = input.len();
+    let rest = &input[start..];
+    // Digits followed by periods: a move number (`12.`, `12...`, `1.32-28` in PDN).
+    if let Ok((after, d)) = digits(rest) {
+        if after.first() == Some(&b'.') {
+            let (after_p, p) = periods(after).unwrap_or((after, &after[..0]));
+            let end = len - after_p.len();
+            if end >= len && !eof {
+                return Lexed::NeedMore;
+            }
+            return Lexed::Token {
+                token: Token::MoveNumber {
+                    number: decimal(d),
+                    periods: p.len(),
+                },
+                start,
+                end,
+            };
+        }
+    }
+    let Ok((after, s)) = symbol(rest) else {
+        return Lexed::Token {
+            token: Token::Unexpected(rest[0]),
+            start,
+            end: start + 1,
+        };
+    };
+    let mut end = len - after.len();
+    // A parenthesised letter glued to a symbol (`e8(Q)`) belongs to it: no variation
+    // consists of a one-letter move.
+    if let [b'(', l, b')', ..] = after {
+        if l.is_ascii_alphabetic() {
+            end += 3;
+        }
+    } else if end + 3 > len && after.first() == Some(&b'(') && !eof {
+        return Lexed::NeedMore;
+    }
+    if end >= len && !eof {
+        return Lexed::NeedMore;
+    }
+    let _ = s;
+    Lexed::Token {
+        token: Token::Symbol(&input[start..end]),
+        start,
+        end,
+    }
+}
+
+fn lex_string(input: &[u8], start: usize, eof: bool) -> Lexed<'_> {
+    let body_start = start + 1;
+    let mut i = body_start;
+    loop {
+        // A string ends at its quote; it may not span lines, so a line end closes an
+        // unterminated one (real files forget closing quotes).
+        match memchr3(b'"', b'\\', b'\n', &input[i..]) {
+            Some(k) => {
+                let at = i + k;
+                match input[at] {
+                    b'"' => {
+                        return Lexed::Token {
+                            token: Token::String {
+                                escaped: &input[body_start..at],
+                                unterminated: false,
+                            },
+                            start,
+                            end: at + 1,
+                        };
+                    }
+                    b'\\' => {
+                        if at + 1 >= input.len() {
+                            if !eof {
+                                return Lexed::NeedMore;
+                            }
+                            i = at + 1;
+                        } else {
+                            i = at + 2;
+                        }
+                    }
+                    _ => {
+                        let mut end = at;
+                        if end > body_start && input[end - 1] == b'\r' {
+                            end -= 1;
+                        }
+                        return Lexed::Token {
+                            token: Token::String {
+                                escaped: &input[body_start..end],
+                                unterminated: true,
+                            },
+                            start,
+                            end,
+                        };
+                    }
+                }
+            }
+            None if eof => {
+                return Lexed::Token {
+                    token: Token::String {
+                        escaped: &input[body_start..],
+                        unterminated: true,
+                    },
+                    start,
+                    end: input.len(),
+                };
+            }
+            None => return Lexed::NeedMore,
+        }
+    }
+}
+
+fn lex_comment(input: &[u8], start: usize, eof: bool) -> Lexed<'_> {
+    let body_start = start + 1;
+    let body = &input[body_start..];
+    match memchr(b'}', body) {
+        Some(i) => {
+            let text = &body[..i];
+            // A comment that swallows a new game's tag section was left unterminated:
+            // stop it before the tags so that the games after it are not lost.
+            if let Some(cut) = swallowed_game(text) {
+                return Lexed::Token {
+                    token: Token::Comment {
+                        text: &text[..cut],
+                        unterminated: true,
+                    },
+                    start,
+                    end: body_start + cut,
+                };
+            }
+            Lexed::Token {
+                token: Token::Comment {
+                    text,
+                    unterminated: false,
+                },
+                start,
+                end: body_start + i + 1,
+            }
+        }
+        None if eof => {
+            let cut = swallowed_game(body).unwrap_or(body.len());
+            Lexed::Token {
+                token: Token::Comment {
+                    text: &body[..cut],
+                    unterminated: true,
+                },
+                start,
+                end: body_start + cut,
+            }
+        }
+        None => Lexed::NeedMore,
+    }
+}
+
+/// Where a comment's text holds an empty line followed by a line starting with `[` and
+/// a tag name: the mark of a comment whose `}` was forgotten.
+fn swallowed_game(text: &[u8]) -> Option<usize> {
+    let mut from = 0;
+    while let Some(i) = memchr::memmem::find(&text[from..], b"\n[") {
+        let at = from + i;
+        let before = &text[..at];
+        // The line before the `[` must be blank.
+        let line_start = before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(usize::MAX, |p| p + 1);
+        let blank = line_start != usize::MAX
+            && before[line_start..]
+                .iter()
+                .all(|&b| b == b' ' || b == b'\t' || b == b'\r');
+        let after = &text[at + 2..];
+        let name_len = after
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+            .count();
+        let tag_like = name_len > 0
+            && after[..name_len][0].is_ascii_uppercase()
+            && after[name_len..].starts_with(b" \"");
+        if blank && tag_like {
+            return Some(at + 1);
+        }
+        from = at + 2;
+    }
+    None
+}
+
+/// Unescapes a string token's bytes (`\"` and `\\`); other backslashes stay.
+pub fn unescape(escaped: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    if memchr(b'\\', escaped).is_none() {
+        return std::borrow::Cow::Borrowed(escaped);
+    }
+    let mut out = Vec::with_capacity(escaped.len());
+    let mut i = 0;
+    while i < escaped.len() {
+        match (escaped[i], escaped.get(i + 1)) {
+            (b'\\', Some(&c @ (b'"' | b'\\'))) => {
+                out.push(c);
+                i += 2;
+            }
+            (b, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tokens(input: &[u8], dialect: Dialect) -> Vec<Token<'_>> {
+        let mut out = Vec::new();
+        let mut pos = 0;
+        loop {
+            let mut gap = Gap::default();
+            match lex(input, pos, true, true, &dialect, &mut gap) {
+                Lexed::Token { token, end, .. } => {
+                    out.push(token);
+                    pos = end;
+                }
+                Lexed::End => return out,
+                Lexed::NeedMore => panic!("need more at eof"),
+            }
+        }
+    }
+
+    fn pgn(input: &[u8]) -> Vec<Token<'_>> {
+        tokens(input, Dialect::PGN)
+    }
+
+    #[test]
+    fn tag_pair() {
+        assert_eq!(
+            pgn(br#"[Event "F/S \"Return\" Match"]"#),
+            [
+                Token::TagOpen,
+                Token::Symbol(b"Event"),
+                Token::String {
+                    escaped: br#"F/S \"Return\" Match"#,
+                    unterminated: false
+                },
+                Token::TagClose
+            ]
+        );
+        assert_eq!(&*unescape(br#"a \"b\" \\ c"#), br#"a "b" \ c"#);
+    }
+
+    #[test]
+    fn unterminated_string_ends_at_line_end() {
+        assert_eq!(
+            pgn(b"[White \"Foo]\r\n[Black \"Bar\"]"),
+            [
+                Token::TagOpen,
+                Token::Symbol(b"White"),
+                Token::String {
+                    escaped: b"Foo]",
+                    unterminated: true
+                },
+                Token::TagOpen,
+                Token::Symbol(b"Black"),
+                Token::String {
+                    escaped: b"Bar",
+                    unterminated: false
+                },
+                Token::TagClose
+            ]
+        );
+    }
+
+    #[test]
+    fn move_numbers_and_periods() {
+        assert_eq!(
+            pgn(b"1. e4 1... e5 12 . Nf3 ... 3.Bb5"),
+            [
+                Token::MoveNumber {
+                    number: 1,
+                    periods: 1
+                },
+                Token::Symbol(b"e4"),
+                Token::MoveNumber {
+                    number: 1,
+                    periods: 3
+                },
+                Token::Symbol(b"e5"),
+                Token::Symbol(b"12"),
+                Token::Periods(1),
+                Token::Symbol(b"Nf3"),
+                Token::Periods(3),
+                Token::MoveNumber {
+                    number: 3,
+                    periods: 1
+                },
+                Token::Symbol(b"Bb5"),
+            ]
+        );
+    }
+
+    #[test]
+    fn annotations() {
+        assert_eq!(
+            pgn(b"e4!? $14 Qxf7#?? (!) $999"),
+            [
+                Token::Symbol(b"e4"),
+                Token::Suffix(b"!?"),
+                Token::Nag(14),
+                Token::Symbol(b"Qxf7#"),
+                Token::Suffix(b"??"),
+                Token::Suffix(b"(!)"),
+                Token::Nag(999),
+            ]
+        );
+    }
+
+    #[test]
+    fn comments_and_escapes() {
+        assert_eq!(
+            pgn(b"%escape line\ne4 {a [%clk 0:01:00] b} ; rest\n% not at start? no: e5"),
+            [
+                Token::Escape(b"escape line"),
+                Token::Symbol(b"e4"),
+                Token::Comment {
+                    text: b"a [%clk 0:01:00] b",
+                    unterminated: false
+                },
+                Token::LineComment(b" rest"),
+                Token::Escape(b" not at start? no: e5"),
+            ]
+        );
+        assert_eq!(pgn(b"e4 %x"), [Token::Symbol(b"e4"), Token::Symbol(b"%x")]);
+    }
+
+    #[test]
+    fn variations_results_and_reserved() {
+        assert_eq!(
+            pgn(b"(e4) 1/2-1/2 * <>"),
+            [
+                Token::VariationOpen,
+                Token::Symbol(b"e4"),
+                Token::VariationClose,
+                Token::Symbol(b"1/2-1/2"),
+                Token::Asterisk,
+                Token::Reserved(b'<'),
+                Token::Reserved(b'>'),
+            ]
+        );
+    }
+
+    #[test]
+    fn glued_promotion_letter_is_not_a_variation() {
+        assert_eq!(
+            pgn(b"e8(Q) (e4)"),
+            [
+                Token::Symbol(b"e8(Q)"),
+                Token::VariationOpen,
+                Token::Symbol(b"e4"),
+                Token::VariationClose
+            ]
+        );
+    }
+
+    #[test]
+    fn pdn_tokens() {
+        assert_eq!(
+            tokens(
+                b"1.32-28 19x23(?) 1-1 1-10 /FEN \"W:W31\"/ 28x19*",
+                Dialect::PDN
+            ),
+            [
+                Token::MoveNumber {
+                    number: 1,
+                    periods: 1
+                },
+                Token::Symbol(b"32-28"),
+                Token::Symbol(b"19x23"),
+                Token::Suffix(b"(?)"),
+                Token::Symbol(b"1-1"),
+                Token::Symbol(b"1-10"),
+                Token::Setup {
+                    text: b"FEN \"W:W31\"",
+                    unterminated: false
+                },
+                Token::Symbol(b"28x19"),
+                Token::Asterisk,
+            ]
+        );
+    }
+
+    #[test]
+    fn unterminated_comment_stops_before_a_new_game() {
+        let input = b"e4 { oops\n\n[Event \"next\"]\n";
+        assert_eq!(
+            pgn(input),
+            [
+                Token::Symbol(b"e4"),
+                Token::Comment {
+                    text: b" oops\n\n",
+                    unterminated: true
+                },
+                Token::TagOpen,
+                Token::Symbol(b"Event"),
+                Token::String {
+                    escaped: b"next",
+                    unterminated: false
+                },
+                Token::TagClose,
+            ]
+        );
+    }
+
+    #[test]
+    fn need_more_at_slice_end() {
+        let d = Dialect::PGN;
+        let mut gap = Gap::default();
+        assert_eq!(lex(b"Nf", 0, false, true, &d, &mut gap), Lexed::NeedMore);
+        assert_eq!(lex(b"{abc", 0, false, true, &d, &mut gap), Lexed::NeedMore);
+        assert_eq!(lex(b"\"ab", 0, false, true, &d, &mut gap), Lexed::NeedMore);
+        assert_eq!(lex(b"   ", 0, false, true, &d, &mut gap), Lexed::NeedMore);
+        assert_eq!(lex(b"   ", 0, true, true, &d, &mut gap), Lexed::End);
+        assert!(matches!(
+            lex(b"Nf3 ", 0, false, true, &d, &mut gap),
+            Lexed::Token {
+                token: Token::Symbol(b"Nf3"),
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn gaps_record_blank_lines_tabs_and_lone_cr() {
+        let mut gap = Gap::default();
+        skip_whitespace(b"\r\n\t\r\nx", 0, &mut gap);
+        assert!(gap.blank_line && gap.tab && !gap.lone_cr);
+        let mut gap = Gap::default();
+        skip_whitespace(b"\rx", 0, &mut gap);
+        assert!(gap.lone_cr && !gap.blank_line);
+    }
+}

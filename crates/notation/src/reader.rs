@@ -1,0 +1,1198 @@
+//! The streaming reader: finds games and their tokens in any `io::Read`, in a reused
+//! buffer, and hands them to a [`Visitor`].
+//!
+//! Memory is bounded by the largest game, not by the input: the buffer holds the
+//! current game (so that its raw text stays available) and is compacted between games.
+
+use std::io::{self, Read};
+use std::ops::ControlFlow;
+
+use crate::diagnostic::{Diagnostic, DiagnosticKind, Severity};
+use crate::lexer::{Gap, Lexed, Token, lex};
+use crate::rules::Dialect;
+use crate::span::{Location, Span};
+use crate::visitor::{At, RawGame, RawValue, Skip, Visitor};
+use crate::{GameResult, Nag};
+
+/// How leniently to read, and how much to accept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// Whether every departure from the standard is an error rather than a warning.
+    pub strict: bool,
+    /// The largest game, in bytes, that is read; a larger one is reported and skipped.
+    pub max_game_bytes: usize,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions {
+            strict: false,
+            max_game_bytes: 256 << 20,
+        }
+    }
+}
+
+impl ReadOptions {
+    /// Strict reading: every departure from the standard is an error.
+    pub fn strict() -> ReadOptions {
+        ReadOptions {
+            strict: true,
+            ..ReadOptions::default()
+        }
+    }
+
+    /// The severity of a diagnostic of this kind under these options.
+    pub fn severity(&self, kind: &DiagnosticKind) -> Severity {
+        if self.strict {
+            Severity::Error
+        } else {
+            kind.default_severity()
+        }
+    }
+}
+
+const INITIAL_BUFFER: usize = 1 << 16;
+const READ_CHUNK: usize = 1 << 16;
+
+/// Finds `at` (a stream offset) in `text`, whose first byte is at `start`.
+///
+/// Lines end at LF, CR LF or a lone CR; columns count characters, not bytes.
+pub(crate) fn locate(text: &[u8], start: Location, at: u64) -> Location {
+    let end = usize::try_from(at.saturating_sub(start.offset))
+        .unwrap_or(usize::MAX)
+        .min(text.len());
+    let before = &text[..end];
+    let mut line = start.line;
+    let mut line_start = None;
+    for i in memchr::memchr2_iter(b'\n', b'\r', before) {
+        if before[i] == b'\r' && before.get(i + 1) == Some(&b'\n') {
+            continue;
+        }
+        line += 1;
+        line_start = Some(i + 1);
+    }
+    let chars = |bytes: &[u8]| bytes.iter().filter(|&&b| (b & 0xc0) != 0x80).count() as u64;
+    let column = match line_start {
+        Some(s) => chars(&before[s..]) + 1,
+        None => start.column + chars(before),
+    };
+    Location {
+        line,
+        column,
+        offset: at,
+    }
+}
+
+/// Where the reader is in a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// Between games.
+    Before,
+    /// In the tag section, expecting `[` or the movetext.
+    Tags,
+    /// After `[`, expecting a name.
+    TagName { open: u64 },
+    /// After the name, expecting the value.
+    TagValue { open: u64, name: (u64, u64) },
+    /// After the value, expecting `]`.
+    TagClose {
+        open: u64,
+        name: (u64, u64),
+        value: (u64, u64),
+    },
+    /// In the movetext.
+    Movetext,
+}
+
+/// A token's kind without its bytes, so that the buffer is free to grow while it is handled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    TagOpen,
+    TagClose,
+    String { unterminated: bool },
+    Symbol,
+    MoveNumber { number: u64, periods: usize },
+    Periods(usize),
+    Nag(u64),
+    Suffix,
+    Comment { unterminated: bool },
+    LineComment,
+    Escape,
+    VariationOpen,
+    VariationClose,
+    Asterisk,
+    Reserved(u8),
+    Setup { unterminated: bool },
+    Unexpected(u8),
+}
+
+impl Kind {
+    fn of(token: Token<'_>) -> Kind {
+        match token {
+            Token::TagOpen => Kind::TagOpen,
+            Token::TagClose => Kind::TagClose,
+            Token::String { unterminated, .. } => Kind::String { unterminated },
+            Token::Symbol(_) => Kind::Symbol,
+            Token::MoveNumber { number, periods } => Kind::MoveNumber { number, periods },
+            Token::Periods(n) => Kind::Periods(n),
+            Token::Nag(n) => Kind::Nag(n),
+            Token::Suffix(_) => Kind::Suffix,
+            Token::Comment { unterminated, .. } => Kind::Comment { unterminated },
+            Token::LineComment(_) => Kind::LineComment,
+            Token::Escape(_) => Kind::Escape,
+            Token::VariationOpen => Kind::VariationOpen,
+            Token::VariationClose => Kind::VariationClose,
+            Token::Asterisk => Kind::Asterisk,
+            Token::Reserved(b) => Kind::Reserved(b),
+            Token::Setup { unterminated, .. } => Kind::Setup { unterminated },
+            Token::Unexpected(b) => Kind::Unexpected(b),
+        }
+    }
+
+    /// The span of the token's content, without delimiters.
+    fn content(self, start: u64, end: u64) -> (u64, u64) {
+        match self {
+            Kind::Comment { unterminated }
+            | Kind::String { unterminated }
+            | Kind::Setup { unterminated } => (start + 1, if unterminated { end } else { end - 1 }),
+            Kind::LineComment | Kind::Escape => (start + 1, end),
+            _ => (start, end),
+        }
+    }
+}
+
+/// How the current game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ending {
+    /// With a termination marker.
+    Marker,
+    /// At the start of the next game, or the end of input, with no marker.
+    Unmarked,
+}
+
+/// Reads games from an `io::Read` and hands their tokens to a [`Visitor`].
+///
+/// ```
+/// use std::ops::ControlFlow;
+/// use notation::{At, Dialect, ReadOptions, Reader, Visitor, RawGame};
+///
+/// struct Tags(Vec<String>);
+/// impl Visitor for Tags {
+///     type Output = ();
+///     fn tag(&mut self, name: &[u8], _: notation::RawValue<'_>, _: At<'_>) -> ControlFlow<()> {
+///         self.0.push(String::from_utf8_lossy(name).into_owned());
+///         ControlFlow::Continue(())
+///     }
+///     fn end_game(&mut self, _: RawGame<'_>) {}
+/// }
+///
+/// let pgn = b"[Event \"a\"]\n[Site \"b\"]\n\n1. e4 *\n";
+/// let mut visitor = Tags(Vec::new());
+/// Reader::new(&pgn[..], Dialect::PGN, ReadOptions::default()).visit_all(&mut visitor).unwrap();
+/// assert_eq!(visitor.0, ["Event", "Site"]);
+/// ```
+pub struct Reader<R> {
+    inner: R,
+    dialect: Dialect,
+    options: ReadOptions,
+    buf: Vec<u8>,
+    /// Bytes of `buf` holding input.
+    filled: usize,
+    /// Lexing position in `buf`.
+    pos: usize,
+    /// Whether the input is exhausted.
+    eof: bool,
+    /// Stream offset of `buf[0]`.
+    base: u64,
+    /// Stream offset before which bytes may be discarded.
+    keep: u64,
+    /// A point of known location (stream offset in `location.offset`), never after `keep`.
+    cursor: Location,
+    /// Whether `buf[0]` is at the start of a line.
+    starts_line: bool,
+    /// Games started so far.
+    games: u64,
+    /// Whether the previous game ended with a termination marker.
+    previous_marked: bool,
+    /// File-level notes already given (once per input).
+    noted_tab: bool,
+    noted_cr: bool,
+    noted_long_line: bool,
+    noted_bom: bool,
+    /// Whether any token was found.
+    found_any: bool,
+    /// Whether the visitor was told that the current game began. A game begins at its
+    /// first tag or movetext token; text before that (a stray `[pgn]`) belongs to no game.
+    announced: bool,
+    /// Stream offsets of the current game's tag names, to tell a blank line inside the
+    /// tag section from the start of a new game.
+    tag_names: Vec<(u64, u64)>,
+    /// Comments read before a game's first tag, handed to it as leading comments.
+    pending_comments: Vec<(u64, u64)>,
+}
+
+impl<R: Read> Reader<R> {
+    /// A reader of `inner` in the given dialect.
+    pub fn new(inner: R, dialect: Dialect, options: ReadOptions) -> Reader<R> {
+        Reader {
+            inner,
+            dialect,
+            options,
+            buf: vec![0; INITIAL_BUFFER],
+            filled: 0,
+            pos: 0,
+            eof: false,
+            base: 0,
+            keep: 0,
+            cursor: Location {
+                line: 1,
+                column: 1,
+                offset: 0,
+            },
+            starts_line: true,
+            games: 0,
+            previous_marked: false,
+            noted_tab: false,
+            noted_cr: false,
+            noted_long_line: false,
+            noted_bom: false,
+            found_any: false,
+            announced: false,
+            tag_names: Vec::new(),
+            pending_comments: Vec::new(),
+        }
+    }
+
+    /// The dialect being read.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> ReadOptions {
+        self.options
+    }
+
+    /// Number of games read so far.
+    pub fn games_read(&self) -> u64 {
+        self.games
+    }
+
+    /// Reads every game into the visitor.
+    pub fn visit_all<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<()> {
+        while self.read_game(visitor)?.is_some() {}
+        Ok(())
+    }
+
+    /// The index of the game being read (or about to be).
+    fn game_index(&self) -> u64 {
+        if self.announced {
+            self.games.saturating_sub(1)
+        } else {
+            self.games
+        }
+    }
+
+    /// The stream offset of the lexing position.
+    fn offset(&self) -> u64 {
+        self.base + self.pos as u64
+    }
+
+    fn index(&self, offset: u64) -> usize {
+        usize::try_from(offset.saturating_sub(self.base)).unwrap_or(usize::MAX)
+    }
+
+    fn slice(&self, (start, end): (u64, u64)) -> &[u8] {
+        &self.buf[self.index(start)..self.index(end)]
+    }
+
+    /// The location of a stream offset at or after the cursor.
+    fn location(&self, offset: u64) -> Location {
+        let from = self.index(self.cursor.offset);
+        locate(&self.buf[from..self.filled], self.cursor, offset)
+    }
+
+    fn at(&self, start: u64, end: u64) -> At<'_> {
+        let from = self.index(self.cursor.offset);
+        At {
+            span: Span::new(start, end),
+            game: self.game_index(),
+            text: &self.buf[from..self.filled],
+            text_location: self.cursor,
+        }
+    }
+
+    fn diagnostic(&self, kind: DiagnosticKind, offset: u64) -> Diagnostic {
+        Diagnostic {
+            severity: self.options.severity(&kind),
+            location: self.location(offset),
+            game: self.game_index(),
+            kind,
+        }
+    }
+
+    /// Reads more input, compacting or growing the buffer. Returns false at the end of input.
+    fn refill(&mut self) -> io::Result<bool> {
+        if self.eof {
+            return Ok(false);
+        }
+        let drop = self.index(self.keep.min(self.cursor.offset));
+        if self.filled == self.buf.len() || drop > self.buf.len() / 2 {
+            if drop > 0 {
+                self.starts_line = matches!(self.buf[drop - 1], b'\n' | b'\r');
+                self.buf.copy_within(drop..self.filled, 0);
+                self.filled -= drop;
+                self.pos -= drop;
+                self.base += drop as u64;
+            }
+            if self.buf.len() - self.filled < READ_CHUNK {
+                let grown = (self.buf.len() * 2).max(self.filled + READ_CHUNK);
+                self.buf.resize(grown, 0);
+            }
+        }
+        loop {
+            match self.inner.read(&mut self.buf[self.filled..]) {
+                Ok(0) => {
+                    self.eof = true;
+                    return Ok(false);
+                }
+                Ok(n) => {
+                    self.filled += n;
+                    return Ok(true);
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Moves the cursor to `offset`, noting lines over 255 bytes on the way.
+    fn advance_cursor<V: Visitor>(&mut self, offset: u64, visitor: &mut V) {
+        if offset <= self.cursor.offset {
+            return;
+        }
+        let from = self.index(self.cursor.offset);
+        let to = self.index(offset).min(self.filled);
+        if !self.noted_long_line && self.dialect.strict_layout {
+            // Line length: bytes between line ends, the first line counted from its column.
+            let text = &self.buf[from..to];
+            let mut line_begin: i64 = -(self.cursor.column as i64 - 1);
+            let mut long = None;
+            for i in memchr::memchr_iter(b'\n', text) {
+                let mut end = i;
+                if end > 0 && text[end - 1] == b'\r' {
+                    end -= 1;
+                }
+                let length = end as i64 - line_begin;
+                if length > 255 {
+                    long = Some((self.cursor.offset + line_begin.max(0) as u64, length as u64));
+                    break;
+                }
+                line_begin = i as i64 + 1;
+            }
+            if let Some((at, length)) = long {
+                self.noted_long_line = true;
+                let d = self.diagnostic(DiagnosticKind::LongLine { length }, at);
+                visitor.diagnostic(d);
+            }
+        }
+        self.cursor = self.location(offset);
+    }
+
+    /// Reads the next game into the visitor. Returns `None` at the end of input.
+    ///
+    /// I/O errors are returned; everything the input itself holds, however broken, is
+    /// read or reported through [`Visitor::diagnostic`]. Text that belongs to no game is
+    /// reported there too, outside `begin_game` … `end_game`.
+    pub fn read_game<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<Option<V::Output>> {
+        loop {
+            if let Some(output) = self.read_one(visitor)? {
+                return Ok(Some(output));
+            }
+            if self.eof && self.pos >= self.filled {
+                return Ok(None);
+            }
+        }
+    }
+
+    /// Reads up to the end of the next game, or of text that belongs to no game.
+    fn read_one<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<Option<V::Output>> {
+        self.announced = false;
+        let mut state = State::Before;
+        let mut game_start: u64 = self.offset();
+        let mut last_end: u64 = game_start;
+        let mut depth: usize = 0;
+        // Depth at which a skipped variation started, when skipping.
+        let mut skip_from: Option<usize> = None;
+        // Whether the visitor broke off the game.
+        let mut broken = false;
+        let mut result_tag: Option<GameResult> = None;
+        let mut marker: Option<GameResult> = None;
+        let mut any_movetext = false;
+        let mut began = false;
+        // A bare integer waiting to see whether periods follow (`12 ...`).
+        let mut pending_number: Option<(u64, u64, u64)> = None;
+        // End of the last move token, for a `*` glued to it.
+        let mut move_end: u64 = u64::MAX;
+        let mut noted_unexpected = false;
+        self.tag_names.clear();
+        self.pending_comments.clear();
+
+        macro_rules! emit {
+            ($kind:expr, $offset:expr) => {{
+                let d = self.diagnostic($kind, $offset);
+                visitor.diagnostic(d);
+            }};
+        }
+        macro_rules! call {
+            ($e:expr) => {
+                if !broken && skip_from.is_none() {
+                    if let ControlFlow::Break(()) = $e {
+                        broken = true;
+                    }
+                }
+            };
+        }
+
+        if !self.noted_bom && self.base == 0 && self.pos == 0 {
+            // A UTF-8 byte order mark at the very start of the input.
+            while self.filled < 3 && self.refill()? {}
+            self.noted_bom = true;
+            if self.buf[..self.filled].starts_with(b"\xef\xbb\xbf") {
+                let d = self.diagnostic(DiagnosticKind::ByteOrderMark, 0);
+                visitor.diagnostic(d);
+                self.pos = 3;
+                self.keep = 3;
+                // The mark is no character of the first line.
+                self.cursor.offset = 3;
+                game_start = 3;
+                last_end = 3;
+            }
+        }
+
+        let ending = loop {
+            if self.filled - self.index(self.keep.min(self.cursor.offset))
+                > self.options.max_game_bytes
+                && began
+            {
+                emit!(
+                    DiagnosticKind::GameTooLarge {
+                        limit: self.options.max_game_bytes
+                    },
+                    game_start
+                );
+                broken = true;
+                self.skip_to_next_tag_line()?;
+                break Ending::Unmarked;
+            }
+            let mut gap = Gap::default();
+            let lexed = lex(
+                &self.buf[..self.filled],
+                self.pos,
+                self.eof,
+                self.starts_line,
+                &self.dialect,
+                &mut gap,
+            );
+            let token = match lexed {
+                Lexed::NeedMore => {
+                    self.refill()?;
+                    continue;
+                }
+                Lexed::End => {
+                    self.pos = self.filled;
+                    break Ending::Unmarked;
+                }
+                Lexed::Token { token, start, end } => (
+                    Kind::of(token),
+                    self.base + start as u64,
+                    self.base + end as u64,
+                ),
+            };
+            let (token, start, end) = token;
+            if (gap.tab && !self.noted_tab) || (gap.lone_cr && !self.noted_cr) {
+                if gap.tab && !self.noted_tab {
+                    self.noted_tab = true;
+                    emit!(DiagnosticKind::Tab, start);
+                }
+                if gap.lone_cr && !self.noted_cr {
+                    self.noted_cr = true;
+                    emit!(DiagnosticKind::LoneCarriageReturn, start);
+                }
+            }
+
+            // A bare integer followed by something other than periods is a move number.
+            if let Some((number, s, e)) = pending_number {
+                if !matches!(token, Kind::Periods(_)) {
+                    pending_number = None;
+                    let at = self.at(s, e);
+                    call!(visitor.move_number(number, false, at));
+                }
+            }
+
+            if state == State::Before {
+                match token {
+                    Kind::Escape => {
+                        self.pos = self.index(end);
+                        continue;
+                    }
+                    Kind::Comment { .. } | Kind::LineComment => {
+                        // Held for the game that follows.
+                        if !began {
+                            self.begin(visitor, &mut began, &mut game_start, start);
+                        }
+                        self.pending_comments.push(token.content(start, end));
+                        if let Kind::Comment { unterminated: true } = token {
+                            emit!(DiagnosticKind::UnterminatedComment, start);
+                        }
+                        self.pos = self.index(end);
+                        last_end = end;
+                        continue;
+                    }
+                    Kind::TagOpen => {
+                        if !began {
+                            self.begin(visitor, &mut began, &mut game_start, start);
+                        }
+                        state = State::Tags;
+                        // fall through to the tag handling below
+                    }
+                    _ => {
+                        if !began {
+                            self.begin(visitor, &mut began, &mut game_start, start);
+                        }
+                        self.announce(visitor);
+                        if self.dialect.strict_layout {
+                            emit!(DiagnosticKind::NoTags, start);
+                        }
+                        state = State::Movetext;
+                        call!(visitor.begin_movetext());
+                        self.flush_pending_comments(visitor, &mut broken);
+                    }
+                }
+                if self.games > 0
+                    && self.previous_marked
+                    && !gap.blank_line
+                    && self.pending_comments.is_empty()
+                    && self.dialect.strict_layout
+                {
+                    emit!(DiagnosticKind::MissingBlankLine, start);
+                }
+            }
+
+            match state {
+                // Left above, for every token.
+                State::Before => {}
+                State::Tags => match token {
+                    Kind::TagOpen => {
+                        if gap.blank_line && !self.tag_names.is_empty() {
+                            // Either a blank line inside the tag section or a new game
+                            // after a game with no movetext: a repeated tag name tells.
+                            let name = self.peek_tag_name(self.index(end));
+                            let repeated = match name {
+                                Some(name) => self.tag_names.iter().any(|&n| self.slice(n) == name),
+                                None => false,
+                            };
+                            if repeated {
+                                break Ending::Unmarked;
+                            }
+                            emit!(DiagnosticKind::BlankLineInTags, start);
+                        }
+                        state = State::TagName { open: start };
+                    }
+                    Kind::Escape => {}
+                    _ => {
+                        // The movetext begins.
+                        if !gap.blank_line
+                            && !self.tag_names.is_empty()
+                            && self.dialect.strict_layout
+                        {
+                            emit!(DiagnosticKind::NoBlankLineBeforeMovetext, start);
+                        }
+                        self.announce(visitor);
+                        state = State::Movetext;
+                        call!(visitor.begin_movetext());
+                        self.flush_pending_comments(visitor, &mut broken);
+                        // Handled below as movetext.
+                    }
+                },
+                State::TagName { open } => match token {
+                    Kind::Symbol => {
+                        state = State::TagValue {
+                            open,
+                            name: (start, end),
+                        };
+                    }
+                    Kind::String { .. } => {
+                        emit!(DiagnosticKind::MissingTagName, start);
+                        state = State::TagClose {
+                            open,
+                            name: (start, start),
+                            value: (start, end),
+                        };
+                    }
+                    Kind::TagClose => {
+                        emit!(DiagnosticKind::MissingTagName, open);
+                        state = State::Tags;
+                    }
+                    _ => {
+                        emit!(DiagnosticKind::MissingTagName, open);
+                        state = State::Tags;
+                        continue;
+                    }
+                },
+                State::TagValue { open, name } => match token {
+                    Kind::String { unterminated } => {
+                        if unterminated {
+                            emit!(DiagnosticKind::UnterminatedString, start);
+                            // `[White "Foo]`: the bracket is in the string.
+                            let body = self.slice((start + 1, end));
+                            if body.last() == Some(&b']') {
+                                self.deliver_tag(
+                                    visitor,
+                                    &mut broken,
+                                    skip_from,
+                                    open,
+                                    name,
+                                    (start + 1, end - 1),
+                                    &mut result_tag,
+                                );
+                                state = State::Tags;
+                                self.pos = self.index(end);
+                                last_end = end;
+                                continue;
+                            }
+                            state = State::TagClose {
+                                open,
+                                name,
+                                value: (start + 1, end),
+                            };
+                        } else {
+                            state = State::TagClose {
+                                open,
+                                name,
+                                value: (start + 1, end - 1),
+                            };
+                        }
+                    }
+                    Kind::Symbol => {
+                        let n = String::from_utf8_lossy(self.slice(name)).into_owned();
+                        emit!(DiagnosticKind::UnquotedTagValue { name: n }, start);
+                        state = State::TagClose {
+                            open,
+                            name,
+                            value: (start, end),
+                        };
+                    }
+                    Kind::TagClose => {
+                        let n = String::from_utf8_lossy(self.slice(name)).into_owned();
+                        emit!(DiagnosticKind::MissingTagValue { name: n }, start);
+                        state = State::Tags;
+                    }
+                    _ => {
+                        let n = String::from_utf8_lossy(self.slice(name)).into_owned();
+                        emit!(DiagnosticKind::MissingTagValue { name: n }, start);
+                        state = State::Tags;
+                        continue;
+                    }
+                },
+                State::TagClose { open, name, value } => {
+                    if token != Kind::TagClose {
+                        let n = String::from_utf8_lossy(self.slice(name)).into_owned();
+                        emit!(DiagnosticKind::UnclosedTag { name: n }, open);
+                    }
+                    self.deliver_tag(
+                        visitor,
+                        &mut broken,
+                        skip_from,
+                        open,
+                        name,
+                        value,
+                        &mut result_tag,
+                    );
+                    state = State::Tags;
+                    if token != Kind::TagClose {
+                        // Read this token again in the tag section.
+                        continue;
+                    }
+                }
+                State::Movetext => {}
+            }
+
+            if state == State::Movetext {
+                match token {
+                    Kind::TagOpen => {
+                        // The next game begins; this one had no marker.
+                        break Ending::Unmarked;
+                    }
+                    Kind::Symbol => {
+                        any_movetext = true;
+                        let sym = self.slice((start, end));
+                        if let Some((r, lenient)) = self.dialect.read_result(sym) {
+                            if depth == 0 {
+                                if lenient {
+                                    emit!(
+                                        DiagnosticKind::LenientResult {
+                                            found: String::from_utf8_lossy(sym).into_owned(),
+                                            result: r.to_string(),
+                                        },
+                                        start
+                                    );
+                                }
+                                marker = Some(r);
+                                self.pos = self.index(end);
+                                last_end = end;
+                                let at = self.at(start, end);
+                                let _ = visitor.result(r, at);
+                                break Ending::Marker;
+                            }
+                            emit!(
+                                DiagnosticKind::UnexpectedToken(format!(
+                                    "termination marker {} inside a variation",
+                                    r
+                                )),
+                                start
+                            );
+                        } else if sym.iter().all(u8::is_ascii_digit)
+                            && sym.first() != Some(&b'0')
+                            && !self.dialect.inline_setups
+                        {
+                            // PGN: a move number with no period (`12 e4`, `12 . e4`).
+                            pending_number = Some((digits_value(sym), start, end));
+                        } else if let Some(nag) = evaluation_symbol(sym) {
+                            emit!(
+                                DiagnosticKind::UnexpectedToken(format!(
+                                    "evaluation symbol {} read as {}",
+                                    String::from_utf8_lossy(sym),
+                                    nag
+                                )),
+                                start
+                            );
+                            let at = self.at(start, end);
+                            call!(visitor.nag(nag, at));
+                        } else {
+                            move_end = end;
+                            let at = self.at(start, end);
+                            call!(visitor.move_token(sym, at));
+                        }
+                    }
+                    Kind::MoveNumber { number, periods } => {
+                        any_movetext = true;
+                        let at = self.at(start, end);
+                        call!(visitor.move_number(number, periods >= 3, at));
+                    }
+                    Kind::Periods(n) => {
+                        if let Some((number, s, _)) = pending_number.take() {
+                            let at = self.at(s, end);
+                            call!(visitor.move_number(number, n >= 3, at));
+                        }
+                    }
+                    Kind::Nag(n) => {
+                        any_movetext = true;
+                        match u16::try_from(n).ok().filter(|&n| n <= self.dialect.max_nag) {
+                            Some(n) => {
+                                let at = self.at(start, end);
+                                call!(visitor.nag(Nag(n), at));
+                            }
+                            None => emit!(DiagnosticKind::NagOutOfRange(n), start),
+                        }
+                    }
+                    Kind::Suffix => match Nag::from_suffix(self.slice((start, end))) {
+                        Some(nag) => {
+                            let at = self.at(start, end);
+                            call!(visitor.nag(nag, at));
+                        }
+                        None => emit!(
+                            DiagnosticKind::UnexpectedToken(format!(
+                                "annotation {}",
+                                String::from_utf8_lossy(self.slice((start, end)))
+                            )),
+                            start
+                        ),
+                    },
+                    Kind::Comment { .. } | Kind::LineComment => {
+                        any_movetext = true;
+                        if let Kind::Comment { unterminated: true } = token {
+                            emit!(DiagnosticKind::UnterminatedComment, start);
+                        }
+                        let (ts, te) = token.content(start, end);
+                        let at = self.at(start, end);
+                        call!(visitor.comment(self.slice((ts, te)), at));
+                    }
+                    Kind::Escape => emit!(DiagnosticKind::EscapeInGame, start),
+                    Kind::VariationOpen => {
+                        any_movetext = true;
+                        depth += 1;
+                        if !broken && skip_from.is_none() {
+                            let at = self.at(start, end);
+                            match visitor.begin_variation(at) {
+                                ControlFlow::Continue(Skip(true)) => skip_from = Some(depth),
+                                ControlFlow::Continue(Skip(false)) => {}
+                                ControlFlow::Break(()) => broken = true,
+                            }
+                        }
+                    }
+                    Kind::VariationClose => {
+                        if depth == 0 {
+                            emit!(DiagnosticKind::UnmatchedParenthesis, start);
+                        } else {
+                            if skip_from == Some(depth) {
+                                skip_from = None;
+                            } else {
+                                let at = self.at(start, end);
+                                call!(visitor.end_variation(at));
+                            }
+                            depth -= 1;
+                        }
+                    }
+                    Kind::Asterisk => {
+                        if self.dialect.attached_asterisk_is_annotation && move_end == start {
+                            let at = self.at(start, end);
+                            call!(visitor.nag(Nag::FORCED, at));
+                        } else if depth == 0 {
+                            marker = Some(GameResult::Unknown);
+                            self.pos = self.index(end);
+                            last_end = end;
+                            let at = self.at(start, end);
+                            let _ = visitor.result(GameResult::Unknown, at);
+                            break Ending::Marker;
+                        } else {
+                            emit!(
+                                DiagnosticKind::UnexpectedToken(
+                                    "termination marker * inside a variation".to_owned()
+                                ),
+                                start
+                            );
+                        }
+                    }
+                    Kind::Reserved(c) => emit!(DiagnosticKind::ReservedToken(char::from(c)), start),
+                    Kind::Setup { unterminated } => {
+                        any_movetext = true;
+                        if unterminated {
+                            emit!(DiagnosticKind::UnterminatedSetup, start);
+                        }
+                        let at = self.at(start, end);
+                        call!(visitor.setup(self.slice(token.content(start, end)), at));
+                    }
+                    Kind::TagClose => emit!(DiagnosticKind::UnexpectedToken("]".to_owned()), start),
+                    Kind::String { .. } => emit!(
+                        DiagnosticKind::UnexpectedToken("string in the movetext".to_owned()),
+                        start
+                    ),
+                    Kind::Unexpected(byte) => {
+                        if !noted_unexpected {
+                            noted_unexpected = true;
+                            emit!(DiagnosticKind::UnexpectedByte { byte }, start);
+                        }
+                    }
+                }
+            }
+            self.pos = self.index(end);
+            last_end = end;
+        };
+
+        if !began {
+            // Nothing but white space and escape lines: the input is over.
+            if !self.found_any && self.eof {
+                self.found_any = true;
+                let at = self.offset();
+                let d = Diagnostic {
+                    severity: self.options.severity(&DiagnosticKind::EmptyInput),
+                    location: self.location(at),
+                    game: 0,
+                    kind: DiagnosticKind::EmptyInput,
+                };
+                visitor.diagnostic(d);
+            }
+            return Ok(None);
+        }
+
+        if let Some((number, s, e)) = pending_number.take() {
+            let at = self.at(s, e);
+            call!(visitor.move_number(number, false, at));
+        }
+        if let State::TagClose { open, name, value } = state {
+            let n = String::from_utf8_lossy(self.slice(name)).into_owned();
+            emit!(DiagnosticKind::UnclosedTag { name: n }, open);
+            self.deliver_tag(
+                visitor,
+                &mut broken,
+                skip_from,
+                open,
+                name,
+                value,
+                &mut result_tag,
+            );
+            state = State::Tags;
+        }
+        if !self.announced {
+            // No tag and no movetext: comments after the last game, a stray `[pgn]`.
+            let what = if self.pending_comments.is_empty() {
+                format!(
+                    "text {:?}",
+                    String::from_utf8_lossy(self.slice((game_start, last_end.max(game_start))))
+                )
+            } else {
+                "comment after the last game".to_owned()
+            };
+            emit!(DiagnosticKind::OutsideGame(what), game_start);
+            self.pending_comments.clear();
+            self.keep = last_end.max(self.keep);
+            self.advance_cursor(self.keep, visitor);
+            return Ok(None);
+        }
+
+        if matches!(state, State::TagName { .. } | State::TagValue { .. }) {
+            emit!(
+                DiagnosticKind::UnclosedTag {
+                    name: String::new()
+                },
+                last_end
+            );
+        }
+        if !matches!(state, State::Movetext) {
+            if !any_movetext && self.dialect.strict_layout {
+                emit!(DiagnosticKind::NoMovetext, last_end);
+            }
+            call!(visitor.begin_movetext());
+            self.flush_pending_comments(visitor, &mut broken);
+        }
+        if depth > 0 {
+            emit!(DiagnosticKind::UnclosedVariation { count: depth }, last_end);
+            skip_from = None;
+            for _ in 0..depth {
+                let at = self.at(last_end, last_end);
+                call!(visitor.end_variation(at));
+            }
+        }
+        match (ending, marker) {
+            (Ending::Marker, Some(m)) => {
+                if let Some(tag) = result_tag {
+                    if tag != m {
+                        emit!(
+                            DiagnosticKind::ResultMismatch {
+                                marker: m.to_string(),
+                                tag: tag.to_string()
+                            },
+                            last_end
+                        );
+                    }
+                }
+            }
+            _ => {
+                let (result, origin) = match result_tag {
+                    Some(r) => (r, "the Result tag"),
+                    None => (GameResult::Unknown, "nothing"),
+                };
+                if (any_movetext || state == State::Movetext) && self.dialect.strict_layout {
+                    emit!(
+                        DiagnosticKind::MissingResult {
+                            result: result.to_string(),
+                            origin
+                        },
+                        last_end
+                    );
+                }
+                let at = self.at(last_end, last_end);
+                let _ = visitor.result(result, at);
+            }
+        }
+        let _ = broken;
+        self.previous_marked = ending == Ending::Marker;
+        self.advance_cursor(last_end, visitor);
+        // A game too large to keep has no raw text left.
+        let (raw_start, raw_end) = if game_start < self.base {
+            (0, 0)
+        } else {
+            let start = self.index(game_start).min(self.filled);
+            (start, self.index(last_end).clamp(start, self.filled))
+        };
+        let raw = RawGame {
+            bytes: &self.buf[raw_start..raw_end],
+            span: Span::new(game_start, last_end.max(game_start)),
+            index: self.games - 1,
+        };
+        let output = visitor.end_game(raw);
+        self.keep = last_end;
+        if self.pos < self.index(last_end) {
+            self.pos = self.index(last_end);
+        }
+        Ok(Some(output))
+    }
+
+    fn begin<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        began: &mut bool,
+        game_start: &mut u64,
+        start: u64,
+    ) {
+        *began = true;
+        self.found_any = true;
+        *game_start = start;
+        self.keep = start;
+        self.advance_cursor(start, visitor);
+    }
+
+    /// Tells the visitor that the game begins, once.
+    fn announce<V: Visitor>(&mut self, visitor: &mut V) {
+        if !self.announced {
+            self.announced = true;
+            self.games += 1;
+            visitor.begin_game();
+        }
+    }
+
+    fn flush_pending_comments<V: Visitor>(&mut self, visitor: &mut V, broken: &mut bool) {
+        let comments = std::mem::take(&mut self.pending_comments);
+        for &(s, e) in &comments {
+            if *broken {
+                break;
+            }
+            let at = self.at(s, e);
+            if let ControlFlow::Break(()) = visitor.comment(self.slice((s, e)), at) {
+                *broken = true;
+            }
+        }
+        self.pending_comments = comments;
+        self.pending_comments.clear();
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn deliver_tag<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        broken: &mut bool,
+        skip_from: Option<usize>,
+        open: u64,
+        name: (u64, u64),
+        value: (u64, u64),
+        result_tag: &mut Option<GameResult>,
+    ) {
+        let name_bytes = self.slice(name);
+        if name_bytes.is_empty() {
+            return;
+        }
+        if !name_bytes
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        {
+            let d = self.diagnostic(
+                DiagnosticKind::OddTagName {
+                    name: String::from_utf8_lossy(name_bytes).into_owned(),
+                },
+                name.0,
+            );
+            visitor.diagnostic(d);
+        }
+        let canonical = if self
+            .dialect
+            .known_tags
+            .iter()
+            .any(|k| k.as_bytes() == name_bytes)
+        {
+            None
+        } else {
+            self.dialect
+                .known_tags
+                .iter()
+                .find(|k| k.as_bytes().eq_ignore_ascii_case(name_bytes))
+        };
+        if let Some(c) = canonical {
+            let d = self.diagnostic(
+                DiagnosticKind::TagNameCase {
+                    found: String::from_utf8_lossy(name_bytes).into_owned(),
+                    canonical: (*c).to_owned(),
+                },
+                name.0,
+            );
+            visitor.diagnostic(d);
+        }
+        self.tag_names.push(name);
+        self.announce(visitor);
+        let name_final: &[u8] = match canonical {
+            Some(c) => c.as_bytes(),
+            None => self.slice(name),
+        };
+        if name_final == b"Result" {
+            let v = crate::lexer::unescape(self.slice(value));
+            *result_tag = self.dialect.read_result(v.trim_ascii()).map(|(r, _)| r);
+        }
+        if !*broken && skip_from.is_none() {
+            let at = self.at(open, value.1);
+            let raw = RawValue(self.slice(value));
+            if let ControlFlow::Break(()) = visitor.tag(name_final, raw, at) {
+                *broken = true;
+            }
+        }
+    }
+
+    /// The tag name after a `[` at buffer index `from`, reading more input if needed.
+    fn peek_tag_name(&mut self, from: usize) -> Option<Vec<u8>> {
+        loop {
+            let rest = &self.buf[from.min(self.filled)..self.filled];
+            let skip = rest.iter().take_while(|b| b.is_ascii_whitespace()).count();
+            let name_len = rest[skip..]
+                .iter()
+                .take_while(|&&b| crate::lexer::is_symbol_byte(b))
+                .count();
+            if skip + name_len < rest.len() || self.eof {
+                return (name_len > 0).then(|| rest[skip..skip + name_len].to_vec());
+            }
+            match self.refill() {
+                Ok(true) => {}
+                _ => return None,
+            }
+        }
+    }
+
+    /// After a game too large to keep: drops input up to the next line that starts with `[`.
+    fn skip_to_next_tag_line(&mut self) -> io::Result<()> {
+        loop {
+            let rest = &self.buf[self.pos..self.filled];
+            if let Some(i) = memchr::memmem::find(rest, b"\n[") {
+                self.pos += i + 1;
+                let offset = self.offset();
+                self.keep = offset;
+                self.cursor = self.location(offset);
+                return Ok(());
+            }
+            // Keep the last byte (it may be the line feed before a `[`).
+            let keep_from = self.filled.saturating_sub(1).max(self.pos);
+            self.pos = keep_from;
+            let offset = self.offset();
+            self.cursor = self.location(offset);
+            self.keep = offset;
+            if !self.refill()? {
+                self.pos = self.filled;
+                return Ok(());
+            }
+        }
+    }
+}
+
+fn digits_value(digits: &[u8]) -> u64 {
+    digits.iter().fold(0u64, |n, &d| {
+        n.saturating_mul(10).saturating_add(u64::from(d - b'0'))
+    })
+}
+
+/// Evaluation symbols that some files write in the movetext instead of their glyphs.
+fn evaluation_symbol(symbol: &[u8]) -> Option<Nag> {
+    Some(Nag(match symbol {
+        b"=" => 10,
+        b"+=" | b"+/=" => 14,
+        b"=+" | b"=/+" => 15,
+        b"+/-" => 16,
+        b"-/+" => 17,
+        b"+-" => 18,
+        b"-+" => 19,
+        b"N" => 146,
+        s if s == "±".as_bytes() => 16,
+        s if s == "∓".as_bytes() => 17,
+        s if s == "⩲".as_bytes() => 14,
+        s if s == "⩱".as_bytes() => 15,
+        s if s == "∞".as_bytes() => 13,
+        s if s == "□".as_bytes() => 7,
+        _ => return None,
+    }))
+}

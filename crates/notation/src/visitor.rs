@@ -1,0 +1,172 @@
+//! The callback interface of the streaming reader.
+
+use std::ops::ControlFlow;
+
+use crate::{Diagnostic, GameResult, Location, Nag, Span};
+
+/// Whether to skip a variation: `Skip(true)` skips it with everything nested in it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Skip(pub bool);
+
+/// Where a token stands: its span, and its line and column computed on demand.
+///
+/// Computing a line number costs a scan of the game's bytes before the token, so the
+/// reader hands out this handle instead of a [`Location`]; call [`At::location`] only
+/// where a diagnostic needs it.
+#[derive(Clone, Copy)]
+pub struct At<'r> {
+    pub(crate) span: Span,
+    pub(crate) game: u64,
+    /// Input from a point of known location up to (at least) the token.
+    pub(crate) text: &'r [u8],
+    /// The location of `text[0]`.
+    pub(crate) text_location: Location,
+}
+
+impl At<'_> {
+    /// The token's byte span in the input.
+    pub fn span(&self) -> Span {
+        self.span
+    }
+
+    /// The 0-based index of the game in the input.
+    pub fn game(&self) -> u64 {
+        self.game
+    }
+
+    /// The token's line and column.
+    pub fn location(&self) -> Location {
+        crate::reader::locate(self.text, self.text_location, self.span.start)
+    }
+}
+
+impl std::fmt::Debug for At<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("At")
+            .field("span", &self.span)
+            .field("game", &self.game)
+            .finish()
+    }
+}
+
+/// A tag value as written: still escaped, not yet decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RawValue<'a>(pub &'a [u8]);
+
+impl RawValue<'_> {
+    /// The value with `\"` and `\\` unescaped, still as bytes.
+    pub fn unescaped(&self) -> std::borrow::Cow<'_, [u8]> {
+        crate::lexer::unescape(self.0)
+    }
+
+    /// The value unescaped and decoded (UTF-8, else Windows-1252).
+    pub fn decode(&self) -> String {
+        crate::encoding::decode(&self.unescaped()).0.into_owned()
+    }
+}
+
+/// A game's bytes as written, from its first token to its termination marker.
+#[derive(Clone, Copy, Debug)]
+pub struct RawGame<'a> {
+    /// The bytes.
+    pub bytes: &'a [u8],
+    /// Where they are in the input.
+    pub span: Span,
+    /// The 0-based index of the game in the input.
+    pub index: u64,
+}
+
+/// Receives a game token by token from a [`Reader`](crate::Reader).
+///
+/// Every method has a default that does nothing, so a visitor implements only what it
+/// needs. Returning `ControlFlow::Break(())` from any callback skips the rest of the
+/// game: the reader finds its end and calls [`Visitor::end_game`].
+///
+/// ```
+/// use std::ops::ControlFlow;
+/// use notation::{At, Dialect, ReadOptions, Reader, Visitor};
+///
+/// #[derive(Default)]
+/// struct CountMoves(usize);
+///
+/// impl Visitor for CountMoves {
+///     type Output = usize;
+///     fn begin_game(&mut self) { self.0 = 0; }
+///     fn move_token(&mut self, _token: &[u8], _at: At<'_>) -> ControlFlow<()> {
+///         self.0 += 1;
+///         ControlFlow::Continue(())
+///     }
+///     fn end_game(&mut self, _raw: notation::RawGame<'_>) -> usize { self.0 }
+/// }
+///
+/// let pgn = b"1. e4 e5 (1... c5) 2. Nf3 *\n\n1. d4 *\n";
+/// let mut reader = Reader::new(&pgn[..], Dialect::PGN, ReadOptions::default());
+/// let mut visitor = CountMoves::default();
+/// assert_eq!(reader.read_game(&mut visitor).unwrap(), Some(4));
+/// assert_eq!(reader.read_game(&mut visitor).unwrap(), Some(1));
+/// assert_eq!(reader.read_game(&mut visitor).unwrap(), None);
+/// ```
+#[allow(unused_variables)]
+pub trait Visitor {
+    /// What [`Visitor::end_game`] returns for each game.
+    type Output;
+
+    /// A game begins.
+    fn begin_game(&mut self) {}
+
+    /// A tag pair. `name` is as written.
+    fn tag(&mut self, name: &[u8], value: RawValue<'_>, at: At<'_>) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+
+    /// The tag section is over; the movetext begins (also for a game with no tags).
+    fn begin_movetext(&mut self) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+
+    /// A move number indication: the number and whether it had three periods.
+    fn move_number(&mut self, number: u64, ellipsis: bool, at: At<'_>) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+
+    /// A move token, as written (suffix annotations are reported separately).
+    fn move_token(&mut self, token: &[u8], at: At<'_>) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+
+    /// An annotation glyph (a suffix annotation arrives as its glyph).
+    fn nag(&mut self, nag: Nag, at: At<'_>) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+
+    /// A brace or `;` comment's text, as written.
+    fn comment(&mut self, text: &[u8], at: At<'_>) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+
+    /// A variation opens. Return `Skip(true)` to skip it.
+    fn begin_variation(&mut self, at: At<'_>) -> ControlFlow<(), Skip> {
+        ControlFlow::Continue(Skip(false))
+    }
+
+    /// The innermost open variation closes.
+    fn end_variation(&mut self, at: At<'_>) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+
+    /// An inline set-up (`/…/` in PDN), its text without the slashes.
+    fn setup(&mut self, text: &[u8], at: At<'_>) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+
+    /// The game termination marker (assumed, with a diagnostic, when missing).
+    fn result(&mut self, result: GameResult, at: At<'_>) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+
+    /// Something the reader forgave or could not read.
+    fn diagnostic(&mut self, diagnostic: Diagnostic) {}
+
+    /// The game is over.
+    fn end_game(&mut self, raw: RawGame<'_>) -> Self::Output;
+}

@@ -1,0 +1,1264 @@
+//! The export-format writer: a [`Game`] back to text, byte for byte as PGN §8 wants it.
+//!
+//! The export format fixes everything a reader may vary: the tag order (the seven tag
+//! roster first, then the other tags in ASCII order of their names), one tag pair per
+//! line, an empty line after the tags, movetext tokens separated by single spaces on
+//! lines of fewer than 80 characters, move numbers before every first-player move and
+//! before a second-player move only where something intervened, the termination marker
+//! last, and an empty line after the game. Two programs that follow it write the same
+//! bytes for the same game.
+//!
+//! The standard leaves the layout of comments and variations open ("needs definition
+//! work"); this writer splits a comment into words that wrap like tokens, with the braces
+//! attached to its first and last word (`{a good move}`), and writes the parentheses of a
+//! variation as tokens of their own (`( 1. d4 d5 )`), so that even a variation nested
+//! 100,000 deep wraps into lines of fewer than 80 characters.
+//!
+//! The tree is walked with an explicit stack, never by recursion: a hostile file may nest
+//! variations as deep as it likes.
+
+use std::fmt::Write as _;
+
+use crate::{Game, GameResult, LineId, NodeId, Player, Rules, SetupError, Tags};
+
+/// The PGN seven tag roster (§8.1.1) with the values written when a tag is missing.
+pub const PGN_ROSTER: &[(&str, &str)] = &[
+    ("Event", "?"),
+    ("Site", "?"),
+    ("Date", "????.??.??"),
+    ("Round", "?"),
+    ("White", "?"),
+    ("Black", "?"),
+    ("Result", "*"),
+];
+
+/// How a game is written.
+///
+/// ```
+/// use notation::WriteOptions;
+/// let options = WriteOptions { suffix_symbols: true, ..WriteOptions::default() };
+/// assert_eq!(options.line_width, 80);
+/// assert_eq!(options.roster[0], ("Event", "?"));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WriteOptions {
+    /// Movetext lines have fewer than this many characters (PGN: 80, so at most 79).
+    /// A single token longer than that stands alone on its line. Tag pairs are never
+    /// broken.
+    pub line_width: usize,
+    /// Write the glyphs `$1`..`$6` as the traditional suffixes `!`, `?`, `!!`, `??`,
+    /// `!?`, `?!` attached to their move (at most one per move) instead of as `$n`.
+    /// The export format wants `$n` (§8.2.3.8); the default is `false`.
+    pub suffix_symbols: bool,
+    /// The reduced export format (§3.2.4): the roster's tags only, no comments, no
+    /// annotation glyphs, no variations.
+    pub reduced: bool,
+    /// The tags written first, in this order, each with the value written when the game
+    /// has no such tag. A tag named `Result` always gets the game's termination marker.
+    pub roster: &'static [(&'static str, &'static str)],
+}
+
+impl WriteOptions {
+    /// The PGN export format: lines under 80 characters, `$n` glyphs, the full game,
+    /// the PGN seven tag roster.
+    pub const PGN: WriteOptions = WriteOptions {
+        line_width: 80,
+        suffix_symbols: false,
+        reduced: false,
+        roster: PGN_ROSTER,
+    };
+}
+
+impl Default for WriteOptions {
+    fn default() -> Self {
+        WriteOptions::PGN
+    }
+}
+
+/// Why a game cannot be written.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum WriteError {
+    /// The start position given by the tags cannot be set up, so the moves cannot be
+    /// numbered or written.
+    #[error("cannot set up the start position: {0}")]
+    Setup(SetupError),
+    /// A set-up inside the movetext cannot be played.
+    #[error("cannot play the set-up /{text}/: {error}")]
+    InlineSetup {
+        /// The set-up's text.
+        text: String,
+        /// Why the rules refused it.
+        error: SetupError,
+    },
+    /// A set-up inside the movetext contains `/`, which would end it early.
+    #[error("the set-up /{0}/ contains a '/' and cannot be written")]
+    SetupText(String),
+    /// A tag name that would not be read back as one tag name.
+    #[error("tag name {0:?} cannot be written: it is empty or has a space, a quote or a bracket")]
+    TagName(String),
+    /// The reduced format leaves variations out, but the movetext that could not be read
+    /// continues one of them: it cannot be written without the variation around it.
+    #[error(
+        "the unread movetext continues a variation, which the reduced export format leaves out"
+    )]
+    ReducedTail,
+}
+
+/// Writes a game in the export format, appending to `out`.
+///
+/// Positions are replayed from `rules.start_position(&game.tags)` to number the moves
+/// and to let the rules write each one. The `Result` tag and the termination marker both
+/// come from `game.result`. Output is LF-terminated and ends with an empty line.
+///
+/// On error nothing is appended.
+///
+/// ```
+/// use notation::{write_game, Game, GameResult, LineId, Nag, RawMove, RawRules, WriteOptions};
+/// let mut game: Game<RawMove> = Game::new();
+/// game.tags.set("White", "Tal, Mikhail N.");
+/// game.result = GameResult::FirstWins;
+/// let e4 = game.push_move(LineId::MAIN, RawMove("e4".into()));
+/// game.node_mut(e4).nags.push(Nag::GOOD);
+/// let d4 = game.add_variation(e4);
+/// game.push_move(d4, RawMove("d4".into()));
+/// game.push_move(LineId::MAIN, RawMove("e5".into()));
+///
+/// let mut out = String::new();
+/// write_game(&RawRules::PGN, &game, &WriteOptions::default(), &mut out)?;
+/// assert_eq!(out, "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n\
+///                  [White \"Tal, Mikhail N.\"]\n[Black \"?\"]\n[Result \"1-0\"]\n\n\
+///                  1. e4 $1 ( 1. d4 ) 1... e5 1-0\n\n");
+/// # Ok::<(), notation::WriteError>(())
+/// ```
+pub fn write_game<R: Rules>(
+    rules: &R,
+    game: &Game<R::Move>,
+    options: &WriteOptions,
+    out: &mut String,
+) -> Result<(), WriteError> {
+    let start = out.len();
+    let written = write_tags(&game.tags, game.result, options, out)
+        .and_then(|()| write_movetext(rules, game, options, out));
+    if written.is_err() {
+        out.truncate(start);
+    }
+    written
+}
+
+/// Writes a game in the export format into a new string.
+///
+/// ```
+/// use notation::{to_export_string, Game, RawMove, RawRules, WriteOptions};
+/// let game: Game<RawMove> = Game::new();
+/// let options = WriteOptions { reduced: true, ..WriteOptions::default() };
+/// let text = to_export_string(&RawRules::PGN, &game, &options)?;
+/// assert!(text.ends_with("[Result \"*\"]\n\n*\n\n"));
+/// # Ok::<(), notation::WriteError>(())
+/// ```
+pub fn to_export_string<R: Rules>(
+    rules: &R,
+    game: &Game<R::Move>,
+    options: &WriteOptions,
+) -> Result<String, WriteError> {
+    let mut out = String::new();
+    write_game(rules, game, options, &mut out)?;
+    Ok(out)
+}
+
+/// Writes the tag pair section, appending to `out`: the roster's tags in its order
+/// (missing ones with their default values), then, unless the format is reduced, every
+/// other tag in ASCII order of names (tags of the same name keep their order), each as
+/// `[Name "value"]` on a line, then the empty line that ends the section. Writes nothing
+/// at all when there is no tag to write.
+///
+/// A tag named `Result` gets `result`, so that it equals the termination marker. A roster
+/// tag present twice is written once, with its first value. In values, `\` and `"` are
+/// escaped as `\\` and `\"`; control characters (tabs, line ends), which the export
+/// format does not allow in strings, become spaces.
+///
+/// On error nothing is appended.
+///
+/// ```
+/// use notation::{write_tags, GameResult, Tags, WriteOptions};
+/// let mut tags = Tags::new();
+/// tags.set("WhiteElo", "2700");
+/// tags.set("Annotator", "\"Kasparov\"");
+/// let options = WriteOptions { roster: &[("Event", "?")], ..WriteOptions::default() };
+/// let mut out = String::new();
+/// write_tags(&tags, GameResult::Unknown, &options, &mut out)?;
+/// assert_eq!(out, "[Event \"?\"]\n[Annotator \"\\\"Kasparov\\\"\"]\n[WhiteElo \"2700\"]\n\n");
+/// # Ok::<(), notation::WriteError>(())
+/// ```
+pub fn write_tags(
+    tags: &Tags,
+    result: GameResult,
+    options: &WriteOptions,
+    out: &mut String,
+) -> Result<(), WriteError> {
+    let start = out.len();
+    let written = write_tag_lines(tags, result, options, out);
+    match written {
+        Ok(()) if out.len() > start => out.push('\n'),
+        Ok(()) => {}
+        Err(_) => out.truncate(start),
+    }
+    written
+}
+
+fn write_tag_lines(
+    tags: &Tags,
+    result: GameResult,
+    options: &WriteOptions,
+    out: &mut String,
+) -> Result<(), WriteError> {
+    for &(name, default) in options.roster {
+        let value = tags.get(name).unwrap_or(default);
+        write_tag(name, value, result, out)?;
+    }
+    if options.reduced {
+        return Ok(());
+    }
+    let mut others: Vec<_> = tags
+        .iter()
+        .filter(|tag| !options.roster.iter().any(|&(name, _)| name == tag.name))
+        .collect();
+    // `sort_by` is stable: tags of the same name keep their order.
+    others.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
+    for tag in others {
+        write_tag(&tag.name, &tag.value, result, out)?;
+    }
+    Ok(())
+}
+
+fn write_tag(
+    name: &str,
+    value: &str,
+    result: GameResult,
+    out: &mut String,
+) -> Result<(), WriteError> {
+    if !is_writable_tag_name(name) {
+        return Err(WriteError::TagName(name.to_owned()));
+    }
+    let value = if name == "Result" {
+        result.as_str()
+    } else {
+        value
+    };
+    out.push('[');
+    out.push_str(name);
+    out.push_str(" \"");
+    for c in value.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out.push_str("\"]\n");
+    Ok(())
+}
+
+/// Whether a name reads back as a tag name: printable ASCII without the characters that
+/// end a symbol or start another token. The standard wants letters, digits and `_` only;
+/// the reader forgives other printable characters, so the writer keeps them.
+fn is_writable_tag_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.bytes().all(|b| {
+            b.is_ascii_graphic()
+                && !matches!(
+                    b,
+                    b'"' | b'[' | b']' | b'{' | b'}' | b'(' | b')' | b'<' | b'>' | b';' | b'\\'
+                )
+        })
+}
+
+/// A variation being written: its line, the next move to write, the position before it.
+struct Frame<P> {
+    line: LineId,
+    next: usize,
+    position: P,
+    /// Set after a move that has variations, until they are all written.
+    pending: Option<Pending<P>>,
+}
+
+/// The variations of a move still to be written.
+struct Pending<P> {
+    node: NodeId,
+    next_variation: usize,
+    /// The position before the move: where its variations start.
+    before: P,
+}
+
+fn write_movetext<R: Rules>(
+    rules: &R,
+    game: &Game<R::Move>,
+    options: &WriteOptions,
+    out: &mut String,
+) -> Result<(), WriteError> {
+    let mut w = Movetext::new(out, options.line_width);
+    let main = game.line(LineId::MAIN);
+    if main.moves.is_empty() {
+        // No move to write: the start position is not needed, which lets a game whose
+        // rules are unsupported (its whole movetext kept as text) be written.
+        if !options.reduced {
+            for comment in &main.comments {
+                w.comment(comment);
+            }
+        }
+        if let Some(setup) = &main.setup {
+            w.setup(setup)?;
+        }
+        if let Some(tail) = &game.tail {
+            w.tail(&tail.text);
+        }
+    } else {
+        let position = rules
+            .start_position(&game.tags)
+            .map_err(WriteError::Setup)?
+            .position;
+        walk(rules, game, options, &mut w, position)?;
+    }
+    w.word(game.result.as_str());
+    w.end_line();
+    // The empty line that follows the movetext section.
+    w.out.push('\n');
+    Ok(())
+}
+
+/// Writes the moves of every line, depth first in document order, with an explicit stack.
+fn walk<R: Rules>(
+    rules: &R,
+    game: &Game<R::Move>,
+    options: &WriteOptions,
+    w: &mut Movetext<'_>,
+    start: R::Position,
+) -> Result<(), WriteError> {
+    let position = start_line(rules, game, options, w, LineId::MAIN, start)?;
+    let mut stack = vec![Frame {
+        line: LineId::MAIN,
+        next: 0,
+        position,
+        pending: None,
+    }];
+    // Whether a second-player move written now needs its number (`12...`): at the start
+    // of a line, and when anything intervened since the first-player move (§8.2.2.2).
+    let mut number_second = true;
+    let mut tail_written = false;
+    let mut scratch = String::new();
+
+    while let Some(frame) = stack.last_mut() {
+        if let Some(pending) = &mut frame.pending {
+            let node = game.node(pending.node);
+            if let Some(&variation) = node.variations.get(pending.next_variation) {
+                pending.next_variation += 1;
+                let before = pending.before.clone();
+                w.word("(");
+                let position = start_line(rules, game, options, w, variation, before)?;
+                number_second = true;
+                stack.push(Frame {
+                    line: variation,
+                    next: 0,
+                    position,
+                    pending: None,
+                });
+            } else {
+                frame.pending = None;
+                if let Some(setup) = &node.setup {
+                    w.setup(setup)?;
+                }
+                // After `)` (or a set-up) a second-player move needs its number again.
+                number_second = true;
+            }
+            continue;
+        }
+
+        if let Some(&id) = game.line(frame.line).moves.get(frame.next) {
+            frame.next += 1;
+            let node = game.node(id);
+            let turn = rules.turn(&frame.position);
+            if turn == Player::First || number_second {
+                scratch.clear();
+                let dots = if turn == Player::First { "." } else { "..." };
+                // Writing into a String cannot fail.
+                let _ = write!(scratch, "{}{dots}", rules.move_number(&frame.position));
+                w.word(&scratch);
+            }
+            scratch.clear();
+            rules.write_move(&frame.position, &node.mv, &mut scratch);
+            // A second-player move right after a first-player move goes unnumbered;
+            // after a second-player move, the next one (if the game allows it) is numbered.
+            number_second = turn == Player::Second;
+            if !options.reduced {
+                let suffix = if options.suffix_symbols {
+                    node.nags.iter().position(|nag| nag.suffix().is_some())
+                } else {
+                    None
+                };
+                // The suffix is part of the move token, not an intervening annotation.
+                if let Some(suffix) = suffix.and_then(|i| node.nags[i].suffix()) {
+                    scratch.push_str(suffix);
+                }
+                w.word(&scratch);
+                for (i, nag) in node.nags.iter().enumerate() {
+                    if Some(i) != suffix {
+                        scratch.clear();
+                        let _ = write!(scratch, "{nag}");
+                        w.word(&scratch);
+                        number_second = true;
+                    }
+                }
+                for comment in &node.comments {
+                    w.comment(comment);
+                    number_second = true;
+                }
+            } else {
+                w.word(&scratch);
+            }
+
+            let before =
+                (!options.reduced && !node.variations.is_empty()).then(|| frame.position.clone());
+            rules.play(&mut frame.position, &node.mv);
+            if let Some(setup) = &node.setup {
+                frame.position = inline_setup(rules, &frame.position, setup)?;
+            }
+            match before {
+                Some(before) => {
+                    frame.pending = Some(Pending {
+                        node: id,
+                        next_variation: 0,
+                        before,
+                    });
+                }
+                None => {
+                    if let Some(setup) = &node.setup {
+                        w.setup(setup)?;
+                        number_second = true;
+                    }
+                }
+            }
+            continue;
+        }
+
+        // The end of a line.
+        if game
+            .tail
+            .as_ref()
+            .is_some_and(|tail| tail.line == frame.line)
+        {
+            if let Some(tail) = &game.tail {
+                // The tail text closes the open variations itself.
+                w.tail(&tail.text);
+            }
+            tail_written = true;
+            break;
+        }
+        stack.pop();
+        if !stack.is_empty() {
+            w.word(")");
+        }
+    }
+
+    match &game.tail {
+        Some(_) if !tail_written && options.reduced => {
+            // The tail continues a variation the reduced format leaves out.
+            Err(WriteError::ReducedTail)
+        }
+        Some(tail) if !tail_written => {
+            // The tail's line is not in this tree: keep the text rather than lose it.
+            w.tail(&tail.text);
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Writes what comes before a line's first move (its comments and its set-up) and
+/// returns the position its first move is played from.
+fn start_line<R: Rules>(
+    rules: &R,
+    game: &Game<R::Move>,
+    options: &WriteOptions,
+    w: &mut Movetext<'_>,
+    id: LineId,
+    mut position: R::Position,
+) -> Result<R::Position, WriteError> {
+    let line = game.line(id);
+    if !options.reduced {
+        for comment in &line.comments {
+            w.comment(comment);
+        }
+    }
+    if let Some(setup) = &line.setup {
+        w.setup(setup)?;
+        position = inline_setup(rules, &position, setup)?;
+    }
+    Ok(position)
+}
+
+fn inline_setup<R: Rules>(
+    rules: &R,
+    position: &R::Position,
+    text: &str,
+) -> Result<R::Position, WriteError> {
+    if text.contains('/') {
+        return Err(WriteError::SetupText(text.to_owned()));
+    }
+    rules
+        .inline_setup(position, text)
+        .map(|setup| setup.position)
+        .map_err(|error| WriteError::InlineSetup {
+            text: text.to_owned(),
+            error,
+        })
+}
+
+/// Lays movetext tokens out on lines of fewer than `width` characters.
+struct Movetext<'o> {
+    out: &'o mut String,
+    width: usize,
+    /// The line being filled, without its line end.
+    line: String,
+    /// Characters in `line` (not bytes: comments may hold any text).
+    chars: usize,
+    /// Byte offset in `line` of its last word that does not start with `%`.
+    anchor: usize,
+    scratch: String,
+}
+
+impl<'o> Movetext<'o> {
+    fn new(out: &'o mut String, width: usize) -> Movetext<'o> {
+        Movetext {
+            out,
+            width,
+            line: String::new(),
+            chars: 0,
+            anchor: 0,
+            scratch: String::new(),
+        }
+    }
+
+    /// Places one token: on the current line after a space if the line stays under the
+    /// width, else at the start of a new line.
+    fn word(&mut self, word: &str) {
+        if word.is_empty() {
+            return;
+        }
+        let n = word.chars().count();
+        if self.line.is_empty() {
+            self.line.push_str(word);
+            self.chars = n;
+            self.anchor = 0;
+            return;
+        }
+        if self.chars + 1 + n < self.width {
+            if !word.starts_with('%') {
+                self.anchor = self.line.len() + 1;
+            }
+            self.line.push(' ');
+            self.line.push_str(word);
+            self.chars += 1 + n;
+            return;
+        }
+        if word.starts_with('%') {
+            // A line starting with `%` is an escape line that readers skip (§6), so a
+            // word starting with `%` never starts a line: the last word before it moves
+            // down with it. When there is no such word, the line grows past the width.
+            if self.anchor == 0 {
+                self.line.push(' ');
+                self.line.push_str(word);
+                self.chars += 1 + n;
+                return;
+            }
+            let mut moved = self.line.split_off(self.anchor);
+            self.line.pop(); // the space before the moved word
+            self.end_line();
+            moved.push(' ');
+            moved.push_str(word);
+            self.chars = moved.chars().count();
+            self.line = moved;
+            self.anchor = 0;
+            return;
+        }
+        self.end_line();
+        self.line.push_str(word);
+        self.chars = n;
+        self.anchor = 0;
+    }
+
+    /// Ends the current line, if it has anything.
+    fn end_line(&mut self) {
+        if !self.line.is_empty() {
+            self.out.push_str(&self.line);
+            self.out.push('\n');
+            self.line.clear();
+            self.chars = 0;
+            self.anchor = 0;
+        }
+    }
+
+    /// A brace comment, its words wrapping like tokens: `{first … last}`.
+    fn comment(&mut self, text: &str) {
+        if text.contains('}') {
+            // A brace comment ends at the first `}`; the text can only be written as a
+            // rest-of-line comment (`;`), which ends its line.
+            self.line_comment(text);
+            return;
+        }
+        let mut words = text.split_whitespace().peekable();
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.clear();
+        scratch.push('{');
+        if words.peek().is_none() {
+            scratch.push('}');
+            self.word(&scratch);
+        }
+        while let Some(word) = words.next() {
+            scratch.push_str(word);
+            if words.peek().is_none() {
+                scratch.push('}');
+            }
+            self.word(&scratch);
+            scratch.clear();
+        }
+        self.scratch = scratch;
+    }
+
+    /// A rest-of-line comment: `;` and the text with its white space collapsed, then the
+    /// end of the line.
+    fn line_comment(&mut self, text: &str) {
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.clear();
+        scratch.push(';');
+        push_collapsed(&mut scratch, text);
+        self.word(&scratch);
+        self.end_line();
+        self.scratch = scratch;
+    }
+
+    /// An inline set-up, `/text/`, as one token.
+    fn setup(&mut self, text: &str) -> Result<(), WriteError> {
+        if text.contains('/') {
+            return Err(WriteError::SetupText(text.to_owned()));
+        }
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.clear();
+        scratch.push('/');
+        push_collapsed(&mut scratch, text);
+        scratch.push('/');
+        self.word(&scratch);
+        self.scratch = scratch;
+        Ok(())
+    }
+
+    /// Movetext kept as text: its words wrap like tokens, but what gives line ends a
+    /// meaning keeps it: a `;` comment (outside braces) runs to the end of its line, and a
+    /// line starting with `%` stays an escape line.
+    fn tail(&mut self, text: &str) {
+        let mut in_brace = false;
+        for (i, source) in text.split(['\n', '\r']).enumerate() {
+            // The first piece continues a line of the file, so it is not at column 1.
+            if i > 0 && !in_brace && source.starts_with('%') {
+                self.end_line();
+                self.out.push_str(source);
+                self.out.push('\n');
+                continue;
+            }
+            let mut start = None;
+            for (at, c) in source.char_indices() {
+                if c.is_whitespace() {
+                    if let Some(from) = start.take() {
+                        self.word(&source[from..at]);
+                    }
+                    continue;
+                }
+                if in_brace {
+                    in_brace = c != '}';
+                } else if c == '{' {
+                    in_brace = true;
+                } else if c == ';' {
+                    if let Some(from) = start.take() {
+                        self.word(&source[from..at]);
+                    }
+                    self.line_comment(&source[at + 1..]);
+                    break;
+                }
+                start.get_or_insert(at);
+            }
+            if let Some(from) = start {
+                self.word(&source[from..]);
+            }
+        }
+    }
+}
+
+/// Appends `text` with each run of white space turned into one space and none at the
+/// ends.
+fn push_collapsed(out: &mut String, text: &str) {
+    for (i, word) in text.split_whitespace().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{MoveContext, Nag, RawMove, RawRules, Setup, Strict, Tail};
+
+    /// Rules whose position is a ply counter: ply 0 is move 1 of the first player. The
+    /// start ply comes from a `Ply` tag; a `Ply` tag that is not a number fails the
+    /// set-up, and inline set-ups are ply numbers too.
+    struct PlyRules;
+
+    fn ply(text: &str) -> Result<Setup<u64>, SetupError> {
+        text.trim()
+            .parse()
+            .map(|position| Setup {
+                position,
+                warnings: Vec::new(),
+            })
+            .map_err(|_| SetupError::Invalid(format!("bad ply {text:?}")))
+    }
+
+    impl Rules for PlyRules {
+        type Position = u64;
+        type Move = String;
+        type Forgiven = Strict;
+        type MoveError = std::convert::Infallible;
+
+        fn dialect(&self) -> crate::Dialect {
+            crate::Dialect::PGN
+        }
+        fn start_position(&self, tags: &Tags) -> Result<Setup<u64>, SetupError> {
+            ply(tags.get("Ply").unwrap_or("0"))
+        }
+        fn inline_setup(&self, _current: &u64, text: &str) -> Result<Setup<u64>, SetupError> {
+            ply(text)
+        }
+        fn read_move(
+            &self,
+            _position: &u64,
+            token: &[u8],
+            _context: MoveContext,
+        ) -> Result<(String, Strict), Self::MoveError> {
+            Ok((String::from_utf8_lossy(token).into_owned(), Strict))
+        }
+        fn write_move(&self, _position: &u64, mv: &String, out: &mut String) {
+            out.push_str(mv);
+        }
+        fn play(&self, position: &mut u64, _mv: &String) {
+            *position += 1;
+        }
+        fn turn(&self, position: &u64) -> Player {
+            if position % 2 == 1 {
+                Player::Second
+            } else {
+                Player::First
+            }
+        }
+        fn move_number(&self, position: &u64) -> u64 {
+            position / 2 + 1
+        }
+    }
+
+    const STR_DEFAULT: &str = "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n\
+                               [Round \"?\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n\n";
+
+    fn game(moves: &[&str]) -> Game<String> {
+        let mut game = Game::new();
+        for mv in moves {
+            game.push_move(LineId::MAIN, (*mv).to_owned());
+        }
+        game
+    }
+
+    fn write(game: &Game<String>) -> String {
+        write_with(game, &WriteOptions::default())
+    }
+
+    fn write_with(game: &Game<String>, options: &WriteOptions) -> String {
+        match to_export_string(&PlyRules, game, options) {
+            Ok(text) => text,
+            Err(error) => panic!("cannot write: {error}"),
+        }
+    }
+
+    /// The movetext: what follows the tag section.
+    fn movetext(text: &str) -> &str {
+        text.split_once("\n\n").map_or(text, |(_, rest)| rest)
+    }
+
+    #[test]
+    fn empty_game_has_the_roster_defaults() {
+        assert_eq!(write(&Game::new()), format!("{STR_DEFAULT}*\n\n"));
+    }
+
+    #[test]
+    fn roster_first_then_other_tags_in_ascii_order() {
+        let mut game = game(&[]);
+        game.result = GameResult::Draw;
+        for (name, value) in [
+            ("annotator", "lower case sorts after upper case"),
+            ("WhiteElo", "2700"),
+            ("Result", "1-0"),
+            ("Black", "Spassky, Boris V."),
+            ("ECO", "B99"),
+            ("Event", "F/S Return Match"),
+            ("Date", "1992.11.04"),
+        ] {
+            game.tags.set(name, value);
+        }
+        game.tags.push(crate::Tag {
+            name: "ECO".into(),
+            value: "second ECO".into(),
+            raw: None,
+        });
+        game.tags.push(crate::Tag {
+            name: "Event".into(),
+            value: "second Event".into(),
+            raw: None,
+        });
+        assert_eq!(
+            write(&game),
+            "[Event \"F/S Return Match\"]\n[Site \"?\"]\n[Date \"1992.11.04\"]\n[Round \"?\"]\n\
+             [White \"?\"]\n[Black \"Spassky, Boris V.\"]\n[Result \"1/2-1/2\"]\n\
+             [ECO \"B99\"]\n[ECO \"second ECO\"]\n[WhiteElo \"2700\"]\n\
+             [annotator \"lower case sorts after upper case\"]\n\n1/2-1/2\n\n"
+        );
+    }
+
+    #[test]
+    fn tag_values_are_escaped() {
+        let mut game = game(&[]);
+        game.tags.set("Event", r#"The "Big" \ Open"#);
+        game.tags.set("Site", "tab\there\nnewline");
+        let text = write(&game);
+        assert!(
+            text.starts_with(
+                "[Event \"The \\\"Big\\\" \\\\ Open\"]\n[Site \"tab here newline\"]\n"
+            )
+        );
+    }
+
+    #[test]
+    fn unwritable_tag_name_is_an_error_and_writes_nothing() {
+        for name in ["", "Two words", "Quote\"", "Bracket]"] {
+            let mut game = game(&["e4"]);
+            game.tags.set(name, "x");
+            let mut out = String::from("kept");
+            let error = write_game(&PlyRules, &game, &WriteOptions::default(), &mut out);
+            assert_eq!(error, Err(WriteError::TagName(name.to_owned())));
+            assert_eq!(out, "kept");
+        }
+    }
+
+    #[test]
+    fn custom_roster_and_no_tags() {
+        let options = WriteOptions {
+            roster: &[("GameType", "20"), ("Result", "*")],
+            ..WriteOptions::default()
+        };
+        let mut game = game(&["32-28"]);
+        game.result = GameResult::FirstWinsTwo;
+        assert_eq!(
+            write_with(&game, &options),
+            "[GameType \"20\"]\n[Result \"2-0\"]\n\n1. 32-28 2-0\n\n"
+        );
+        // With no tag at all there is no tag section and no empty line before the moves.
+        let options = WriteOptions {
+            roster: &[],
+            ..WriteOptions::default()
+        };
+        assert_eq!(write_with(&game, &options), "1. 32-28 2-0\n\n");
+    }
+
+    #[test]
+    fn first_moves_numbered_second_moves_not() {
+        let game = game(&["e4", "e5", "Nf3", "Nc6", "Bb5"]);
+        assert_eq!(movetext(&write(&game)), "1. e4 e5 2. Nf3 Nc6 3. Bb5 *\n\n");
+    }
+
+    #[test]
+    fn game_starting_with_the_second_player() {
+        let mut game = game(&["Kf7", "Kd2", "Ke6"]);
+        game.tags.set("Ply", "41");
+        assert_eq!(movetext(&write(&game)), "21... Kf7 22. Kd2 Ke6 *\n\n");
+    }
+
+    #[test]
+    fn second_move_numbered_after_nag_comment_or_variation() {
+        let mut game = game(&["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"]);
+        let main = game.line(LineId::MAIN).moves.clone();
+        game.node_mut(main[0]).nags.push(Nag(10));
+        game.node_mut(main[2]).comments.push("the knight".into());
+        let variation = game.add_variation(main[4]);
+        game.push_move(variation, "Bc4".into());
+        game.push_move(variation, "Bc5".into());
+        assert_eq!(
+            movetext(&write(&game)),
+            "1. e4 $10 1... e5 2. Nf3 {the knight} 2... Nc6 3. Bb5 ( 3. Bc4 Bc5 ) 3... a6 *\n\n"
+        );
+    }
+
+    #[test]
+    fn variation_of_a_second_player_move_starts_numbered() {
+        let mut game = game(&["e4", "e5", "Nf3"]);
+        let e5 = game.line(LineId::MAIN).moves[1];
+        let first = game.add_variation(e5);
+        game.push_move(first, "c5".into());
+        game.push_move(first, "Nf3".into());
+        let second = game.add_variation(e5);
+        game.line_mut(second).comments.push("or".into());
+        game.push_move(second, "e6".into());
+        assert_eq!(
+            movetext(&write(&game)),
+            "1. e4 e5 ( 1... c5 2. Nf3 ) ( {or} 1... e6 ) 2. Nf3 *\n\n"
+        );
+    }
+
+    #[test]
+    fn order_per_node_move_nags_comments_variations() {
+        let mut game = game(&["d4", "d5"]);
+        game.line_mut(LineId::MAIN).comments.push("before".into());
+        let d4 = game.line(LineId::MAIN).moves[0];
+        game.node_mut(d4)
+            .comments
+            .extend(["one".into(), "two".into()]);
+        game.node_mut(d4).nags.extend([Nag(1), Nag(14)]);
+        let variation = game.add_variation(d4);
+        let e4 = game.push_move(variation, "e4".into());
+        let inner = game.add_variation(e4);
+        game.push_move(inner, "c4".into());
+        game.push_move(variation, "e5".into());
+        assert_eq!(
+            movetext(&write(&game)),
+            "{before} 1. d4 $1 $14 {one} {two} ( 1. e4 ( 1. c4 ) 1... e5 ) 1... d5 *\n\n"
+        );
+    }
+
+    #[test]
+    fn empty_variation_and_empty_comment() {
+        let mut game = game(&["e4"]);
+        let e4 = game.line(LineId::MAIN).moves[0];
+        game.node_mut(e4).comments.push(String::new());
+        game.node_mut(e4).comments.push("  \n ".into());
+        game.add_variation(e4);
+        assert_eq!(movetext(&write(&game)), "1. e4 {} {} ( ) *\n\n");
+    }
+
+    #[test]
+    fn suffix_symbols_attach_the_first_suffix_glyph() {
+        let mut game = game(&["e4", "e5", "Nf3"]);
+        let moves = game.line(LineId::MAIN).moves.clone();
+        game.node_mut(moves[0])
+            .nags
+            .extend([Nag(14), Nag::SPECULATIVE, Nag::GOOD]);
+        game.node_mut(moves[2]).nags.push(Nag::BLUNDER);
+        let options = WriteOptions {
+            suffix_symbols: true,
+            ..WriteOptions::default()
+        };
+        assert_eq!(
+            movetext(&write_with(&game, &options)),
+            "1. e4!? $14 $1 1... e5 2. Nf3?? *\n\n"
+        );
+        // A suffix alone is part of the move: the second-player move needs no number.
+        game.node_mut(moves[0]).nags = vec![Nag::DUBIOUS];
+        assert_eq!(
+            movetext(&write_with(&game, &options)),
+            "1. e4?! e5 2. Nf3?? *\n\n"
+        );
+        assert_eq!(movetext(&write(&game)), "1. e4 $6 1... e5 2. Nf3 $4 *\n\n");
+    }
+
+    #[test]
+    fn reduced_export_format() {
+        let mut game = game(&["e4", "e5"]);
+        game.tags.set("ECO", "C20");
+        game.tags.set("White", "Me");
+        game.result = GameResult::SecondWins;
+        game.line_mut(LineId::MAIN).comments.push("start".into());
+        let e4 = game.line(LineId::MAIN).moves[0];
+        game.node_mut(e4).nags.push(Nag::GOOD);
+        game.node_mut(e4).comments.push("good".into());
+        let variation = game.add_variation(e4);
+        game.push_move(variation, "d4".into());
+        let options = WriteOptions {
+            reduced: true,
+            suffix_symbols: true,
+            ..WriteOptions::default()
+        };
+        assert_eq!(
+            write_with(&game, &options),
+            "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n\
+             [White \"Me\"]\n[Black \"?\"]\n[Result \"0-1\"]\n\n1. e4 e5 0-1\n\n"
+        );
+    }
+
+    /// Moves `m` padded to `len` characters, to fill lines exactly.
+    fn token(len: usize) -> String {
+        "m".repeat(len)
+    }
+
+    #[test]
+    fn lines_have_at_most_79_characters() {
+        // "1. " + 73 + " " + 2 = 79 characters: one line.
+        let fits = game(&[&token(73), &token(2)]);
+        let text = write(&fits);
+        assert_eq!(movetext(&text), format!("1. {} mm\n*\n\n", token(73)));
+        // One more character would make 80: the last token goes to the next line.
+        let long = game(&[&token(73), &token(3)]);
+        assert_eq!(
+            movetext(&write(&long)),
+            format!("1. {}\nmmm *\n\n", token(73))
+        );
+    }
+
+    #[test]
+    fn line_width_counts_characters_not_bytes() {
+        let mut game = game(&["e4"]);
+        let e4 = game.line(LineId::MAIN).moves[0];
+        // 76 two-byte characters: "1. e4" (5) + " " + 78 = 84, so the comment wraps;
+        // "{" + 76 + "}" = 78 fits a line alone although it has 154 bytes.
+        game.node_mut(e4).comments.push("é".repeat(76));
+        assert_eq!(
+            movetext(&write(&game)),
+            format!("1. e4\n{{{}}}\n*\n\n", "é".repeat(76))
+        );
+    }
+
+    #[test]
+    fn token_longer_than_the_line_stands_alone() {
+        let game = game(&["e4", &token(100), "Nf3"]);
+        assert_eq!(
+            movetext(&write(&game)),
+            format!("1. e4\n{}\n2. Nf3 *\n\n", token(100))
+        );
+    }
+
+    #[test]
+    fn comments_wrap_word_by_word() {
+        let mut game = game(&["e4", "e5"]);
+        let e4 = game.line(LineId::MAIN).moves[0];
+        let words: Vec<String> = (0..30).map(|i| format!("w{i:02}")).collect();
+        game.node_mut(e4).comments.push(words.join("  \n\t"));
+        let text = write(&game);
+        let lines: Vec<&str> = movetext(&text).lines().collect();
+        assert_eq!(
+            lines,
+            [
+                "1. e4 {w00 w01 w02 w03 w04 w05 w06 w07 w08 w09 w10 w11 w12 w13 w14 w15 w16 w17",
+                "w18 w19 w20 w21 w22 w23 w24 w25 w26 w27 w28 w29} 1... e5 *",
+                "",
+            ]
+        );
+        assert!(lines.iter().all(|line| line.chars().count() < 80));
+    }
+
+    #[test]
+    fn narrow_width() {
+        let game = game(&["e4", "e5", "Nf3"]);
+        let options = WriteOptions {
+            line_width: 6,
+            ..WriteOptions::default()
+        };
+        assert_eq!(
+            movetext(&write_with(&game, &options)),
+            "1. e4\ne5 2.\nNf3 *\n\n"
+        );
+        let options = WriteOptions {
+            line_width: 0,
+            ..WriteOptions::default()
+        };
+        assert_eq!(
+            movetext(&write_with(&game, &options)),
+            "1.\ne4\ne5\n2.\nNf3\n*\n\n"
+        );
+    }
+
+    #[test]
+    fn comment_with_a_closing_brace_becomes_a_line_comment() {
+        let mut game = game(&["e4", "e5"]);
+        let e4 = game.line(LineId::MAIN).moves[0];
+        game.node_mut(e4).comments.push("a } b\n c".into());
+        assert_eq!(movetext(&write(&game)), "1. e4 ;a } b c\n1... e5 *\n\n");
+    }
+
+    #[test]
+    fn a_word_starting_with_percent_never_starts_a_line() {
+        let mut game = game(&["e4", "e5"]);
+        let e4 = game.line(LineId::MAIN).moves[0];
+        // "1. e4 {" + 66 + " xx" = 76 characters; "%50}" would make it 81.
+        game.node_mut(e4)
+            .comments
+            .push(format!("{} xx %50", token(66)));
+        assert_eq!(
+            movetext(&write(&game)),
+            format!("1. e4 {{{}\nxx %50}} 1... e5 *\n\n", token(66))
+        );
+    }
+
+    #[test]
+    fn start_position_error() {
+        let mut game = game(&["e4"]);
+        game.tags.set("Ply", "x");
+        let mut out = String::new();
+        let result = write_game(&PlyRules, &game, &WriteOptions::default(), &mut out);
+        assert_eq!(
+            result,
+            Err(WriteError::Setup(SetupError::Invalid(
+                "bad ply \"x\"".into()
+            )))
+        );
+        assert_eq!(out, "");
+        // With no moves the start position is not needed.
+        let mut empty = Game::<String>::new();
+        empty.tags.set("Ply", "x");
+        assert!(to_export_string(&PlyRules, &empty, &WriteOptions::default()).is_ok());
+    }
+
+    #[test]
+    fn inline_setups() {
+        let mut game = game(&["a", "b"]);
+        game.line_mut(LineId::MAIN).setup = Some("5".into());
+        let b = game.line(LineId::MAIN).moves[1];
+        game.node_mut(b).setup = Some("  10 ".into());
+        let variation = game.add_variation(b);
+        game.line_mut(variation).setup = Some("0".into());
+        game.push_move(variation, "c".into());
+        game.push_move(LineId::MAIN, "d".into());
+        assert_eq!(
+            movetext(&write(&game)),
+            "/5/ 3... a 4. b ( /0/ 1. c ) /10/ 6. d *\n\n"
+        );
+        game.node_mut(b).setup = Some("a/b".into());
+        assert_eq!(
+            to_export_string(&PlyRules, &game, &WriteOptions::default()),
+            Err(WriteError::SetupText("a/b".into()))
+        );
+        game.node_mut(b).setup = Some("x".into());
+        assert!(matches!(
+            to_export_string(&PlyRules, &game, &WriteOptions::default()),
+            Err(WriteError::InlineSetup { .. })
+        ));
+    }
+
+    #[test]
+    fn setup_after_a_first_player_move_numbers_the_next() {
+        let mut game = game(&["a", "b"]);
+        let a = game.line(LineId::MAIN).moves[0];
+        game.node_mut(a).setup = Some("1".into());
+        assert_eq!(movetext(&write(&game)), "1. a /1/ 1... b *\n\n");
+    }
+
+    #[test]
+    fn raw_rules_write_their_tokens() {
+        let mut game: Game<RawMove> = Game::new();
+        game.push_move(LineId::MAIN, RawMove("32-28".into()));
+        game.push_move(LineId::MAIN, RawMove("19-23".into()));
+        game.result = GameResult::DrawTwo;
+        let text = to_export_string(&RawRules::PDN, &game, &WriteOptions::default());
+        assert_eq!(text.as_deref().map(movetext), Ok("1. 32-28 19-23 1-1\n\n"));
+    }
+
+    /// The whole movetext kept as text: the game's rules are not supported.
+    #[test]
+    fn unsupported_game_is_all_tail() {
+        let mut game: Game<String> = Game::new();
+        game.tags.set("Ply", "not supported");
+        game.result = GameResult::FirstWins;
+        game.tail = Some(Tail {
+            line: LineId::MAIN,
+            text: "1. e4 {a\n comment} e5\n2. Qh5 ( 2. Nf3 )".into(),
+        });
+        assert_eq!(
+            movetext(&write(&game)),
+            "1. e4 {a comment} e5 2. Qh5 ( 2. Nf3 ) 1-0\n\n"
+        );
+    }
+
+    #[test]
+    fn tail_on_the_main_line_follows_the_moves() {
+        let mut game = game(&["e4", "e5"]);
+        let e5 = game.line(LineId::MAIN).moves[1];
+        let variation = game.add_variation(e5);
+        game.push_move(variation, "c5".into());
+        game.tail = Some(Tail {
+            line: LineId::MAIN,
+            text: "2. Kxx9 Nc6".into(),
+        });
+        assert_eq!(
+            movetext(&write(&game)),
+            "1. e4 e5 ( 1... c5 ) 2. Kxx9 Nc6 *\n\n"
+        );
+        let reduced = WriteOptions {
+            reduced: true,
+            ..WriteOptions::default()
+        };
+        assert_eq!(
+            movetext(&write_with(&game, &reduced)),
+            "1. e4 e5 2. Kxx9 Nc6 *\n\n"
+        );
+    }
+
+    #[test]
+    fn tail_in_a_variation_closes_it_itself() {
+        let mut game = game(&["e4"]);
+        let e4 = game.line(LineId::MAIN).moves[0];
+        let outer = game.add_variation(e4);
+        let d4 = game.push_move(outer, "d4".into());
+        let inner = game.add_variation(d4);
+        game.push_move(inner, "c4".into());
+        game.tail = Some(Tail {
+            line: inner,
+            text: "Zz9 ) ) 1... e5".into(),
+        });
+        assert_eq!(
+            movetext(&write(&game)),
+            "1. e4 ( 1. d4 ( 1. c4 Zz9 ) ) 1... e5 *\n\n"
+        );
+        let reduced = WriteOptions {
+            reduced: true,
+            ..WriteOptions::default()
+        };
+        assert_eq!(
+            to_export_string(&PlyRules, &game, &reduced),
+            Err(WriteError::ReducedTail)
+        );
+    }
+
+    #[test]
+    fn tail_keeps_line_comments_and_escape_lines() {
+        let mut game = game(&["e4"]);
+        game.tail = Some(Tail {
+            line: LineId::MAIN,
+            text: "Bad {x ; y\n%z} e5;rest  of\tline\r\n%escape line\n Nf3 50%".into(),
+        });
+        assert_eq!(
+            movetext(&write(&game)),
+            "1. e4 Bad {x ; y %z} e5 ;rest of line\n%escape line\nNf3 50% *\n\n"
+        );
+    }
+
+    #[test]
+    fn nesting_100_000_variations_deep() {
+        const DEPTH: usize = 100_000;
+        let mut game = game(&["e4", "e5"]);
+        let mut node = game.line(LineId::MAIN).moves[0];
+        for _ in 0..DEPTH {
+            let line = game.add_variation(node);
+            node = game.push_move(line, "d4".into());
+        }
+        let text = write(&game);
+        let body = movetext(&text);
+        assert!(body.lines().all(|line| line.chars().count() < 80));
+        assert_eq!(body.matches('(').count(), DEPTH);
+        assert_eq!(body.matches(')').count(), DEPTH);
+        assert!(body.starts_with("1. e4 ( 1. d4 ( 1. d4 ( 1. d4"));
+        assert!(body.ends_with(") ) ) 1... e5 *\n\n"));
+    }
+}

@@ -1,0 +1,368 @@
+//! The reader, as a specification: what it reads, what it forgives and says, how it recovers.
+#![allow(clippy::unwrap_used, missing_docs)]
+
+use std::io::Read;
+
+use notation::{
+    DiagnosticKind, GameResult, LineId, Nag, RawMove, RawRules, ReadGame, ReadOptions, Severity,
+    read_games,
+};
+
+fn read(input: &[u8]) -> Vec<ReadGame<RawMove>> {
+    read_games(&RawRules::PGN, input, ReadOptions::default())
+}
+
+fn read_pdn(input: &[u8]) -> Vec<ReadGame<RawMove>> {
+    read_games(&RawRules::PDN, input, ReadOptions::default())
+}
+
+fn moves(game: &ReadGame<RawMove>, line: LineId) -> Vec<&str> {
+    game.game.moves(line).map(|n| n.mv.0.as_str()).collect()
+}
+
+fn kinds(game: &ReadGame<RawMove>) -> Vec<&DiagnosticKind> {
+    game.diagnostics.iter().map(|d| &d.kind).collect()
+}
+
+/// An `io::Read` that hands out one byte per call: every token crosses a buffer edge.
+struct Trickle<'a>(&'a [u8]);
+
+impl Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        match (self.0.split_first(), buf.first_mut()) {
+            (Some((&b, rest)), Some(slot)) => {
+                *slot = b;
+                self.0 = rest;
+                Ok(1)
+            }
+            _ => Ok(0),
+        }
+    }
+}
+
+const MODEL: &[u8] = br#"[Event "F/S Return Match"]
+[Site "Belgrade, Serbia JUG"]
+[Date "1992.11.04"]
+[Round "29"]
+[White "Fischer, Robert J."]
+[Black "Spassky, Boris V."]
+[Result "1/2-1/2"]
+
+1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 {This opening is called the Ruy Lopez.} 4. Ba4 Nf6
+5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 11. c4 c6 12.
+cxb5 axb5 13. Nc3 Bb7 14. Bg5 b4 15. Nb1 h6 16. Bh4 c5 17. dxe5 Nxe4 18. Bxe7
+Qxe7 19. exd6 Qf6 20. Nbd2 Nxd6 21. Nc4 Nxc4 22. Bxc4 Nb6 23. Ne5 Rae8 24.
+Bxf7+ Rxf7 25. Nxf7 Rxe1+ 26. Qxe1 Kxf7 27. Qe3 Qg5 28. Qxg5 hxg5 29. b3 Ke6
+30. a3 Kd6 31. axb4 cxb4 32. Ra5 Nd5 33. f3 Bc8 34. Kf2 Bf5 35. Ra7 g6 36.
+Ra6+ Kc5 37. Ke1 Nf4 38. g3 Nxh3 39. Kd2 Kb5 40. Rd6 Kc5 41. Ra6 Nf2 42. g4
+Bd3 43. Re6 1/2-1/2
+"#;
+
+#[test]
+fn the_standards_model_game_reads_clean() {
+    let games = read(MODEL);
+    assert_eq!(games.len(), 1);
+    let g = &games[0];
+    assert!(g.diagnostics.is_empty(), "{:?}", g.diagnostics);
+    assert_eq!(g.game.tags.len(), 7);
+    assert_eq!(g.game.tags.get("Site"), Some("Belgrade, Serbia JUG"));
+    assert_eq!(g.game.mainline().count(), 85);
+    assert_eq!(g.game.result, GameResult::Draw);
+    let a6 = g.game.line(LineId::MAIN).moves[5];
+    assert_eq!(
+        g.game.node(a6).comments,
+        ["This opening is called the Ruy Lopez."]
+    );
+}
+
+#[test]
+fn byte_at_a_time_input_reads_the_same() {
+    let input = [MODEL, b"\n", MODEL, b"{x} 1. d4 (1. c4 $1) d5 *"].concat();
+    let whole = read(&input);
+    let trickled = read_games(&RawRules::PGN, Trickle(&input), ReadOptions::default());
+    assert_eq!(whole.len(), 3);
+    assert_eq!(trickled.len(), 3);
+    for (a, b) in whole.iter().zip(&trickled) {
+        assert_eq!(a.game, b.game);
+        assert_eq!(a.diagnostics, b.diagnostics);
+        assert_eq!(a.span, b.span);
+    }
+}
+
+#[test]
+fn variations_nest_and_attach_to_the_move_they_replace() {
+    let g = &read(b"1. e4 (1. d4 d5 (1... Nf6 2. c4)) 1... e5 *")[0];
+    assert_eq!(moves(g, LineId::MAIN), ["e4", "e5"]);
+    let e4 = g.game.line(LineId::MAIN).moves[0];
+    let d4_line = g.game.node(e4).variations[0];
+    assert_eq!(moves(g, d4_line), ["d4", "d5"]);
+    let d5 = g.game.line(d4_line).moves[1];
+    assert_eq!(moves(g, g.game.node(d5).variations[0]), ["Nf6", "c4"]);
+}
+
+#[test]
+fn suffix_annotations_become_glyphs() {
+    let g = &read(b"1. e4! e5? 2. Nf3!! Nc6?? 3. Bb5!? a6?! $14 *")[0];
+    let nags: Vec<Vec<Nag>> = g.game.mainline().map(|n| n.nags.clone()).collect();
+    assert_eq!(
+        nags,
+        [
+            vec![Nag(1)],
+            vec![Nag(2)],
+            vec![Nag(3)],
+            vec![Nag(4)],
+            vec![Nag(5)],
+            vec![Nag(6), Nag(14)]
+        ]
+    );
+}
+
+#[test]
+fn a_game_with_a_missing_marker_takes_the_result_tag() {
+    let games = read(b"[Result \"1-0\"]\n\n1. e4 e5\n[Result \"0-1\"]\n\n1. d4 0-1\n");
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].game.result, GameResult::FirstWins);
+    assert!(matches!(
+        kinds(&games[0])[..],
+        [DiagnosticKind::MissingResult { .. }]
+    ));
+    assert_eq!(games[1].game.result, GameResult::SecondWins);
+}
+
+#[test]
+fn games_without_a_blank_line_between_them() {
+    let games = read(b"[Event \"a\"]\n\n1. e4 *\n[Event \"b\"]\n\n1. d4 *\n");
+    assert_eq!(games.len(), 2);
+    assert!(matches!(
+        kinds(&games[1])[..],
+        [DiagnosticKind::MissingBlankLine]
+    ));
+}
+
+#[test]
+fn blank_line_inside_tags_versus_a_game_without_movetext() {
+    let games = read(b"[Event \"a\"]\n\n[Site \"s\"]\n\n1. e4 *\n");
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].game.tags.len(), 2);
+    assert!(matches!(
+        kinds(&games[0])[..],
+        [DiagnosticKind::BlankLineInTags]
+    ));
+
+    let games = read(b"[Event \"a\"]\n[Result \"1-0\"]\n\n[Event \"b\"]\n\n1. e4 *\n");
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].game.result, GameResult::FirstWins);
+    assert!(matches!(kinds(&games[0])[..], [DiagnosticKind::NoMovetext]));
+    assert_eq!(moves(&games[1], LineId::MAIN), ["e4"]);
+}
+
+#[test]
+fn bom_crlf_lone_cr_and_tabs_are_noted_once() {
+    let games =
+        read(b"\xef\xbb\xbf[Event \"a\"]\r\n\r\n1.\te4 *\r\n\r\n[Event \"b\"]\r\r1. d4 *\r");
+    assert_eq!(games.len(), 2);
+    assert!(matches!(
+        kinds(&games[0])[..],
+        [DiagnosticKind::ByteOrderMark, DiagnosticKind::Tab]
+    ));
+    assert!(matches!(
+        kinds(&games[1])[..],
+        [DiagnosticKind::LoneCarriageReturn]
+    ));
+    let d = &games[1].diagnostics[0];
+    assert_eq!((d.location.line, d.location.column), (7, 1));
+}
+
+#[test]
+fn odd_tags_are_read_and_reported() {
+    let g = &read(
+        b"[white \"A\"]\n[Black-Elo \"2000\"]\n[Result 1-0]\n[Site \"Foo]\n[Round]\n\n1. e4 1-0",
+    )[0];
+    assert_eq!(g.game.tags.get("White"), Some("A"));
+    assert_eq!(g.game.tags.get("Black-Elo"), Some("2000"));
+    assert_eq!(g.game.tags.get("Result"), Some("1-0"));
+    assert_eq!(g.game.tags.get("Site"), Some("Foo"));
+    assert!(matches!(
+        kinds(g)[..],
+        [
+            DiagnosticKind::TagNameCase { .. },
+            DiagnosticKind::OddTagName { .. },
+            DiagnosticKind::UnquotedTagValue { .. },
+            DiagnosticKind::UnterminatedString,
+            DiagnosticKind::MissingTagValue { .. },
+        ]
+    ));
+}
+
+#[test]
+fn latin1_values_are_decoded_and_kept_raw() {
+    let g = &read(b"[White \"R\xe9ti\"]\n\n{Caf\xe9} 1. e4 *")[0];
+    let tag = g.game.tags.find("White").unwrap();
+    assert_eq!(tag.value, "Réti");
+    assert_eq!(tag.raw.as_deref(), Some(&b"R\xe9ti"[..]));
+    assert_eq!(g.game.line(LineId::MAIN).comments, ["Café"]);
+    assert!(kinds(g).iter().all(|k| **k == DiagnosticKind::NotUtf8));
+}
+
+#[test]
+fn unterminated_comment_does_not_swallow_the_next_game() {
+    let games = read(b"[Event \"a\"]\n\n1. e4 {oops 1-0\n\n[Event \"b\"]\n\n1. d4 *\n");
+    assert_eq!(games.len(), 2);
+    assert_eq!(
+        games[0].diagnostics[0].kind,
+        DiagnosticKind::UnterminatedComment
+    );
+    assert_eq!(games[0].diagnostics[0].severity, Severity::Error);
+    assert_eq!(moves(&games[1], LineId::MAIN), ["d4"]);
+}
+
+#[test]
+fn unterminated_things_at_end_of_input() {
+    for input in [&b"1. e4 {no end"[..], b"[Event \"no end", b"1. e4 (1. d4"] {
+        let games = read(input);
+        assert_eq!(games.len(), 1, "{:?}", String::from_utf8_lossy(input));
+        assert!(!games[0].diagnostics.is_empty());
+    }
+    // A tag cut off before its value is no game, and is said so.
+    let mut reader =
+        notation::GameReader::new(&RawRules::PGN, &b"[Event"[..], ReadOptions::default());
+    assert!(reader.next().is_none());
+    assert!(!reader.take_orphans().is_empty());
+}
+
+#[test]
+fn stray_wrappers_belong_to_no_game() {
+    let mut reader = notation::GameReader::new(
+        &RawRules::PGN,
+        &b"[pgn] 1. e4 e5 [/pgn]"[..],
+        ReadOptions::default(),
+    );
+    let games: Vec<_> = (&mut reader).map(Result::unwrap).collect();
+    assert_eq!(games.len(), 1);
+    assert_eq!(moves(&games[0], LineId::MAIN), ["e4", "e5"]);
+    let orphans = reader.take_orphans();
+    assert!(
+        orphans
+            .iter()
+            .any(|d| matches!(d.kind, DiagnosticKind::OutsideGame(_)))
+    );
+}
+
+#[test]
+fn empty_input_is_reported() {
+    let mut reader =
+        notation::GameReader::new(&RawRules::PGN, &b"\n\n"[..], ReadOptions::default());
+    assert!(reader.next().is_none());
+    assert_eq!(reader.take_orphans()[0].kind, DiagnosticKind::EmptyInput);
+}
+
+#[test]
+fn deep_nesting_needs_no_recursion() {
+    let depth = 100_000;
+    let mut input = b"1. e4 ".to_vec();
+    for _ in 0..depth {
+        input.extend_from_slice(b"(1. d4 ");
+    }
+    input.extend(std::iter::repeat_n(b')', depth));
+    input.extend_from_slice(b" *");
+    let games = read(&input);
+    assert_eq!(games[0].game.line_count(), depth + 1);
+    assert!(
+        games[0]
+            .diagnostics
+            .iter()
+            .all(|d| d.kind == DiagnosticKind::NoTags)
+    );
+}
+
+#[test]
+fn move_numbers_in_every_form() {
+    let g = &read(b"1.e4 1... e5 2 . Nf3 2 ... Nc6 3 Bb5 *")[0];
+    assert_eq!(moves(g, LineId::MAIN), ["e4", "e5", "Nf3", "Nc6", "Bb5"]);
+}
+
+#[test]
+fn lenient_markers_and_evaluation_symbols() {
+    let games = read("1. e4 ½-½\n\n1. d4 += 1–0".as_bytes());
+    assert_eq!(games[0].game.result, GameResult::Draw);
+    assert_eq!(games[1].game.result, GameResult::FirstWins);
+    assert_eq!(games[1].game.mainline().next().unwrap().nags, [Nag(14)]);
+}
+
+#[test]
+fn strict_mode_turns_every_forgiveness_into_an_error() {
+    let games = read_games(&RawRules::PGN, &b"1. e4 e5"[..], ReadOptions::strict());
+    assert!(
+        games[0]
+            .diagnostics
+            .iter()
+            .all(|d| d.severity == Severity::Error)
+    );
+    assert!(games[0].has_errors());
+}
+
+#[test]
+fn locations_count_lines_and_characters() {
+    let g = &read("[Event \"é\"]\n\n1. e4 é5 $300 *".as_bytes())[0];
+    let d = g
+        .diagnostics
+        .iter()
+        .find(|d| matches!(d.kind, DiagnosticKind::NagOutOfRange(300)))
+        .unwrap();
+    assert_eq!((d.location.line, d.location.column), (3, 10));
+}
+
+#[test]
+fn pdn_dialect_tokens() {
+    let games = read_pdn(b"1. 32-28 19-23* 2. 28x19 14x23 (2... 13x24!) 1-1\n1-10 2-0\n");
+    assert_eq!(games.len(), 2);
+    assert_eq!(
+        moves(&games[0], LineId::MAIN),
+        ["32-28", "19-23", "28x19", "14x23"]
+    );
+    assert_eq!(games[0].game.mainline().nth(1).unwrap().nags, [Nag::FORCED]);
+    assert_eq!(games[0].game.result, GameResult::DrawTwo);
+    assert_eq!(moves(&games[1], LineId::MAIN), ["1-10"]);
+    assert_eq!(games[1].game.result, GameResult::FirstWinsTwo);
+    assert!(games.iter().all(|g| g.diagnostics.is_empty()));
+}
+
+#[test]
+fn pdn_inline_setup_and_separator() {
+    let games = read_pdn(b"/FEN \"W:W31:B1\"/ 31-27 1-5 *\n1. 32-28 *");
+    assert_eq!(games.len(), 2);
+    assert_eq!(
+        games[0].game.line(LineId::MAIN).setup.as_deref(),
+        Some("FEN \"W:W31:B1\"")
+    );
+}
+
+#[test]
+fn broken_games_keep_their_raw_text() {
+    let input = b"[Event \"a\"]\n\n1. e4 {open\n\n[Event \"b\"]\n\n1. d4 *\n";
+    let games = read(input);
+    assert_eq!(
+        games[0].raw.as_deref(),
+        Some(&b"[Event \"a\"]\n\n1. e4 {open\n\n"[..])
+    );
+    assert_eq!(games[1].raw, None);
+}
+
+#[test]
+fn huge_games_are_skipped_and_reported() {
+    let mut input = b"[Event \"big\"]\n\n1. e4 {".to_vec();
+    input.extend(std::iter::repeat_n(b'x', 200_000));
+    input.extend_from_slice(b"} *\n\n[Event \"small\"]\n\n1. d4 *\n");
+    let options = ReadOptions {
+        max_game_bytes: 100_000,
+        ..ReadOptions::default()
+    };
+    let games = read_games(&RawRules::PGN, &input[..], options);
+    assert!(
+        games[0]
+            .diagnostics
+            .iter()
+            .any(|d| matches!(d.kind, DiagnosticKind::GameTooLarge { .. }))
+    );
+    assert_eq!(games.last().unwrap().game.tags.get("Event"), Some("small"));
+}
