@@ -75,6 +75,9 @@ pub struct GameBuilder<'r, R: Rules> {
     marker_start: Option<u64>,
     /// A start position that could not be had, reported at the first movetext token.
     pending_setup_error: Option<SetupError>,
+    /// Where the move number before the next move starts, so that text kept after a
+    /// refused move starts with its number.
+    number_start: Option<u64>,
 }
 
 impl<'r, R: Rules> GameBuilder<'r, R> {
@@ -94,6 +97,7 @@ impl<'r, R: Rules> GameBuilder<'r, R> {
             tail_start: None,
             marker_start: None,
             pending_setup_error: None,
+            number_start: None,
         }
     }
 
@@ -127,7 +131,8 @@ impl<'r, R: Rules> GameBuilder<'r, R> {
             self.report(kind, at);
         }
         let line = self.frames.last().map_or(LineId::MAIN, |f| f.line);
-        self.tail_start = Some((line, at.span().start));
+        let start = self.number_start.take().unwrap_or(at.span().start);
+        self.tail_start = Some((line, start));
         self.stopped = true;
         ControlFlow::Break(())
     }
@@ -229,6 +234,7 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
             number: Some(number),
             ellipsis,
         };
+        self.number_start = Some(at.span().start);
         ControlFlow::Continue(())
     }
 
@@ -244,6 +250,7 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
         rules.follow_move_number(&mut frame.position, context);
         match rules.read_move(&frame.position, token, context) {
             Ok((mv, forgiven)) => {
+                self.number_start = None;
                 if let Some(number) = context.number {
                     let expected = rules.move_number(&frame.position);
                     if number != expected {
@@ -322,6 +329,7 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
             let _ = self.stop_at(&at);
             return ControlFlow::Break(());
         }
+        self.number_start = None;
         let Some(frame) = self.frames.last() else {
             return ControlFlow::Continue(Skip(true));
         };
@@ -347,6 +355,7 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
         if self.stopped {
             return self.stop_at(&at);
         }
+        self.number_start = None;
         if self.frames.len() > 1 {
             if let Some(frame) = self.frames.pop() {
                 if self.game.line(frame.line).moves.is_empty() {

@@ -442,15 +442,10 @@ fn walk<R: Rules>(
         }
 
         // The end of a line.
-        if game
-            .tail
-            .as_ref()
-            .is_some_and(|tail| tail.line == frame.line)
-        {
-            if let Some(tail) = &game.tail {
-                // The tail text closes the open variations itself.
-                w.tail(&tail.text);
-            }
+        if let Some(tail) = game.tail.as_ref().filter(|tail| tail.line == frame.line) {
+            // Nothing after the tail's line is in the tree, and the tail text closes the
+            // open variations itself.
+            w.tail(&tail.text);
             tail_written = true;
             break;
         }
