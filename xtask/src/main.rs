@@ -114,9 +114,13 @@ fn snapshot_dirs(root: &Path) -> Vec<PathBuf> {
 }
 
 fn slow_tests(root: &Path) -> Result<(), String> {
-    run(Command::new(cargo())
-        .current_dir(root)
-        .args(["test", "--workspace", "--release", "--", "--ignored"]))
+    run(Command::new(cargo()).current_dir(root).args([
+        "test",
+        "--workspace",
+        "--release",
+        "--",
+        "--ignored",
+    ]))
 }
 
 fn ci(root: &Path) -> Result<(), String> {

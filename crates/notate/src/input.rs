@@ -65,7 +65,9 @@ pub fn collect(paths: &[PathBuf], forced: Option<Format>) -> io::Result<Vec<Inpu
                 }
             }
         } else {
-            let format = forced.or_else(|| Format::from_path(path)).unwrap_or(Format::Pgn);
+            let format = forced
+                .or_else(|| Format::from_path(path))
+                .unwrap_or(Format::Pgn);
             inputs.push(open(path.clone(), format));
         }
     }

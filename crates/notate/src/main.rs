@@ -88,10 +88,15 @@ fn check(
     let started = Instant::now();
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    let (mut files, mut games, mut moves, mut errors, mut warnings) = (0u64, 0u64, 0u64, 0u64, 0u64);
+    let (mut files, mut games, mut moves, mut errors, mut warnings) =
+        (0u64, 0u64, 0u64, 0u64, 0u64);
     for input in input::collect(paths, format)? {
         files += 1;
-        let Input { name, format, reader } = input;
+        let Input {
+            name,
+            format,
+            reader,
+        } = input;
         let rules = format.raw_rules();
         let mut game_reader = GameReader::new(&rules, reader?, options);
         let mut report = |d: &notation::Diagnostic, out: &mut dyn Write| -> io::Result<()> {

@@ -146,6 +146,25 @@ impl<'r, R: Rules> GameBuilder<'r, R> {
     }
 }
 
+/// Tags whose values have a form of their own, checked as they are read.
+const TYPED_TAGS: &[&str] = &[
+    "Date",
+    "EventDate",
+    "UTCDate",
+    "Round",
+    "Time",
+    "UTCTime",
+    "TimeControl",
+    "WhiteElo",
+    "BlackElo",
+    "WhiteUSCF",
+    "BlackUSCF",
+    "WhiteRating",
+    "BlackRating",
+    "PlyCount",
+    "Board",
+];
+
 fn decode_text(bytes: &[u8]) -> (String, bool) {
     let (text, lossy) = crate::encoding::decode(bytes);
     (text.into_owned(), lossy)
@@ -190,11 +209,23 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
             self.report(DiagnosticKind::DuplicateTag { name: name_text }, &at);
             return ControlFlow::Continue(());
         }
-        self.game.tags.push(Tag {
+        let tag = Tag {
             name: name_text,
             value: value_text,
             raw: lossy.then(|| unescaped.into_owned()),
-        });
+        };
+        if TYPED_TAGS.contains(&tag.name.as_str()) {
+            // Unparsable values stay as text; only a diagnostic says so. PDN leaves a tag
+            // with no value empty where PGN writes "?".
+            let mut single = crate::Tags::new();
+            single.push(tag.clone());
+            let empty_means_unknown = !self.rules.dialect().strict_layout;
+            for (name, error) in crate::check_tags(&single, empty_means_unknown) {
+                let message = error.to_string();
+                self.report(DiagnosticKind::BadTagValue { name, message }, &at);
+            }
+        }
+        self.game.tags.push(tag);
         ControlFlow::Continue(())
     }
 

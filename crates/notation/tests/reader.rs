@@ -366,3 +366,19 @@ fn huge_games_are_skipped_and_reported() {
     );
     assert_eq!(games.last().unwrap().game.tags.get("Event"), Some("small"));
 }
+
+#[test]
+fn unparsable_tag_values_are_kept_with_a_warning() {
+    let g = &read(b"[Date \"1992.13.45\"]\n[Round \"3.1\"]\n[WhiteElo \"strong\"]\n\n1. e4 *")[0];
+    assert_eq!(g.game.tags.get("Date"), Some("1992.13.45"));
+    let names: Vec<_> = g
+        .diagnostics
+        .iter()
+        .map(|d| match &d.kind {
+            DiagnosticKind::BadTagValue { name, .. } => name.as_str(),
+            other => panic!("unexpected {other:?}"),
+        })
+        .collect();
+    assert_eq!(names, ["Date", "WhiteElo"]);
+    assert_eq!(g.diagnostics[1].location.line, 3);
+}
