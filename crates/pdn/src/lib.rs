@@ -1,1 +1,64 @@
-//! Draughts.
+//! Draughts (checkers) for PDN files: game types, boards, the rules of
+//! fourteen variants, positions, FEN and move notation.
+//!
+//! The crate knows the PDN 3.0 `GameType` tag ([`GameType`]), the board
+//! shape and square names it describes ([`Geometry`]), the rules of every
+//! variant the standard numbers ([`Variant`], [`Rules`]), positions with
+//! legal move generation ([`Position`], [`Move`]), the draughts FEN
+//! ([`fen`]), move text like `32-28`, `28x17` or `c3:e5` ([`movetext`]) and
+//! perft ([`perft`]). Reading whole PDN files is left to a notation layer
+//! built on top.
+//!
+//! Readers are lenient where real files are sloppy: they return what they
+//! forgave as warnings next to the value, and fail only with an error that
+//! says why.
+//!
+//! ```
+//! use pdn::{Color, GameType, Position};
+//!
+//! // [GameType "20"] and [FEN "W:W31-50:B1-20"] describe the usual start.
+//! let game_type: GameType = "20".parse()?;
+//! let (mut pos, warnings) = Position::from_fen(game_type, "W:W31-50:B1-20")?;
+//! assert!(warnings.is_empty());
+//!
+//! // Play 1. 32-28 19-23 2. 28x19 14x23 and look at the result.
+//! for text in ["32-28", "19-23", "28x19", "14x23"] {
+//!     let (m, _warnings) = pos.parse_move(text)?;
+//!     pos.play(&m)?;
+//! }
+//! assert_eq!(pos.turn(), Color::White);
+//! assert_eq!(pos.piece_on(23).map(|p| p.color), Some(Color::Black));
+//! assert_eq!(pos.to_fen(), "W:W31,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,15,16,17,18,20,23");
+//! assert_eq!(pos.legal_moves().len(), 9);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod bits;
+mod board;
+mod color;
+pub mod fen;
+pub mod gametype;
+pub mod geometry;
+mod movegen;
+mod moves;
+pub mod movetext;
+pub mod perft;
+mod position;
+pub mod result;
+pub mod variant;
+
+pub use color::{Color, Piece, Role};
+pub use fen::{FenError, FenWarning};
+pub use gametype::{GameType, GameTypeError, GameTypeWarning, UnsupportedGame, VariantTag};
+pub use geometry::{
+    Corner, Geometry, GeometryError, Notation, NotationKind, Square, SquareError, SquareName,
+    SquareRef,
+};
+pub use moves::Move;
+pub use movetext::{MoveError, MoveWarning};
+pub use position::{IllegalMove, Outcome, Position, PositionError};
+pub use result::{GameResult, ResultType};
+pub use variant::{
+    BoardKind, Directions, KingRange, Landing, Precedence, Promotion, Removal, Rules, StartRows,
+    UnknownVariant, Variant,
+};

@@ -1,0 +1,92 @@
+//! The move type.
+
+use crate::color::Role;
+use crate::geometry::Square;
+
+/// A legal move: a step or a capture, with its whole path.
+///
+/// Moves come from [`Position::legal_moves`](crate::Position::legal_moves)
+/// or [`Position::parse_move`](crate::Position::parse_move) and belong to
+/// the position they were made for.
+///
+/// ```
+/// use pdn::{Position, Variant};
+///
+/// let pos = Position::from_fen_str(Variant::International, "W:W33:B28,18")?;
+/// let moves = pos.legal_moves();
+/// assert_eq!(moves.len(), 1);
+/// let m = &moves[0];
+/// let number = |sq| pos.geometry().number(sq);
+/// assert_eq!((number(m.from()), number(m.to())), (33, 13));
+/// assert_eq!(m.captured().iter().map(|&s| number(s)).collect::<Vec<_>>(), vec![28, 18]);
+/// assert_eq!(m.path().iter().map(|&s| number(s)).collect::<Vec<_>>(), vec![22, 13]);
+/// # Ok::<(), pdn::FenError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Move {
+    pub(crate) role: Role,
+    pub(crate) from: Square,
+    pub(crate) to: Square,
+    pub(crate) promotes: bool,
+    /// For captures: one square per piece taken, the last one `to`.
+    pub(crate) path: Vec<Square>,
+    /// For captures: the pieces taken, in order.
+    pub(crate) captured: Vec<Square>,
+}
+
+impl Move {
+    /// The role of the moving piece before the move.
+    pub fn role(&self) -> Role {
+        self.role
+    }
+
+    /// Where the piece starts.
+    pub fn from(&self) -> Square {
+        self.from
+    }
+
+    /// Where the piece ends (may equal [`Move::from`] after a round trip).
+    pub fn to(&self) -> Square {
+        self.to
+    }
+
+    /// Whether the move takes pieces.
+    pub fn is_capture(&self) -> bool {
+        !self.captured.is_empty()
+    }
+
+    /// Whether a man is crowned by this move.
+    pub fn promotes(&self) -> bool {
+        self.promotes
+    }
+
+    /// The squares of the pieces taken, in the order they are jumped.
+    pub fn captured(&self) -> &[Square] {
+        &self.captured
+    }
+
+    /// The squares of the path after the start, ending with [`Move::to`].
+    ///
+    /// For a step this is just the destination. For a capture there is one
+    /// square per piece taken, as PDN 3.0 writes a full capture: the square
+    /// where the piece turns, or the square right behind the piece taken if
+    /// it goes straight on; the last one is the destination.
+    pub fn path(&self) -> &[Square] {
+        if self.path.is_empty() {
+            std::slice::from_ref(&self.to)
+        } else {
+            &self.path
+        }
+    }
+
+    /// Whether the move takes the same pieces from the same start to the same
+    /// end with the same crowning as `other`: the two lead to the same
+    /// position.
+    pub fn same_effect(&self, other: &Move) -> bool {
+        self.from == other.from
+            && self.to == other.to
+            && self.promotes == other.promotes
+            && self.captured.len() == other.captured.len()
+            && self.captured.iter().all(|s| other.captured.contains(s))
+    }
+}

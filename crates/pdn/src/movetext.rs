@@ -1,0 +1,615 @@
+//! Move notation: reading moves like `32-28`, `28x17`, `11x18x25`, `c3-d4`
+//! or `e3:g5` against a position, and writing them the PDN 3.0 way.
+//!
+//! Reading resolves the text against the legal moves. A capture given by
+//! its two ends is enough unless several captures with those ends take
+//! different pieces; then the intermediate squares (PDN 3.0: the squares
+//! where the piece turns, or right behind a piece it jumps straight on
+//! from) must tell them apart. Captures with the same ends and the same
+//! captured pieces are one move, whichever path is named.
+//!
+//! What the reading grammar allows but the writing grammar does not is
+//! forgiven and reported as a [`MoveWarning`]: `-` for a capture, `x` for a
+//! step, the other capture separator, no separator (`a3b4`, `3228`), leading
+//! zeros (`06-11`, PDN 2.0), spaces inside the move (`1- 6`), squares in the
+//! other notation, and intermediate squares other than the standard ones.
+//!
+//! Writing gives the shortest PDN 3.0 text: `from-to` for a step,
+//! `from x to` with the game's capture separator for a capture, and the full
+//! path only when the ends are ambiguous.
+//!
+//! ```
+//! use pdn::{MoveWarning, Position, Variant};
+//!
+//! let mut pos = Position::from_fen_str(Variant::International, "W:W33:B28,18")?;
+//! let (m, warnings) = pos.parse_move("33-13")?;
+//! assert_eq!(warnings, vec![MoveWarning::DashForCapture]);
+//! assert_eq!(pos.move_to_text(&m), "33x13");
+//! assert_eq!(pos.move_to_text_full(&m), "33x22x13");
+//!
+//! let russian = Position::new(pdn::Variant::Russian);
+//! let (m, _) = russian.parse_move("c3-d4")?;
+//! assert_eq!(russian.move_to_text(&m), "c3-d4");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::fmt::Write as _;
+
+use crate::color::Color;
+use crate::geometry::{Geometry, NotationKind, Square, SquareError, SquareRef};
+use crate::moves::Move;
+use crate::position::Position;
+
+/// Something the move text did that PDN 3.0 does not allow when writing
+/// but the reader forgave.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoveWarning {
+    /// A square number with leading zeros (`06`, PDN 2.0).
+    #[error("square `{0}` has a leading zero")]
+    LeadingZero(String),
+    /// An algebraic name in a game written with numbers.
+    #[error("square `{0}` is algebraic but the game uses numbers")]
+    AlphaSquare(String),
+    /// A number in a game written algebraically.
+    #[error("square `{0}` is a number but the game uses algebraic names")]
+    NumericSquare(String),
+    /// An upper-case file letter.
+    #[error("square `{0}` is written in upper case")]
+    UpperCaseSquare(String),
+    /// `-` between the squares of a capture.
+    #[error("`-` was used for a capture")]
+    DashForCapture,
+    /// A capture separator between the squares of a step.
+    #[error("`{0}` was used for a move that captures nothing")]
+    CaptureSeparatorForStep(char),
+    /// A separator other than the game's.
+    #[error("`{found}` was used where the game writes `{expected}`")]
+    Separator {
+        /// The separator written.
+        found: char,
+        /// The separator of the game type.
+        expected: char,
+    },
+    /// No separator between the squares.
+    #[error("the squares of the move are not separated")]
+    MissingSeparator,
+    /// Intermediate squares other than the turning squares PDN 3.0 asks for.
+    #[error("the intermediate squares are not the ones PDN 3.0 writes (turning squares)")]
+    NonstandardPath,
+    /// Spaces inside the move (`1- 6`, as old column-aligned files write).
+    #[error("spaces inside the move were ignored")]
+    Spaces,
+}
+
+/// Why a move text does not name a legal move.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// Nothing to read.
+    #[error("the move is empty")]
+    Empty,
+    /// Not the shape of a move.
+    #[error("`{0}` is not a move (expected squares like 32-28, 28x17 or c3-d4)")]
+    Syntax(String),
+    /// A square that does not exist.
+    #[error("bad square `{text}` in the move: {source}")]
+    Square {
+        /// The square as written.
+        text: String,
+        /// Why.
+        source: SquareError,
+    },
+    /// The start square holds no piece of the side to move.
+    #[error("{text}: there is no {color} piece on {square}")]
+    NoPiece {
+        /// The move as written.
+        text: String,
+        /// The side to move.
+        color: Color,
+        /// The start square as written.
+        square: String,
+    },
+    /// A step while a capture is compulsory.
+    #[error("{text}: a capture is compulsory in this position")]
+    CaptureRequired {
+        /// The move as written.
+        text: String,
+    },
+    /// No legal move matches.
+    #[error("{text}: no legal move goes from {from} to {to} this way")]
+    Illegal {
+        /// The move as written.
+        text: String,
+        /// Start square as written.
+        from: String,
+        /// End square as written.
+        to: String,
+    },
+    /// Several legal captures taking different pieces match.
+    #[error("{text} is ambiguous: it could be {}", candidates.join(" or "))]
+    Ambiguous {
+        /// The move as written.
+        text: String,
+        /// The full notation of each candidate.
+        candidates: Vec<String>,
+    },
+}
+
+/// A separator as written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sep {
+    /// `-` (or an en/em dash, remembered as the character itself).
+    Dash(char),
+    /// `x`, `X`, `×` or `:`.
+    Capture(char),
+    /// Nothing between two algebraic squares.
+    None,
+}
+
+/// A move as written, before it is matched against a position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Written<'a> {
+    squares: Vec<(SquareRef, &'a str)>,
+    seps: Vec<Sep>,
+}
+
+/// Reads the shape of a move. A run of digits with no separator (`3228`)
+/// comes back as a single number square; the caller splits it.
+fn scan(text: &str) -> Option<Written<'_>> {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    let mut w = Written {
+        squares: Vec::new(),
+        seps: Vec::new(),
+    };
+    loop {
+        // One square.
+        let start = i;
+        if i < bytes.len() && bytes[i].is_ascii_alphabetic() && !matches!(bytes[i], b'x' | b'X') {
+            i += 1;
+        }
+        while i < bytes.len() && bytes[i].is_ascii_digit() {
+            i += 1;
+        }
+        let sq_text = &text[start..i];
+        let r = SquareRef::parse(sq_text)?;
+        w.squares.push((r, sq_text));
+        if i == bytes.len() {
+            return Some(w);
+        }
+        // One separator.
+        let rest = &text[i..];
+        let c = rest.chars().next()?;
+        let sep = match c {
+            '-' | '\u{2013}' | '\u{2014}' => Sep::Dash(c),
+            'x' | 'X' | ':' | '\u{00d7}' => Sep::Capture(c),
+            c if c.is_ascii_alphabetic() && matches!(r, SquareRef::Alpha { .. }) => {
+                // `a3b4`: the next square starts right away.
+                w.seps.push(Sep::None);
+                continue;
+            }
+            _ => return None,
+        };
+        i += c.len_utf8();
+        w.seps.push(sep);
+    }
+}
+
+impl Position {
+    /// Reads a move and finds it among the legal moves. See the
+    /// [module docs](crate::movetext).
+    ///
+    /// ```
+    /// use pdn::{MoveError, Position, Variant};
+    ///
+    /// let pos = Position::new(Variant::International);
+    /// assert!(pos.parse_move("32-28").is_ok());
+    /// assert!(matches!(pos.parse_move("32-26"), Err(MoveError::Illegal { .. })));
+    /// assert!(matches!(pos.parse_move("28-23"), Err(MoveError::NoPiece { .. })));
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// If the text is not a move, names a square that does not exist, or
+    /// matches no legal move or several different ones.
+    pub fn parse_move(&self, text: &str) -> Result<(Move, Vec<MoveWarning>), MoveError> {
+        let mut warnings = Vec::new();
+        let trimmed = text.trim();
+        // Old files align columns with spaces inside moves (`1- 6`).
+        let compact: String;
+        let text = if trimmed.contains(char::is_whitespace) {
+            warnings.push(MoveWarning::Spaces);
+            compact = trimmed.chars().filter(|c| !c.is_whitespace()).collect();
+            compact.as_str()
+        } else {
+            trimmed
+        };
+        if text.is_empty() {
+            return Err(MoveError::Empty);
+        }
+        let written = scan(text).ok_or_else(|| MoveError::Syntax(text.to_owned()))?;
+        let legal = self.legal_moves();
+
+        if written.squares.len() == 1 {
+            return self.parse_unseparated(text, &written, &legal, warnings);
+        }
+
+        let geometry = self.geometry();
+        let mut squares = Vec::with_capacity(written.squares.len());
+        for &(r, sq_text) in &written.squares {
+            note_square(geometry, r, sq_text, &mut warnings);
+            let sq = geometry.resolve(r).map_err(|source| MoveError::Square {
+                text: sq_text.to_owned(),
+                source,
+            })?;
+            squares.push(sq);
+        }
+        let (Some(&from), Some(&to)) = (squares.first(), squares.last()) else {
+            return Err(MoveError::Syntax(text.to_owned()));
+        };
+        let middle = &squares[1..squares.len() - 1];
+
+        let ends: Vec<&Move> = legal
+            .iter()
+            .filter(|m| m.from() == from && m.to() == to)
+            .collect();
+        let mut candidates: Vec<&Move> = ends
+            .iter()
+            .copied()
+            .filter(|m| is_subsequence(middle, &m.path()[..m.path().len() - 1]))
+            .collect();
+        if candidates.is_empty() && !middle.is_empty() {
+            candidates = ends
+                .iter()
+                .copied()
+                .filter(|m| is_subsequence(middle, &trajectory(geometry, m)))
+                .collect();
+            if !candidates.is_empty() {
+                warnings.push(MoveWarning::NonstandardPath);
+            }
+        }
+        let chosen = self.choose(text, &candidates, from, to, &legal, &written.squares)?;
+        self.note_separators(&written.seps, chosen, &mut warnings);
+        Ok((chosen.clone(), warnings))
+    }
+
+    /// `3228`: try every split of the digits into two square numbers.
+    fn parse_unseparated(
+        &self,
+        text: &str,
+        written: &Written<'_>,
+        legal: &[Move],
+        mut warnings: Vec<MoveWarning>,
+    ) -> Result<(Move, Vec<MoveWarning>), MoveError> {
+        let geometry = self.geometry();
+        let digits = match written.squares.first() {
+            Some((SquareRef::Number { .. }, t)) if t.len() >= 2 => *t,
+            _ => return Err(MoveError::Syntax(text.to_owned())),
+        };
+        let mut found: Vec<&Move> = Vec::new();
+        for k in 1..digits.len() {
+            let (a, b) = digits.split_at(k);
+            if b.starts_with('0') {
+                continue;
+            }
+            let (Ok(a), Ok(b)) = (geometry.parse_square(a), geometry.parse_square(b)) else {
+                continue;
+            };
+            found.extend(legal.iter().filter(|m| m.from() == a && m.to() == b));
+        }
+        if found.is_empty() {
+            return Err(MoveError::Syntax(text.to_owned()));
+        }
+        if found.iter().any(|m| !m.same_effect(found[0])) {
+            return Err(MoveError::Ambiguous {
+                text: text.to_owned(),
+                candidates: found.iter().map(|m| self.move_to_text_full(m)).collect(),
+            });
+        }
+        warnings.push(MoveWarning::MissingSeparator);
+        if geometry.notation().kind == NotationKind::Alphanumeric {
+            warnings.push(MoveWarning::NumericSquare(digits.to_owned()));
+        }
+        Ok((found[0].clone(), warnings))
+    }
+
+    fn choose<'m>(
+        &self,
+        text: &str,
+        candidates: &[&'m Move],
+        from: Square,
+        to: Square,
+        legal: &[Move],
+        written: &[(SquareRef, &str)],
+    ) -> Result<&'m Move, MoveError> {
+        let name = |i: usize| written.get(i).map_or_else(String::new, |w| w.1.to_owned());
+        let Some(&first) = candidates.first() else {
+            let turn = self.turn();
+            if self.piece_at(from).is_none_or(|p| p.color != turn) {
+                return Err(MoveError::NoPiece {
+                    text: text.to_owned(),
+                    color: turn,
+                    square: name(0),
+                });
+            }
+            if legal.iter().any(Move::is_capture)
+                && !legal.iter().any(|m| m.from() == from && m.to() == to)
+            {
+                return Err(MoveError::CaptureRequired {
+                    text: text.to_owned(),
+                });
+            }
+            return Err(MoveError::Illegal {
+                text: text.to_owned(),
+                from: name(0),
+                to: name(written.len().saturating_sub(1)),
+            });
+        };
+        if candidates.iter().any(|m| !m.same_effect(first)) {
+            return Err(MoveError::Ambiguous {
+                text: text.to_owned(),
+                candidates: candidates
+                    .iter()
+                    .map(|m| self.move_to_text_full(m))
+                    .collect(),
+            });
+        }
+        Ok(first)
+    }
+
+    fn note_separators(&self, seps: &[Sep], m: &Move, warnings: &mut Vec<MoveWarning>) {
+        let expected = self.game_type().capture_separator();
+        let mut noted = |w: MoveWarning| {
+            if !warnings.contains(&w) {
+                warnings.push(w);
+            }
+        };
+        for &sep in seps {
+            match sep {
+                Sep::None => noted(MoveWarning::MissingSeparator),
+                Sep::Dash(c) => {
+                    if m.is_capture() && expected != '-' {
+                        noted(MoveWarning::DashForCapture);
+                    } else if c != '-' {
+                        noted(MoveWarning::Separator {
+                            found: c,
+                            expected: '-',
+                        });
+                    }
+                }
+                Sep::Capture(c) => {
+                    if !m.is_capture() {
+                        noted(MoveWarning::CaptureSeparatorForStep(c));
+                    } else if c != expected {
+                        noted(MoveWarning::Separator { found: c, expected });
+                    }
+                }
+            }
+        }
+    }
+
+    /// The shortest PDN 3.0 text of a legal move: `from-to`, `from x to`, or
+    /// the full capture path if another legal capture has the same ends but
+    /// takes other pieces.
+    pub fn move_to_text(&self, m: &Move) -> String {
+        let ambiguous = m.is_capture()
+            && self
+                .legal_moves()
+                .iter()
+                .any(|o| o.from() == m.from() && o.to() == m.to() && !o.same_effect(m));
+        if ambiguous {
+            self.move_to_text_full(m)
+        } else {
+            let g = self.geometry();
+            let sep = if m.is_capture() {
+                self.game_type().capture_separator()
+            } else {
+                '-'
+            };
+            format!("{}{}{}", g.name(m.from()), sep, g.name(m.to()))
+        }
+    }
+
+    /// The text of a move with its full path (`47x38x24x13x36`); steps are
+    /// written `from-to`.
+    pub fn move_to_text_full(&self, m: &Move) -> String {
+        let g = self.geometry();
+        let sep = if m.is_capture() {
+            self.game_type().capture_separator()
+        } else {
+            '-'
+        };
+        let mut s = g.name(m.from()).to_string();
+        for &sq in m.path() {
+            s.push(sep);
+            let _ = write!(s, "{}", g.name(sq));
+        }
+        s
+    }
+}
+
+fn note_square(geometry: &Geometry, r: SquareRef, text: &str, warnings: &mut Vec<MoveWarning>) {
+    let alpha_game = geometry.notation().kind == NotationKind::Alphanumeric;
+    match r {
+        SquareRef::Number { leading_zero, .. } => {
+            if leading_zero {
+                warnings.push(MoveWarning::LeadingZero(text.to_owned()));
+            }
+            if alpha_game {
+                warnings.push(MoveWarning::NumericSquare(text.to_owned()));
+            }
+        }
+        SquareRef::Alpha { upper_case, .. } => {
+            if upper_case {
+                warnings.push(MoveWarning::UpperCaseSquare(text.to_owned()));
+            }
+            if !alpha_game {
+                warnings.push(MoveWarning::AlphaSquare(text.to_owned()));
+            }
+        }
+    }
+}
+
+/// Whether `needle` occurs in `hay` in order (not necessarily adjacent).
+fn is_subsequence(needle: &[Square], hay: &[Square]) -> bool {
+    let mut it = hay.iter();
+    needle.iter().all(|n| it.any(|h| h == n))
+}
+
+/// Every square a capture touches after its start, in order: the squares
+/// flown over, the pieces jumped and the landing squares.
+fn trajectory(geometry: &Geometry, m: &Move) -> Vec<Square> {
+    let mut out = Vec::new();
+    let mut at = m.from();
+    for &next in m.path() {
+        out.extend(geometry.between(at, next));
+        out.push(next);
+        at = next;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{GameType, Variant};
+
+    fn pos(v: Variant, fen: &str) -> Position {
+        Position::from_fen_str(v, fen).expect(fen)
+    }
+
+    #[test]
+    fn steps_and_warnings() {
+        let p = Position::new(Variant::International);
+        let (m, w) = p.parse_move("32-28").expect("legal");
+        assert!(w.is_empty());
+        assert_eq!(p.move_to_text(&m), "32-28");
+        let (m2, w) = p.parse_move("32x28").expect("forgiven");
+        assert_eq!(m, m2);
+        assert_eq!(w, vec![MoveWarning::CaptureSeparatorForStep('x')]);
+        let (_, w) = p.parse_move("3228").expect("no separator");
+        assert_eq!(w, vec![MoveWarning::MissingSeparator]);
+        let (_, w) = p.parse_move("32\u{2013}28").expect("en dash");
+        assert_eq!(
+            w,
+            vec![MoveWarning::Separator {
+                found: '\u{2013}',
+                expected: '-'
+            }]
+        );
+        let (_, w) = p.parse_move("d4-e5").expect("alpha in numeric");
+        assert_eq!(w.len(), 2);
+        let (m3, w) = p.parse_move("32- 28").expect("spaces");
+        assert_eq!(m3, m);
+        assert_eq!(w, vec![MoveWarning::Spaces]);
+        assert_eq!(p.parse_move("  "), Err(MoveError::Empty));
+    }
+
+    #[test]
+    fn leading_zero_pdn2() {
+        let p = Position::new(Variant::English);
+        let (m, w) = p.parse_move("09-13").expect("legal");
+        assert_eq!(w, vec![MoveWarning::LeadingZero("09".into())]);
+        assert_eq!(p.move_to_text(&m), "9-13");
+    }
+
+    #[test]
+    fn errors() {
+        let p = Position::new(Variant::International);
+        assert_eq!(p.parse_move(""), Err(MoveError::Empty));
+        assert!(matches!(p.parse_move("32"), Err(MoveError::Syntax(_))));
+        assert!(matches!(p.parse_move("32--28"), Err(MoveError::Syntax(_))));
+        assert!(matches!(p.parse_move("32-28!"), Err(MoveError::Syntax(_))));
+        assert!(matches!(
+            p.parse_move("32-99"),
+            Err(MoveError::Square { .. })
+        ));
+        assert!(matches!(
+            p.parse_move("19-23"),
+            Err(MoveError::NoPiece { .. })
+        ));
+        let p = pos(Variant::International, "W:W33,40:B28");
+        assert!(matches!(
+            p.parse_move("40-34"),
+            Err(MoveError::CaptureRequired { .. })
+        ));
+        let msg = p.parse_move("40-34").expect_err("capture").to_string();
+        assert!(msg.contains("compulsory"), "{msg}");
+    }
+
+    #[test]
+    fn captures_and_separators() {
+        let p = pos(Variant::International, "W:W33:B28,18");
+        let (m, w) = p.parse_move("33x13").expect("capture");
+        assert!(w.is_empty());
+        assert_eq!(m.captured().len(), 2);
+        let (_, w) = p.parse_move("33x22x13").expect("full path");
+        assert!(w.is_empty());
+        let (_, w) = p.parse_move("33:13").expect("colon");
+        assert_eq!(
+            w,
+            vec![MoveWarning::Separator {
+                found: ':',
+                expected: 'x'
+            }]
+        );
+        assert!(matches!(
+            p.parse_move("33x24x13"),
+            Err(MoveError::Illegal { .. })
+        ));
+        // Naming the captured piece's square is not PDN 3.0 but reads.
+        let (_, w) = p.parse_move("33x28x13").expect("trajectory");
+        assert_eq!(w, vec![MoveWarning::NonstandardPath]);
+
+        let r = pos(Variant::Russian, "W:Wc3:Bd4,f6");
+        let (m, w) = r.parse_move("c3:g7").expect("capture");
+        assert!(w.is_empty());
+        assert_eq!(r.move_to_text(&m), "c3:g7");
+        assert_eq!(r.move_to_text_full(&m), "c3:e5:g7");
+        let (_, w) = r.parse_move("c3xg7").expect("x in russian");
+        assert_eq!(
+            w,
+            vec![MoveWarning::Separator {
+                found: 'x',
+                expected: ':'
+            }]
+        );
+        let (_, w) = r.parse_move("c3g7").expect("no separator");
+        assert_eq!(w, vec![MoveWarning::MissingSeparator]);
+    }
+
+    #[test]
+    fn ambiguous_captures() {
+        // A white king on 47 can take 42 and then either 33/24... the
+        // classic PDN 3.0 diagram: two routes from 47 to 36 taking different
+        // pieces.
+        let p = pos(Variant::International, "W:WK47:B42,33,19,18,31");
+        let ends: Vec<Move> = p
+            .legal_moves()
+            .into_iter()
+            .filter(|m| p.geometry().number(m.to()) == 36)
+            .collect();
+        if ends.len() >= 2 && ends.iter().any(|m| !m.same_effect(&ends[0])) {
+            assert!(matches!(
+                p.parse_move("47x36"),
+                Err(MoveError::Ambiguous { .. })
+            ));
+            for m in &ends {
+                let full = p.move_to_text_full(m);
+                assert_eq!(p.move_to_text(m), full);
+                let (back, w) = p.parse_move(&full).expect("full path resolves");
+                assert!(back.same_effect(m));
+                assert!(w.is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn thai_dash_captures() {
+        let gt = GameType::new(Variant::Thai);
+        let p = Position::start(gt);
+        for m in p.legal_moves() {
+            let t = p.move_to_text(&m);
+            assert_eq!(p.parse_move(&t).map(|(x, _)| x), Ok(m));
+        }
+    }
+}

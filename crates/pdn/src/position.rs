@@ -1,0 +1,656 @@
+//! Positions: pieces on a board, the side to move, legal moves.
+
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use crate::bits::Bits;
+use crate::board::{Engine, NO_SQUARE, RawMove, State};
+use crate::color::{Color, Piece, Role};
+use crate::gametype::GameType;
+use crate::geometry::{Geometry, Square};
+use crate::movegen::{FullSink, dedup};
+use crate::moves::Move;
+use crate::result::GameResult;
+use crate::variant::{BoardKind, Variant};
+
+/// Everything that does not change during a game: rules, board, tables.
+#[derive(Debug)]
+pub(crate) struct Shared<B> {
+    pub game_type: GameType,
+    pub geometry: Geometry,
+    pub engine: Engine<B>,
+}
+
+impl<B: Bits> Shared<B> {
+    fn new(game_type: GameType) -> Shared<B> {
+        let geometry = game_type.geometry();
+        let engine = Engine::new(&geometry, game_type.variant().rules());
+        Shared {
+            game_type,
+            geometry,
+            engine,
+        }
+    }
+
+    /// The generator side of a colour: 0 for the colour that starts.
+    fn side(&self, color: Color) -> usize {
+        usize::from(color != self.game_type.start())
+    }
+
+    fn color(&self, side: usize) -> Color {
+        if side == 0 {
+            self.game_type.start()
+        } else {
+            !self.game_type.start()
+        }
+    }
+
+    fn bit(&self, sq: Square) -> Option<u32> {
+        self.engine
+            .layout
+            .bit_of
+            .get(sq.index())
+            .map(|&b| u32::from(b))
+    }
+
+    fn square(&self, bit: u32) -> Square {
+        let idx = self
+            .engine
+            .layout
+            .square_of
+            .get(bit as usize)
+            .copied()
+            .unwrap_or(NO_SQUARE);
+        Square::from_index(idx)
+    }
+}
+
+/// The shared part of a position, in the bit width its board needs.
+#[derive(Debug, Clone)]
+enum Handle {
+    Small(Arc<Shared<u64>>),
+    Large(Arc<Shared<u128>>),
+}
+
+impl Handle {
+    fn game_type(&self) -> GameType {
+        match self {
+            Handle::Small(s) => s.game_type,
+            Handle::Large(s) => s.game_type,
+        }
+    }
+
+    /// The tables for a game type, built once per game type and kept.
+    fn get(game_type: GameType) -> Handle {
+        static CACHE: Mutex<Vec<Handle>> = Mutex::new(Vec::new());
+        let mut cache = CACHE.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(h) = cache.iter().find(|h| h.game_type() == game_type) {
+            return h.clone();
+        }
+        let (w, h) = (
+            usize::from(game_type.width()),
+            usize::from(game_type.height()),
+        );
+        let bits = match game_type.variant().rules().board {
+            BoardKind::Diagonal => ((h - 1) * (w + 1) + w - 1) / 2 + 1,
+            BoardKind::Full => w * h,
+        };
+        let handle = if bits <= 64 {
+            Handle::Small(Arc::new(Shared::new(game_type)))
+        } else {
+            Handle::Large(Arc::new(Shared::new(game_type)))
+        };
+        // Custom game types are rare; cap the cache so odd input cannot grow it.
+        if cache.len() < 256 {
+            cache.push(handle.clone());
+        }
+        handle
+    }
+}
+
+#[derive(Clone)]
+enum Inner {
+    Small(Arc<Shared<u64>>, State<u64>),
+    Large(Arc<Shared<u128>>, State<u128>),
+}
+
+/// Runs `$body` with `$sh: &Shared<B>` and `$st: &State<B>` for whichever
+/// bit width the position uses.
+macro_rules! dispatch {
+    ($inner:expr, |$sh:ident, $st:ident| $body:expr) => {
+        match $inner {
+            Inner::Small($sh, $st) => $body,
+            Inner::Large($sh, $st) => $body,
+        }
+    };
+}
+
+/// Why a set of pieces is not a possible position.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    /// Two pieces on one square.
+    #[error("square {square} is given twice")]
+    SquareTwice {
+        /// The square, as written in the game's notation.
+        square: String,
+    },
+    /// A man standing where it would have been crowned.
+    #[error("a {color} man on {square}, on the row where {color} men are crowned")]
+    ManOnPromotionRow {
+        /// The square, as written in the game's notation.
+        square: String,
+        /// The man's colour.
+        color: Color,
+    },
+    /// A square of another board.
+    #[error("square index {0} is not on this board")]
+    NotOnBoard(usize),
+}
+
+/// The end of a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// One side won.
+    Decisive {
+        /// The winner.
+        winner: Color,
+    },
+    /// A draw.
+    Draw,
+}
+
+impl Outcome {
+    /// The game result of this outcome.
+    pub const fn result(self) -> GameResult {
+        match self {
+            Outcome::Decisive { winner } => GameResult::win(winner),
+            Outcome::Draw => GameResult::Draw,
+        }
+    }
+}
+
+/// A move that is not legal in the position it was played in.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the move is not legal in this position")]
+pub struct IllegalMove;
+
+/// A draughts position: the game type, the pieces, the side to move.
+///
+/// ```
+/// use pdn::{Color, Position, Variant};
+///
+/// let mut pos = Position::new(Variant::International);
+/// assert_eq!(pos.turn(), Color::White);
+/// assert_eq!(pos.legal_moves().len(), 9);
+///
+/// let (m, _) = pos.parse_move("32-28")?;
+/// pos.play(&m)?;
+/// assert_eq!(pos.turn(), Color::Black);
+/// assert_eq!(pos.piece_on(28).map(|p| p.color), Some(Color::White));
+/// assert_eq!(Position::new(Variant::International).perft(2), 81);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone)]
+pub struct Position {
+    inner: Inner,
+    fullmove: u32,
+    halfmove: u32,
+}
+
+impl Position {
+    /// The start position of a variant's standard game type.
+    pub fn new(variant: Variant) -> Position {
+        Position::start(GameType::new(variant))
+    }
+
+    /// The start position of a game type: the start colour's pieces at the
+    /// bottom, that colour to move.
+    pub fn start(game_type: GameType) -> Position {
+        let inner = match Handle::get(game_type) {
+            Handle::Small(sh) => {
+                let st = sh.engine.start();
+                Inner::Small(sh, st)
+            }
+            Handle::Large(sh) => {
+                let st = sh.engine.start();
+                Inner::Large(sh, st)
+            }
+        };
+        Position {
+            inner,
+            fullmove: 1,
+            halfmove: 0,
+        }
+    }
+
+    /// An empty board with `turn` to move.
+    pub fn empty(game_type: GameType, turn: Color) -> Position {
+        let mut pos = Position::start(game_type);
+        match &mut pos.inner {
+            Inner::Small(sh, st) => *st = empty_state(sh, turn),
+            Inner::Large(sh, st) => *st = empty_state(sh, turn),
+        }
+        pos
+    }
+
+    /// A position from a list of pieces.
+    ///
+    /// # Errors
+    ///
+    /// If a square is given twice, a man stands on the row where it would be
+    /// crowned, or a square belongs to another board.
+    pub fn from_pieces(
+        game_type: GameType,
+        turn: Color,
+        pieces: impl IntoIterator<Item = (Square, Piece)>,
+    ) -> Result<Position, PositionError> {
+        let mut pos = Position::empty(game_type, turn);
+        match &mut pos.inner {
+            Inner::Small(sh, st) => fill(sh, st, pieces)?,
+            Inner::Large(sh, st) => fill(sh, st, pieces)?,
+        }
+        Ok(pos)
+    }
+
+    /// The game type: rules, board and notation.
+    pub fn game_type(&self) -> GameType {
+        dispatch!(&self.inner, |sh, _st| sh.game_type)
+    }
+
+    /// The variant whose rules are played.
+    pub fn variant(&self) -> Variant {
+        self.game_type().variant()
+    }
+
+    /// The board and its square names.
+    pub fn geometry(&self) -> &Geometry {
+        dispatch!(&self.inner, |sh, _st| &sh.geometry)
+    }
+
+    /// The side to move.
+    pub fn turn(&self) -> Color {
+        dispatch!(&self.inner, |sh, st| sh.color(usize::from(st.side)))
+    }
+
+    /// The number of the current move: 1 at the start, counting up after
+    /// the second player has moved.
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove
+    }
+
+    /// Sets the move number (for a position read from a FEN with a move
+    /// number).
+    pub fn set_fullmove_number(&mut self, n: u32) {
+        self.fullmove = n.max(1);
+    }
+
+    /// Plies since the last capture or move of a man.
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove
+    }
+
+    /// Sets the half-move clock.
+    pub fn set_halfmove_clock(&mut self, n: u32) {
+        self.halfmove = n;
+    }
+
+    /// The piece on a square.
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        dispatch!(&self.inner, |sh, st| {
+            let bit = sh.bit(sq)?;
+            for side in 0..2 {
+                let color = sh.color(side);
+                if st.men[side].has(bit) {
+                    return Some(Piece::new(color, Role::Man));
+                }
+                if st.kings[side].has(bit) {
+                    return Some(Piece::new(color, Role::King));
+                }
+            }
+            None
+        })
+    }
+
+    /// The piece on the square with the given number (see
+    /// [`Geometry::number`]).
+    pub fn piece_on(&self, number: u32) -> Option<Piece> {
+        self.piece_at(self.geometry().square_by_number(number)?)
+    }
+
+    /// All pieces, in square order.
+    pub fn pieces(&self) -> Vec<(Square, Piece)> {
+        self.geometry()
+            .squares()
+            .filter_map(|sq| self.piece_at(sq).map(|p| (sq, p)))
+            .collect()
+    }
+
+    /// How many pieces of a colour and role are on the board.
+    pub fn count(&self, color: Color, role: Role) -> u32 {
+        dispatch!(&self.inner, |sh, st| {
+            let side = sh.side(color);
+            match role {
+                Role::Man => st.men[side].count(),
+                Role::King => st.kings[side].count(),
+            }
+        })
+    }
+
+    /// All legal moves. Captures are compulsory, so if there is one, only
+    /// captures (of the highest precedence) are listed. Captures with the
+    /// same start, end and captured pieces are listed once, except in
+    /// Frisian draughts, whose rules count each path.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        dispatch!(&self.inner, |sh, st| legal_moves(sh, st))
+    }
+
+    /// Whether the side to move must capture.
+    pub fn must_capture(&self) -> bool {
+        dispatch!(&self.inner, |sh, st| {
+            let mut out = Vec::new();
+            sh.engine.captures(
+                st,
+                &mut crate::movegen::RawSink {
+                    out: &mut out,
+                    best: 0,
+                },
+            );
+            !out.is_empty()
+        })
+    }
+
+    /// Whether the side to move has a legal move.
+    pub fn has_legal_moves(&self) -> bool {
+        dispatch!(&self.inner, |sh, st| {
+            let mut out = Vec::new();
+            sh.engine.legal(st, &mut out);
+            !out.is_empty()
+        })
+    }
+
+    /// Whether the game is over: the side to move cannot move (it has no
+    /// pieces left or they are all blocked), which loses in every variant
+    /// here.
+    pub fn is_game_over(&self) -> bool {
+        !self.has_legal_moves()
+    }
+
+    /// The outcome, if the game is over by the rules of play: the side to
+    /// move loses when it cannot move. Draws by agreement, repetition or the
+    /// variants' endgame counts are not tracked.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.is_game_over().then(|| Outcome::Decisive {
+            winner: !self.turn(),
+        })
+    }
+
+    /// Whether a move is legal here.
+    pub fn is_legal(&self, m: &Move) -> bool {
+        self.legal_moves().contains(m)
+    }
+
+    /// Plays a legal move.
+    ///
+    /// # Errors
+    ///
+    /// If the move is not one of [`Position::legal_moves`]; the position is
+    /// left unchanged.
+    pub fn play(&mut self, m: &Move) -> Result<(), IllegalMove> {
+        if !self.is_legal(m) {
+            return Err(IllegalMove);
+        }
+        self.play_unchecked(m);
+        Ok(())
+    }
+
+    /// Plays a move without checking that it is legal. A move whose squares
+    /// are not on this board is ignored.
+    pub fn play_unchecked(&mut self, m: &Move) {
+        let mover_is_second = self.turn() != self.game_type().start();
+        let resets = m.is_capture() || m.role() == Role::Man;
+        let played = match &mut self.inner {
+            Inner::Small(sh, st) => play_raw(sh, st, m),
+            Inner::Large(sh, st) => play_raw(sh, st, m),
+        };
+        if played {
+            if mover_is_second {
+                self.fullmove = self.fullmove.saturating_add(1);
+            }
+            self.halfmove = if resets {
+                0
+            } else {
+                self.halfmove.saturating_add(1)
+            };
+        }
+    }
+
+    /// Counts the leaves of the move tree `depth` plies deep (captures with
+    /// the same start, end and captured pieces counted once, except in
+    /// Frisian draughts).
+    pub fn perft(&self, depth: u32) -> u64 {
+        dispatch!(&self.inner, |sh, st| sh.engine.perft(
+            st,
+            depth as usize,
+            sh.engine.rules.dedup
+        ))
+    }
+
+    /// Perft choosing whether duplicate captures (same start, end and
+    /// captured pieces, different path) count once or once per path.
+    pub(crate) fn perft_duplicates(&self, depth: u32, merge: bool) -> u64 {
+        dispatch!(&self.inner, |sh, st| sh.engine.perft(
+            st,
+            depth as usize,
+            merge
+        ))
+    }
+
+    /// The position after a move, for perft's divide.
+    pub(crate) fn after(&self, m: &Move) -> Position {
+        let mut p = self.clone();
+        p.play_unchecked(m);
+        p
+    }
+
+    /// Whether a man of `color` on `sq` would stand on its promotion row.
+    pub fn is_promotion_square(&self, color: Color, sq: Square) -> bool {
+        dispatch!(&self.inner, |sh, _st| {
+            let side = sh.side(color);
+            sh.bit(sq)
+                .is_some_and(|b| sh.engine.layout.promo[side].has(b))
+        })
+    }
+}
+
+fn empty_state<B: Bits>(sh: &Shared<B>, turn: Color) -> State<B> {
+    State {
+        men: [B::ZERO; 2],
+        kings: [B::ZERO; 2],
+        side: sh.side(turn) as u8,
+        run: Default::default(),
+    }
+}
+
+fn fill<B: Bits>(
+    sh: &Shared<B>,
+    st: &mut State<B>,
+    pieces: impl IntoIterator<Item = (Square, Piece)>,
+) -> Result<(), PositionError> {
+    for (sq, piece) in pieces {
+        let bit = sh.bit(sq).ok_or(PositionError::NotOnBoard(sq.index()))?;
+        let name = || sh.geometry.name(sq).to_string();
+        if st.occupied().has(bit) {
+            return Err(PositionError::SquareTwice { square: name() });
+        }
+        let side = sh.side(piece.color);
+        match piece.role {
+            Role::Man => {
+                if sh.engine.layout.promo[side].has(bit) {
+                    return Err(PositionError::ManOnPromotionRow {
+                        square: name(),
+                        color: piece.color,
+                    });
+                }
+                st.men[side] |= B::bit(bit);
+            }
+            Role::King => st.kings[side] |= B::bit(bit),
+        }
+    }
+    Ok(())
+}
+
+fn legal_moves<B: Bits>(sh: &Shared<B>, st: &State<B>) -> Vec<Move> {
+    let eng = &sh.engine;
+    let s = usize::from(st.side);
+    let mut sink = FullSink {
+        out: Vec::new(),
+        best: 0,
+    };
+    eng.captures(st, &mut sink);
+    if sink.out.is_empty() {
+        let mut raw = Vec::new();
+        eng.quiet(st, &mut raw);
+        return raw
+            .iter()
+            .map(|r| Move {
+                role: if st.kings[s].has(u32::from(r.from)) {
+                    Role::King
+                } else {
+                    Role::Man
+                },
+                from: sh.square(u32::from(r.from)),
+                to: sh.square(u32::from(r.to)),
+                promotes: r.promote,
+                path: Vec::new(),
+                captured: Vec::new(),
+            })
+            .collect();
+    }
+    let mut caps = sink.out;
+    if eng.rules.dedup {
+        let mut raws: Vec<RawMove<B>> = caps.iter().map(|c| c.raw).collect();
+        dedup(&mut raws);
+        if raws.len() != caps.len() {
+            let mut kept: Vec<RawMove<B>> = Vec::with_capacity(raws.len());
+            caps.retain(|c| {
+                if kept.contains(&c.raw) {
+                    false
+                } else {
+                    kept.push(c.raw);
+                    true
+                }
+            });
+        }
+    }
+    caps.iter()
+        .map(|c| Move {
+            role: if st.kings[s].has(u32::from(c.raw.from)) {
+                Role::King
+            } else {
+                Role::Man
+            },
+            from: sh.square(u32::from(c.raw.from)),
+            to: sh.square(u32::from(c.raw.to)),
+            promotes: c.raw.promote,
+            path: c.path.iter().map(|&b| sh.square(u32::from(b))).collect(),
+            captured: c.taken.iter().map(|&b| sh.square(u32::from(b))).collect(),
+        })
+        .collect()
+}
+
+/// Plays a public move on a generator state; false if its squares are not
+/// on this board.
+fn play_raw<B: Bits>(sh: &Shared<B>, st: &mut State<B>, m: &Move) -> bool {
+    let (Some(from), Some(to)) = (sh.bit(m.from), sh.bit(m.to)) else {
+        return false;
+    };
+    let mut captured = B::ZERO;
+    for &sq in &m.captured {
+        match sh.bit(sq) {
+            Some(b) => captured |= B::bit(b),
+            None => return false,
+        }
+    }
+    let raw = RawMove {
+        from: from as u8,
+        to: to as u8,
+        promote: m.promotes,
+        captured,
+    };
+    *st = sh.engine.make(st, &raw);
+    true
+}
+
+impl PartialEq for Position {
+    /// Same game type, pieces, side to move and (Frisian) king-move counts;
+    /// the move number and half-move clock are ignored.
+    fn eq(&self, other: &Position) -> bool {
+        match (&self.inner, &other.inner) {
+            (Inner::Small(a, s), Inner::Small(b, t)) => a.game_type == b.game_type && s == t,
+            (Inner::Large(a, s), Inner::Large(b, t)) => a.game_type == b.game_type && s == t,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Position {}
+
+impl Hash for Position {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        dispatch!(&self.inner, |sh, st| {
+            sh.game_type.hash(state);
+            st.hash(state);
+        })
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Position")
+            .field("game_type", &self.game_type().to_string())
+            .field("fen", &self.to_fen())
+            .finish()
+    }
+}
+
+impl fmt::Display for Position {
+    /// A diagram seen from the starting player: `w`/`b` men, `W`/`B` kings,
+    /// `.` empty playing squares, blanks for the others.
+    ///
+    /// ```
+    /// use pdn::{Position, Variant};
+    ///
+    /// let pos = Position::from_fen_str(Variant::English, "B:WK1,21:B5,26")?;
+    /// let diagram = [
+    ///     " . . . .", ". . b . ", " . . . w", ". . . . ",
+    ///     " . . . .", ". . . . ", " . . . b", ". . . W ",
+    /// ];
+    /// assert_eq!(pos.to_string().lines().collect::<Vec<_>>(), diagram);
+    /// # Ok::<(), pdn::FenError>(())
+    /// ```
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let g = self.geometry();
+        for y in (0..g.height()).rev() {
+            for x in 0..g.width() {
+                let c = match g.square_at(x, y) {
+                    None => ' ',
+                    Some(sq) => match self.piece_at(sq) {
+                        None => '.',
+                        Some(p) => {
+                            let c = p.color.char();
+                            if p.is_king() {
+                                c
+                            } else {
+                                c.to_ascii_lowercase()
+                            }
+                        }
+                    },
+                };
+                write!(f, "{c}")?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,120 @@
+//! Game results and the result tokens of each game type.
+//!
+//! PDN 3.0 knows two sets of result values (pdntags.rst): the *Default* set
+//! `1-0 0-1 1/2-1/2 0-0 *` of chess and most draughts variants, and the
+//! *International* set `2-0 0-2 1-1 0-0 *` of international and Canadian
+//! draughts, which count two points for a win. `0-0` is a double forfeit and
+//! `*` an unfinished game or unknown result.
+//!
+//! ```
+//! use pdn::{GameResult, ResultType};
+//!
+//! let (result, kind) = GameResult::parse("2-0").expect("a result token");
+//! assert_eq!(result, GameResult::WhiteWins);
+//! assert_eq!(kind, Some(ResultType::International));
+//! assert_eq!(result.to_str(ResultType::Default), "1-0");
+//! assert_eq!(ResultType::International.tokens(), &["2-0", "0-2", "1-1", "0-0", "*"]);
+//! ```
+
+use std::fmt;
+
+use crate::color::Color;
+
+/// Which result values a game type uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ResultType {
+    /// `1-0 0-1 1/2-1/2 0-0 *`.
+    Default,
+    /// `2-0 0-2 1-1 0-0 *`.
+    International,
+}
+
+impl ResultType {
+    /// All result tokens of this type: win, loss, draw, double forfeit,
+    /// unknown.
+    pub const fn tokens(self) -> &'static [&'static str] {
+        match self {
+            ResultType::Default => &["1-0", "0-1", "1/2-1/2", "0-0", "*"],
+            ResultType::International => &["2-0", "0-2", "1-1", "0-0", "*"],
+        }
+    }
+}
+
+/// The result of a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    /// White won.
+    WhiteWins,
+    /// Black won.
+    BlackWins,
+    /// A draw.
+    Draw,
+    /// Both players lost (`0-0`).
+    DoubleForfeit,
+    /// Unfinished or unknown (`*`).
+    Unknown,
+}
+
+impl GameResult {
+    /// Reads a result token of either result type. Also says which type the
+    /// token belongs to (`None` for `0-0` and `*`, which both use).
+    pub fn parse(s: &str) -> Option<(GameResult, Option<ResultType>)> {
+        use GameResult::*;
+        Some(match s {
+            "1-0" => (WhiteWins, Some(ResultType::Default)),
+            "0-1" => (BlackWins, Some(ResultType::Default)),
+            "1/2-1/2" => (Draw, Some(ResultType::Default)),
+            "2-0" => (WhiteWins, Some(ResultType::International)),
+            "0-2" => (BlackWins, Some(ResultType::International)),
+            "1-1" => (Draw, Some(ResultType::International)),
+            "0-0" => (DoubleForfeit, None),
+            "*" => (Unknown, None),
+            _ => return None,
+        })
+    }
+
+    /// The token for this result in the given result type.
+    pub const fn to_str(self, kind: ResultType) -> &'static str {
+        let tokens = kind.tokens();
+        tokens[match self {
+            GameResult::WhiteWins => 0,
+            GameResult::BlackWins => 1,
+            GameResult::Draw => 2,
+            GameResult::DoubleForfeit => 3,
+            GameResult::Unknown => 4,
+        }]
+    }
+
+    /// The result of a game the given colour won.
+    pub const fn win(winner: Color) -> GameResult {
+        match winner {
+            Color::White => GameResult::WhiteWins,
+            Color::Black => GameResult::BlackWins,
+        }
+    }
+}
+
+impl fmt::Display for GameResult {
+    /// The Default-type token.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.to_str(ResultType::Default))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip() {
+        for kind in [ResultType::Default, ResultType::International] {
+            for &token in kind.tokens() {
+                let (r, k) = GameResult::parse(token).expect(token);
+                assert_eq!(r.to_str(kind), token);
+                assert!(k.is_none() || k == Some(kind));
+            }
+        }
+        assert_eq!(GameResult::parse("1-10"), None);
+        assert_eq!(GameResult::win(Color::Black).to_string(), "0-1");
+    }
+}
