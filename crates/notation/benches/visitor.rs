@@ -4,6 +4,9 @@
 //! The shared corpus is found at `$NOTATION_SHARED_CORPUS` when that variable names a
 //! directory, else at `../shared/corpus` next to the workspace.
 
+// `criterion_group!` defines an undocumented public function.
+#![allow(missing_docs)]
+
 use std::hint::black_box;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};

@@ -141,13 +141,19 @@ pub(crate) fn is_symbol_byte(b: u8) -> bool {
 /// Skips white space from `pos`, recording what it crossed. Returns the new position.
 #[inline]
 pub fn skip_whitespace(input: &[u8], mut pos: usize, gap: &mut Gap) -> usize {
-    // The common case: one space between tokens.
     while let Some(&b) = input.get(pos) {
+        // The common cases first: a token, or one space before it.
+        if b == b' ' {
+            pos += 1;
+            continue;
+        }
+        if CLASS[b as usize] & WS == 0 {
+            break;
+        }
         match b {
-            b' ' => {}
             b'\n' => {
                 gap.newlines += 1;
-                if gap.newlines > 1 && !gap.blank_line {
+                if gap.newlines > 1 {
                     gap.blank_line = true;
                 }
             }
@@ -165,16 +171,11 @@ pub fn skip_whitespace(input: &[u8], mut pos: usize, gap: &mut Gap) -> usize {
                 }
             }
             b'\t' => gap.tab = true,
-            0x0b | 0x0c => {}
-            _ => break,
+            _ => {}
         }
         pos += 1;
     }
     pos
-}
-
-fn symbol(input: &[u8]) -> IResult<&[u8], &[u8]> {
-    take_while1(is_symbol_byte).parse(input)
 }
 
 fn digits(input: &[u8]) -> IResult<&[u8], &[u8]> {
@@ -217,11 +218,51 @@ pub fn lex<'a>(
     dialect: &Dialect,
     gap: &mut Gap,
 ) -> Lexed<'a> {
+    lex_inline(input, pos, eof, slice_starts_line, dialect, gap)
+}
+
+/// [`lex`], inlined into the reader's loop: the common tokens are read here, the rest
+/// in [`lex_token`].
+#[inline(always)]
+pub(crate) fn lex_inline<'a>(
+    input: &'a [u8],
+    pos: usize,
+    eof: bool,
+    slice_starts_line: bool,
+    dialect: &Dialect,
+    gap: &mut Gap,
+) -> Lexed<'a> {
     let start = skip_whitespace(input, pos, gap);
     let Some(&first) = input.get(start) else {
         return if eof { Lexed::End } else { Lexed::NeedMore };
     };
-    // A lone CR right before the end of the slice: wait to see whether LF follows.
+    let single = |token: Token<'a>| Lexed::Token {
+        token,
+        start,
+        end: start + 1,
+    };
+    match first {
+        b'[' => single(Token::TagOpen),
+        b']' => single(Token::TagClose),
+        b')' => single(Token::VariationClose),
+        b'{' => lex_comment(input, start, eof),
+        // `%` may start an escape line, `/` an inline set-up.
+        b'%' | b'/' => lex_token(input, start, first, eof, slice_starts_line, dialect),
+        b if CLASS[b as usize] & SYMBOL != 0 => lex_symbol(input, start, eof),
+        _ => lex_token(input, start, first, eof, slice_starts_line, dialect),
+    }
+}
+
+/// Reads the token at `start` (after white space), whose first byte is `first`.
+#[inline(never)]
+fn lex_token<'a>(
+    input: &'a [u8],
+    start: usize,
+    first: u8,
+    eof: bool,
+    slice_starts_line: bool,
+    dialect: &Dialect,
+) -> Lexed<'a> {
     let rest = &input[start..];
     let len = input.len();
     // `need` is true when a token ending at `end` might continue past the slice.
@@ -329,48 +370,57 @@ fn memchr2_line_end(hay: &[u8]) -> Option<usize> {
     memchr::memchr2(b'\n', b'\r', hay)
 }
 
+#[inline(always)]
 fn lex_symbol(input: &[u8], start: usize, eof: bool) -> Lexed<'_> {
     let len = input.len();
-    let rest = &input[start..];
-    // Digits followed by periods: a move number (`12.`, `12...`, `1.32-28` in PDN).
-    if let Ok((after, d)) = digits(rest) {
-        if after.first() == Some(&b'.') {
-            let (after_p, p) = periods(after).unwrap_or((after, &after[..0]));
-            let end = len - after_p.len();
-            if end >= len && !eof {
-                return Lexed::NeedMore;
-            }
-            return Lexed::Token {
-                token: Token::MoveNumber {
-                    number: decimal(d),
-                    periods: p.len(),
-                },
-                start,
-                end,
-            };
-        }
+    // One pass: the leading digits, then the rest of the symbol.
+    let mut end = start;
+    while end < len && input[end].is_ascii_digit() {
+        end += 1;
     }
-    let Ok((after, s)) = symbol(rest) else {
+    // Digits followed by periods: a move number (`12.`, `12...`, `1.32-28` in PDN).
+    if end > start && input.get(end) == Some(&b'.') {
+        let digits_end = end;
+        while end < len && input[end] == b'.' {
+            end += 1;
+        }
+        if end >= len && !eof {
+            return Lexed::NeedMore;
+        }
         return Lexed::Token {
-            token: Token::Unexpected(rest[0]),
+            token: Token::MoveNumber {
+                number: decimal(&input[start..digits_end]),
+                periods: end - digits_end,
+            },
+            start,
+            end,
+        };
+    }
+    while end < len && is_symbol_byte(input[end]) {
+        end += 1;
+    }
+    if end == start {
+        return Lexed::Token {
+            token: Token::Unexpected(input[start]),
             start,
             end: start + 1,
         };
-    };
-    let mut end = len - after.len();
+    }
+    let after = &input[end..];
     // A parenthesised letter glued to a symbol (`e8(Q)`) belongs to it: no variation
     // consists of a one-letter move.
-    if let [b'(', l, b')', ..] = after {
-        if l.is_ascii_alphabetic() {
-            end += 3;
+    if after.first() == Some(&b'(') {
+        if let [b'(', l, b')', ..] = after {
+            if l.is_ascii_alphabetic() {
+                end += 3;
+            }
+        } else if end + 3 > len && !eof {
+            return Lexed::NeedMore;
         }
-    } else if end + 3 > len && after.first() == Some(&b'(') && !eof {
-        return Lexed::NeedMore;
     }
     if end >= len && !eof {
         return Lexed::NeedMore;
     }
-    let _ = s;
     Lexed::Token {
         token: Token::Symbol(&input[start..end]),
         start,
@@ -439,7 +489,29 @@ fn lex_string(input: &[u8], start: usize, eof: bool) -> Lexed<'_> {
     }
 }
 
+#[inline(always)]
 fn lex_comment(input: &[u8], start: usize, eof: bool) -> Lexed<'_> {
+    let body_start = start + 1;
+    let body = &input[body_start..];
+    // Most comments hold no line end: then no new game can hide in them.
+    if let Some(i) = memchr::memchr2(b'}', b'\n', body) {
+        if body[i] == b'}' {
+            return Lexed::Token {
+                token: Token::Comment {
+                    text: &body[..i],
+                    unterminated: false,
+                },
+                start,
+                end: body_start + i + 1,
+            };
+        }
+    }
+    lex_long_comment(input, start, eof)
+}
+
+/// A comment that spans lines, or is not closed in the slice.
+#[inline(never)]
+fn lex_long_comment(input: &[u8], start: usize, eof: bool) -> Lexed<'_> {
     let body_start = start + 1;
     let body = &input[body_start..];
     match memchr(b'}', body) {
@@ -484,9 +556,11 @@ fn lex_comment(input: &[u8], start: usize, eof: bool) -> Lexed<'_> {
 /// Where a comment's text holds an empty line followed by a line starting with `[` and
 /// a tag name: the mark of a comment whose `}` was forgotten.
 fn swallowed_game(text: &[u8]) -> Option<usize> {
-    let mut from = 0;
-    while let Some(i) = memchr::memmem::find(&text[from..], b"\n[") {
-        let at = from + i;
+    // Most comments hold no line end at all: one memchr pass tells.
+    for at in memchr::memchr_iter(b'\n', text) {
+        if text.get(at + 1) != Some(&b'[') {
+            continue;
+        }
         let before = &text[..at];
         // The line before the `[` must be blank.
         let line_start = before
@@ -508,7 +582,6 @@ fn swallowed_game(text: &[u8]) -> Option<usize> {
         if blank && tag_like {
             return Some(at + 1);
         }
-        from = at + 2;
     }
     None
 }

@@ -8,7 +8,7 @@ use std::io::{self, Read};
 use std::ops::ControlFlow;
 
 use crate::diagnostic::{Diagnostic, DiagnosticKind, Severity};
-use crate::lexer::{Gap, Lexed, Token, lex};
+use crate::lexer::{Gap, Lexed, Token, lex_inline};
 use crate::rules::Dialect;
 use crate::span::{Location, Span};
 use crate::visitor::{At, RawGame, RawValue, Skip, Visitor};
@@ -64,14 +64,26 @@ pub(crate) fn locate(text: &[u8], start: Location, at: u64) -> Location {
     let before = &text[..end];
     let mut line = start.line;
     let mut line_start = None;
-    for i in memchr::memchr2_iter(b'\n', b'\r', before) {
-        if before[i] == b'\r' && before.get(i + 1) == Some(&b'\n') {
-            continue;
+    if memchr::memchr(b'\r', before).is_none() {
+        // Line feeds only (the common case): count them in one vectorised pass.
+        line += memchr::memchr_iter(b'\n', before).count() as u64;
+        line_start = memchr::memrchr(b'\n', before).map(|i| i + 1);
+    } else {
+        for i in memchr::memchr2_iter(b'\n', b'\r', before) {
+            if before[i] == b'\r' && before.get(i + 1) == Some(&b'\n') {
+                continue;
+            }
+            line += 1;
+            line_start = Some(i + 1);
         }
-        line += 1;
-        line_start = Some(i + 1);
     }
-    let chars = |bytes: &[u8]| bytes.iter().filter(|&&b| (b & 0xc0) != 0x80).count() as u64;
+    let chars = |bytes: &[u8]| {
+        if bytes.is_ascii() {
+            bytes.len() as u64
+        } else {
+            bytes.iter().filter(|&&b| (b & 0xc0) != 0x80).count() as u64
+        }
+    };
     let column = match line_start {
         Some(s) => chars(&before[s..]) + 1,
         None => start.column + chars(before),
@@ -210,6 +222,8 @@ pub struct Reader<R> {
     cursor: Location,
     /// Whether `buf[0]` is at the start of a line.
     starts_line: bool,
+    /// Calls to `refill` so far: the size of the buffered game changes only then.
+    fills: u64,
     /// Games started so far.
     games: u64,
     /// Whether the previous game ended with a termination marker.
@@ -229,6 +243,37 @@ pub struct Reader<R> {
     tag_names: Vec<(u64, u64)>,
     /// Comments read before a game's first tag, handed to it as leading comments.
     pending_comments: Vec<(u64, u64)>,
+    /// The dialect's known tag names, by length.
+    known_tags: KnownTags,
+}
+
+/// Known tag names grouped by length, in their order within each length, so that a
+/// name is compared only with the names it could equal.
+struct KnownTags {
+    /// The names, stably sorted by length.
+    names: Vec<&'static [u8]>,
+    /// `starts[n]`: the index of the first name of length `n` or more.
+    starts: Vec<usize>,
+}
+
+impl KnownTags {
+    fn new(known: &'static [&'static str]) -> KnownTags {
+        let mut names: Vec<&'static [u8]> = known.iter().map(|k| k.as_bytes()).collect();
+        names.sort_by_key(|k| k.len());
+        let longest = names.last().map_or(0, |k| k.len());
+        let starts = (0..=longest + 1)
+            .map(|n| names.partition_point(|k| k.len() < n))
+            .collect();
+        KnownTags { names, starts }
+    }
+
+    /// The known names of length `len`.
+    fn of_len(&self, len: usize) -> &[&'static [u8]] {
+        match (self.starts.get(len), self.starts.get(len + 1)) {
+            (Some(&from), Some(&to)) => &self.names[from..to],
+            _ => &[],
+        }
+    }
 }
 
 impl<R: Read> Reader<R> {
@@ -250,6 +295,7 @@ impl<R: Read> Reader<R> {
                 offset: 0,
             },
             starts_line: true,
+            fills: 0,
             games: 0,
             previous_marked: false,
             noted_tab: false,
@@ -260,6 +306,7 @@ impl<R: Read> Reader<R> {
             announced: false,
             tag_names: Vec::new(),
             pending_comments: Vec::new(),
+            known_tags: KnownTags::new(dialect.known_tags),
         }
     }
 
@@ -333,6 +380,7 @@ impl<R: Read> Reader<R> {
 
     /// Reads more input, compacting or growing the buffer. Returns false at the end of input.
     fn refill(&mut self) -> io::Result<bool> {
+        self.fills += 1;
         if self.eof {
             return Ok(false);
         }
@@ -470,10 +518,14 @@ impl<R: Read> Reader<R> {
             }
         }
 
+        // The buffered size of the game grows only when input is read or the game begins:
+        // it is checked again only then.
+        let mut size_checked = None;
         let ending = loop {
-            if self.filled - self.index(self.keep.min(self.cursor.offset))
-                > self.options.max_game_bytes
+            if size_checked != Some((self.fills, began))
                 && began
+                && self.filled - self.index(self.keep.min(self.cursor.offset))
+                    > self.options.max_game_bytes
             {
                 emit!(
                     DiagnosticKind::GameTooLarge {
@@ -485,8 +537,9 @@ impl<R: Read> Reader<R> {
                 self.skip_to_next_tag_line()?;
                 break Ending::Unmarked;
             }
+            size_checked = Some((self.fills, began));
             let mut gap = Gap::default();
-            let lexed = lex(
+            let lexed = lex_inline(
                 &self.buf[..self.filled],
                 self.pos,
                 self.eof,
@@ -530,7 +583,7 @@ impl<R: Read> Reader<R> {
                 }
             }
 
-            if state == State::Before {
+            if matches!(state, State::Before) {
                 match token {
                     Kind::Escape => {
                         self.pos = self.index(end);
@@ -696,7 +749,7 @@ impl<R: Read> Reader<R> {
                     }
                 },
                 State::TagClose { open, name, value } => {
-                    if token != Kind::TagClose {
+                    if !matches!(token, Kind::TagClose) {
                         let n = String::from_utf8_lossy(self.slice(name)).into_owned();
                         emit!(DiagnosticKind::UnclosedTag { name: n }, open);
                     }
@@ -710,7 +763,7 @@ impl<R: Read> Reader<R> {
                         &mut result_tag,
                     );
                     state = State::Tags;
-                    if token != Kind::TagClose {
+                    if !matches!(token, Kind::TagClose) {
                         // Read this token again in the tag section.
                         continue;
                     }
@@ -718,7 +771,7 @@ impl<R: Read> Reader<R> {
                 State::Movetext => {}
             }
 
-            if state == State::Movetext {
+            if matches!(state, State::Movetext) {
                 match token {
                     Kind::TagOpen => {
                         // The next game begins; this one had no marker.
@@ -1084,24 +1137,23 @@ impl<R: Read> Reader<R> {
             );
             visitor.diagnostic(d);
         }
-        let canonical = if self
-            .dialect
-            .known_tags
-            .iter()
-            .any(|k| k.as_bytes() == name_bytes)
-        {
-            None
-        } else {
-            self.dialect
-                .known_tags
-                .iter()
-                .find(|k| k.as_bytes().eq_ignore_ascii_case(name_bytes))
-        };
+        // A known name written with another case is corrected, unless the name is also
+        // known as written: one pass over the names of the same length tells both.
+        let mut canonical = None;
+        for &k in self.known_tags.of_len(name_bytes.len()) {
+            if k == name_bytes {
+                canonical = None;
+                break;
+            }
+            if canonical.is_none() && k.eq_ignore_ascii_case(name_bytes) {
+                canonical = Some(k);
+            }
+        }
         if let Some(c) = canonical {
             let d = self.diagnostic(
                 DiagnosticKind::TagNameCase {
                     found: String::from_utf8_lossy(name_bytes).into_owned(),
-                    canonical: (*c).to_owned(),
+                    canonical: String::from_utf8_lossy(c).into_owned(),
                 },
                 name.0,
             );
@@ -1110,7 +1162,7 @@ impl<R: Read> Reader<R> {
         self.tag_names.push(name);
         self.announce(visitor);
         let name_final: &[u8] = match canonical {
-            Some(c) => c.as_bytes(),
+            Some(c) => c,
             None => self.slice(name),
         };
         if name_final == b"Result" {
@@ -1177,7 +1229,18 @@ fn digits_value(digits: &[u8]) -> u64 {
 }
 
 /// Evaluation symbols that some files write in the movetext instead of their glyphs.
+#[inline]
 fn evaluation_symbol(symbol: &[u8]) -> Option<Nag> {
+    // Told apart from moves by the first byte: `=`, `+`, `-`, `N` alone, or `±`,
+    // `∓`, `⩲`, `⩱`, `∞`, `□` (0xC2…, 0xE2…).
+    match symbol {
+        [b'N'] => Some(Nag(146)),
+        [b'=' | b'+' | b'-' | 0xc2 | 0xe2, ..] => evaluation_symbol_spelled(symbol),
+        _ => None,
+    }
+}
+
+fn evaluation_symbol_spelled(symbol: &[u8]) -> Option<Nag> {
     Some(Nag(match symbol {
         b"=" => 10,
         b"+=" | b"+/=" => 14,

@@ -156,7 +156,17 @@ impl Dialect {
 
     /// Reads a termination marker: a standard one of this dialect, or a lenient form.
     /// The flag tells whether the lenient form was used.
+    #[inline]
     pub fn read_result(&self, token: &[u8]) -> Option<(GameResult, bool)> {
+        // Every marker, standard or lenient, starts with a digit, `*` or `½` (0xC2 0xBD):
+        // most tokens (moves) are told apart by their first byte.
+        if !matches!(token.first(), Some(b'0'..=b'9' | b'*' | 0xc2)) {
+            return None;
+        }
+        self.read_result_spelled(token)
+    }
+
+    fn read_result_spelled(&self, token: &[u8]) -> Option<(GameResult, bool)> {
         if let Some(r) = GameResult::from_token(token) {
             return self.results.contains(&r).then_some((r, false));
         }
