@@ -1,0 +1,669 @@
+//! [`Position`]: a chess position with everything the rules need, and playing moves in it.
+
+use std::fmt;
+
+use crate::attacks;
+use crate::fen::{CastlingToken, Setup};
+use crate::movegen;
+use crate::zobrist;
+use crate::{
+    Bitboard, Board, Castles, CastlingMode, CastlingRights, CastlingSide, Color, Move, MoveList,
+    Rank, Role, Square,
+};
+
+/// A legal chess position: the board, the side to move, castling rights, the en-passant
+/// square, the move counters, and a Zobrist hash kept up to date as moves are played.
+///
+/// Positions are small and [`Copy`]: playing a move makes a new position (copy-make).
+///
+/// ```
+/// use pgn::{Position, Square};
+/// let pos = Position::new();
+/// assert_eq!(pos.legal_moves().len(), 20);
+/// let pos = Position::from_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2")?;
+/// assert_eq!(pos.ep_square(), None); // no pawn can take en passant, so FEN writes `-`
+/// assert_eq!(pos.to_fen(), "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+/// # Ok::<(), pgn::FenError>(())
+/// ```
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
+pub struct Position {
+    board: Board,
+    turn: Color,
+    castles: Castles,
+    ep_square: Option<Square>,
+    halfmoves: u32,
+    fullmoves: u32,
+    hash: u64,
+}
+
+impl Default for Position {
+    /// The standard start position.
+    fn default() -> Position {
+        Position::new()
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", self.to_fen())
+    }
+}
+
+/// Why a setup (usually read from FEN) is not a legal position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    /// A side has no king.
+    #[error("{0} has no king")]
+    MissingKing(Color),
+    /// A side has two kings or more.
+    #[error("{0} has more than one king")]
+    TooManyKings(Color),
+    /// A side has more than 16 pieces.
+    #[error("{0} has {1} pieces; a side starts with 16 and can never have more")]
+    TooManyPieces(Color, u32),
+    /// A side has more than 8 pawns.
+    #[error("{0} has {1} pawns; a side can never have more than 8")]
+    TooManyPawns(Color, u32),
+    /// A side has more pieces than its missing pawns could have promoted to.
+    #[error(
+        "{0} has more queens, rooks, bishops or knights than its missing pawns could have promoted to"
+    )]
+    ImpossibleMaterial(Color),
+    /// A pawn stands on the first or the eighth rank.
+    #[error("a pawn stands on {0}, but pawns can never be on the first or last rank")]
+    PawnOnBackrank(Square),
+    /// The side that has just moved is in check.
+    #[error("{0} is in check although it is not {0}'s move")]
+    OppositeCheck(Color),
+    /// The side to move is attacked by more pieces, or by a combination of pieces, that no
+    /// move could have produced.
+    #[error("{0} is in a check no move could have given ({1} checking pieces)")]
+    ImpossibleCheck(Color, u32),
+    /// The en-passant square cannot follow a pawn's double step.
+    #[error(
+        "impossible en-passant square {0}: it must be on the third or sixth rank, empty, behind an enemy pawn that has just moved two squares"
+    )]
+    InvalidEnPassant(Square),
+    /// A castling right whose king or rook is not in place.
+    #[error("castling right `{token}` is impossible: {reason}")]
+    InvalidCastling {
+        /// The castling right as written in FEN.
+        token: char,
+        /// What is wrong with it.
+        reason: CastlingError,
+    },
+}
+
+/// What is wrong with a castling right.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CastlingError {
+    /// The king is not on its first rank.
+    #[error("the king is not on its first rank")]
+    KingNotOnBackrank,
+    /// No rook of that colour on that side of the king.
+    #[error("there is no rook on that side of the king")]
+    NoRook,
+    /// The named file holds no rook of that colour.
+    #[error("there is no rook on that file of the first rank")]
+    NoRookOnFile,
+    /// The named file is the king's own.
+    #[error("the named file is the king's")]
+    RookOnKingFile,
+    /// Two different rooks are named for the same side.
+    #[error("two different rooks are named for the same side")]
+    Conflict,
+    /// Standard chess needs the king on e1/e8 and the rooks on a1/h1 (a8/h8).
+    #[error(
+        "standard chess castles with the king on the e-file and rooks in the corners (is this Chess960?)"
+    )]
+    NotStandard,
+}
+
+impl Position {
+    /// The standard start position.
+    pub fn new() -> Position {
+        let mut pos = Position {
+            board: Board::new(),
+            turn: Color::White,
+            castles: Castles::default(),
+            ep_square: None,
+            halfmoves: 0,
+            fullmoves: 1,
+            hash: 0,
+        };
+        pos.hash = pos.compute_hash();
+        pos
+    }
+
+    /// Builds a position from a setup, checking that it is legal.
+    ///
+    /// With [`CastlingMode::Standard`], castling rights need the king on the e-file and the
+    /// rooks in the corners; with [`CastlingMode::Chess960`] any king between rooks on the
+    /// first rank will do. [`Position::from_setup_auto`] picks the mode itself.
+    ///
+    /// # Errors
+    /// [`PositionError`] with the first reason the setup is impossible.
+    pub fn from_setup(setup: &Setup, mode: CastlingMode) -> Result<Position, PositionError> {
+        let board = setup.board;
+        for color in Color::ALL {
+            let kings = board.by_piece(Role::King.of(color)).count();
+            if kings == 0 {
+                return Err(PositionError::MissingKing(color));
+            }
+            if kings > 1 {
+                return Err(PositionError::TooManyKings(color));
+            }
+        }
+        for color in Color::ALL {
+            let pieces = board.by_color(color).count();
+            if pieces > 16 {
+                return Err(PositionError::TooManyPieces(color, pieces));
+            }
+            let ours = board.by_color(color);
+            let pawns = (board.pawns() & ours).count();
+            if pawns > 8 {
+                return Err(PositionError::TooManyPawns(color, pawns));
+            }
+            let extra = |bb: Bitboard, normal: u32| bb.count().saturating_sub(normal);
+            let bishops = board.bishops() & ours;
+            let promoted = extra(board.queens() & ours, 1)
+                + extra(board.rooks() & ours, 2)
+                + extra(board.knights() & ours, 2)
+                + extra(bishops & Bitboard::LIGHT_SQUARES, 1)
+                + extra(bishops & Bitboard::DARK_SQUARES, 1);
+            if pawns + promoted > 8 {
+                return Err(PositionError::ImpossibleMaterial(color));
+            }
+        }
+        if let Some(sq) = (board.pawns() & Bitboard::BACKRANKS).first() {
+            return Err(PositionError::PawnOnBackrank(sq));
+        }
+
+        let castles = resolve_castling(&board, &setup.castling, mode)?;
+
+        let turn = setup.turn;
+        let mut ep_square = None;
+        if let Some(ep) = setup.ep_square {
+            let valid =
+                ep.rank() == Rank::Sixth.relative_to(turn) && !board.occupied().contains(ep) && {
+                    let behind = Square::from_coords(ep.file(), Rank::Seventh.relative_to(turn));
+                    let pushed = Square::from_coords(ep.file(), Rank::Fifth.relative_to(turn));
+                    !board.occupied().contains(behind)
+                        && board.by_piece(Role::Pawn.of(!turn)).contains(pushed)
+                };
+            if !valid {
+                return Err(PositionError::InvalidEnPassant(ep));
+            }
+            ep_square = Some(ep);
+        }
+
+        let mut pos = Position {
+            board,
+            turn,
+            castles,
+            ep_square,
+            halfmoves: setup.halfmoves,
+            fullmoves: setup.fullmoves.max(1),
+            hash: 0,
+        };
+
+        let occ = board.occupied();
+        if let Some(their_king) = board.king_of(!turn) {
+            if board.attackers_to(their_king, turn, occ).any() {
+                return Err(PositionError::OppositeCheck(!turn));
+            }
+        }
+        let checkers = pos.checkers();
+        let n = checkers.count();
+        let sliders = board.bishops() | board.rooks() | board.queens();
+        if n > 2 || (n == 2 && (checkers & sliders).is_empty()) {
+            return Err(PositionError::ImpossibleCheck(turn, n));
+        }
+
+        if pos.ep_square.is_some() && !movegen::has_legal_en_passant(&pos) {
+            pos.ep_square = None;
+        }
+        pos.hash = pos.compute_hash();
+        Ok(pos)
+    }
+
+    /// Like [`Position::from_setup`], choosing [`CastlingMode::Standard`] unless the castling
+    /// rights only make sense in Chess960.
+    ///
+    /// # Errors
+    /// [`PositionError`] with the first reason the setup is impossible.
+    pub fn from_setup_auto(setup: &Setup) -> Result<Position, PositionError> {
+        match Position::from_setup(setup, CastlingMode::Standard) {
+            Err(PositionError::InvalidCastling {
+                reason: CastlingError::NotStandard,
+                ..
+            }) => Position::from_setup(setup, CastlingMode::Chess960),
+            other => other,
+        }
+    }
+
+    /// Like [`Position::from_setup`], but castling rights whose king or rook is not in place
+    /// and an impossible en-passant square are dropped instead of failing; the reasons for
+    /// what was dropped come back with the position, for warnings. `mode` `None` picks the
+    /// castling mode as [`Position::from_setup_auto`] does.
+    ///
+    /// ```
+    /// use pgn::{Position, PositionError, Setup};
+    /// let setup = Setup::from_fen("4k3/8/8/8/8/8/8/4K2R w KQ e6 0 1")?;
+    /// let (pos, dropped) = Position::from_setup_repairing(&setup, None)?;
+    /// assert_eq!(pos.to_fen(), "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+    /// assert_eq!(dropped.len(), 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`PositionError`] for the problems that cannot be repaired (kings, pawns, material,
+    /// checks).
+    pub fn from_setup_repairing(
+        setup: &Setup,
+        mode: Option<CastlingMode>,
+    ) -> Result<(Position, Vec<PositionError>), PositionError> {
+        let mut setup = setup.clone();
+        let mut dropped = Vec::new();
+        loop {
+            let result = match mode {
+                Some(mode) => Position::from_setup(&setup, mode),
+                None => Position::from_setup_auto(&setup),
+            };
+            match result {
+                Ok(pos) => return Ok((pos, dropped)),
+                Err(e @ PositionError::InvalidCastling { token, .. }) => {
+                    setup.castling.retain(|t| t.char() != token);
+                    dropped.push(e);
+                }
+                Err(e @ PositionError::InvalidEnPassant(_)) if setup.ep_square.is_some() => {
+                    setup.ep_square = None;
+                    dropped.push(e);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// The setup that describes this position (the inverse of [`Position::from_setup`]).
+    pub fn to_setup(&self) -> Setup {
+        let mut castling = Vec::new();
+        for color in Color::ALL {
+            for side in CastlingSide::ALL {
+                if let Some(rook) = self.castles.rook(color, side) {
+                    castling.push(CastlingToken::File(color, rook.file()));
+                }
+            }
+        }
+        Setup {
+            board: self.board,
+            turn: self.turn,
+            castling,
+            ep_square: self.ep_square,
+            halfmoves: self.halfmoves,
+            fullmoves: self.fullmoves,
+        }
+    }
+
+    /// The same position with castling written the other way (see [`CastlingMode`]).
+    ///
+    /// # Errors
+    /// [`PositionError::InvalidCastling`] when switching to standard chess with castling rights
+    /// whose king or rooks are not on the standard files.
+    pub fn with_castling_mode(&self, mode: CastlingMode) -> Result<Position, PositionError> {
+        if mode == CastlingMode::Standard {
+            for color in Color::ALL {
+                for side in CastlingSide::ALL {
+                    if let Some(rook) = self.castles.rook(color, side) {
+                        let king_ok =
+                            self.board.king_of(color).map(Square::file) == Some(crate::File::E);
+                        let rook_ok = rook.file()
+                            == match side {
+                                CastlingSide::KingSide => crate::File::H,
+                                CastlingSide::QueenSide => crate::File::A,
+                            };
+                        if !king_ok || !rook_ok {
+                            return Err(PositionError::InvalidCastling {
+                                token: castling_char(color, side),
+                                reason: CastlingError::NotStandard,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        let mut pos = *self;
+        pos.castles.set_mode(mode);
+        Ok(pos)
+    }
+
+    /// Piece placement.
+    #[inline]
+    pub const fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The side to move.
+    #[inline]
+    pub const fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// Castling rights and the squares of the rooks they refer to.
+    #[inline]
+    pub const fn castles(&self) -> &Castles {
+        &self.castles
+    }
+
+    /// The castling rights left.
+    #[inline]
+    pub const fn castling_rights(&self) -> CastlingRights {
+        self.castles.rights()
+    }
+
+    /// Whether castling is written as in standard chess or as in Chess960.
+    #[inline]
+    pub const fn castling_mode(&self) -> CastlingMode {
+        self.castles.mode()
+    }
+
+    /// The square a pawn may take en passant on, if a legal en-passant capture exists.
+    #[inline]
+    pub const fn ep_square(&self) -> Option<Square> {
+        self.ep_square
+    }
+
+    /// Half-moves since the last capture or pawn move (for the fifty-move rule).
+    #[inline]
+    pub const fn halfmoves(&self) -> u32 {
+        self.halfmoves
+    }
+
+    /// The number of the full move, starting at 1 and increased after black's move.
+    #[inline]
+    pub const fn fullmoves(&self) -> u32 {
+        self.fullmoves
+    }
+
+    /// The Zobrist hash: equal positions (same pieces, side to move, castling rights and
+    /// legal en-passant capture) have equal hashes; different ones almost surely differ.
+    #[inline]
+    pub const fn zobrist_hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The piece on `sq`.
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<crate::Piece> {
+        self.board.piece_at(sq)
+    }
+
+    /// The king of `color`.
+    #[inline]
+    pub fn king_of(&self, color: Color) -> Option<Square> {
+        self.board.king_of(color)
+    }
+
+    /// The pieces giving check to the side to move.
+    #[inline]
+    pub fn checkers(&self) -> Bitboard {
+        match self.board.king_of(self.turn) {
+            Some(king) => self
+                .board
+                .attackers_to(king, !self.turn, self.board.occupied()),
+            None => Bitboard::EMPTY,
+        }
+    }
+
+    /// `true` if the side to move is in check.
+    #[inline]
+    pub fn is_check(&self) -> bool {
+        self.checkers().any()
+    }
+
+    /// All legal moves.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        movegen::legal_moves(self, &mut list);
+        list
+    }
+
+    /// The number of legal moves, counted without listing them.
+    pub fn count_legal_moves(&self) -> usize {
+        movegen::count_legal_moves(self)
+    }
+
+    /// `true` if the side to move has a legal move.
+    pub fn has_legal_moves(&self) -> bool {
+        movegen::has_legal_moves(self)
+    }
+
+    /// `true` if `m` is legal in this position.
+    pub fn is_legal(&self, m: &Move) -> bool {
+        match m {
+            Move::Null => false,
+            _ => self.legal_moves().contains(m),
+        }
+    }
+
+    /// Plays a legal move and returns the new position.
+    ///
+    /// `m` must come from this position (from [`Position::legal_moves`], SAN or UCI read in
+    /// it). Playing anything else does not panic, but gives a meaningless position; use
+    /// [`Position::try_play`] for moves of unknown origin. [`Move::Null`] passes the turn.
+    #[inline]
+    #[must_use]
+    pub fn play(&self, m: &Move) -> Position {
+        let mut pos = *self;
+        pos.play_mut(m);
+        pos
+    }
+
+    /// Plays `m` after checking that it is legal.
+    ///
+    /// # Errors
+    /// [`IllegalMoveError`] if `m` is not a legal move here.
+    pub fn try_play(&self, m: &Move) -> Result<Position, IllegalMoveError> {
+        if self.is_legal(m) {
+            Ok(self.play(m))
+        } else {
+            Err(IllegalMoveError { mv: *m })
+        }
+    }
+
+    /// Plays a legal move in place; see [`Position::play`].
+    pub fn play_mut(&mut self, m: &Move) {
+        let us = self.turn;
+        let them = !us;
+        let mut hash = self.hash;
+        if let Some(ep) = self.ep_square.take() {
+            hash ^= zobrist::ep(ep.file());
+        }
+        let old_rights = self.castles.rights();
+        self.halfmoves = self.halfmoves.saturating_add(1);
+        let mut double_step = None;
+
+        match *m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                if let Some(captured) = capture {
+                    self.board.take(to, them, captured);
+                    hash ^= zobrist::piece(them, captured, to);
+                    self.halfmoves = 0;
+                }
+                self.board.take(from, us, role);
+                hash ^= zobrist::piece(us, role, from);
+                let placed = promotion.unwrap_or(role);
+                self.board.put(to, us, placed);
+                hash ^= zobrist::piece(us, placed, to);
+                match role {
+                    Role::Pawn => {
+                        self.halfmoves = 0;
+                        if from.index() ^ to.index() == 16 {
+                            double_step =
+                                Some(Square::new_masked(((from.index() + to.index()) / 2) as u32));
+                        }
+                    }
+                    Role::King => self.castles.discard_color(us),
+                    _ => {}
+                }
+                if !old_rights.is_empty() {
+                    self.castles.discard_rooks(from, to);
+                }
+            }
+            Move::EnPassant { from, to } => {
+                let captured = Square::from_coords(to.file(), from.rank());
+                self.board.take(captured, them, Role::Pawn);
+                self.board.take(from, us, Role::Pawn);
+                self.board.put(to, us, Role::Pawn);
+                hash ^= zobrist::piece(them, Role::Pawn, captured)
+                    ^ zobrist::piece(us, Role::Pawn, from)
+                    ^ zobrist::piece(us, Role::Pawn, to);
+                self.halfmoves = 0;
+            }
+            Move::Castle { king, rook } => {
+                let side = CastlingSide::from_squares(king, rook);
+                let king_to = side.king_to(us);
+                let rook_to = side.rook_to(us);
+                self.board.take(king, us, Role::King);
+                self.board.take(rook, us, Role::Rook);
+                self.board.put(king_to, us, Role::King);
+                self.board.put(rook_to, us, Role::Rook);
+                hash ^= zobrist::piece(us, Role::King, king)
+                    ^ zobrist::piece(us, Role::Rook, rook)
+                    ^ zobrist::piece(us, Role::King, king_to)
+                    ^ zobrist::piece(us, Role::Rook, rook_to);
+                self.castles.discard_color(us);
+            }
+            Move::Null => {}
+        }
+
+        let new_rights = self.castles.rights();
+        if new_rights != old_rights {
+            hash ^= zobrist::castling(old_rights) ^ zobrist::castling(new_rights);
+        }
+        if us == Color::Black {
+            self.fullmoves = self.fullmoves.saturating_add(1);
+        }
+        self.turn = them;
+        hash ^= zobrist::black_to_move();
+
+        if let Some(ep) = double_step {
+            // Keep the square only if a pawn can really take en passant (legal, not just
+            // pseudo-legal), so that FEN and the hash do not depend on moot squares.
+            if (attacks::pawn_attacks(us, ep) & self.board.by_piece(Role::Pawn.of(them))).any() {
+                self.ep_square = Some(ep);
+                if movegen::has_legal_en_passant(self) {
+                    hash ^= zobrist::ep(ep.file());
+                } else {
+                    self.ep_square = None;
+                }
+            }
+        }
+        self.hash = hash;
+    }
+
+    /// The hash computed from scratch (the incremental one must always equal it).
+    pub(crate) fn compute_hash(&self) -> u64 {
+        let mut h = 0;
+        for (sq, p) in self.board.pieces() {
+            h ^= zobrist::piece(p.color, p.role, sq);
+        }
+        h ^= zobrist::castling(self.castles.rights());
+        if let Some(ep) = self.ep_square {
+            h ^= zobrist::ep(ep.file());
+        }
+        if self.turn == Color::Black {
+            h ^= zobrist::black_to_move();
+        }
+        h
+    }
+}
+
+fn castling_char(color: Color, side: CastlingSide) -> char {
+    let c = match side {
+        CastlingSide::KingSide => 'K',
+        CastlingSide::QueenSide => 'Q',
+    };
+    match color {
+        Color::White => c,
+        Color::Black => c.to_ascii_lowercase(),
+    }
+}
+
+/// Turns the castling field's tokens into rook squares.
+fn resolve_castling(
+    board: &Board,
+    tokens: &[CastlingToken],
+    mode: CastlingMode,
+) -> Result<Castles, PositionError> {
+    let mut castles = Castles::empty(mode);
+    for &token in tokens {
+        let color = token.color();
+        let err = |reason| PositionError::InvalidCastling {
+            token: token.char(),
+            reason,
+        };
+        let backrank = Bitboard::backrank(color);
+        let king = match board.king_of(color) {
+            Some(k) if backrank.contains(k) => k,
+            _ => return Err(err(CastlingError::KingNotOnBackrank)),
+        };
+        let rooks = board.by_piece(Role::Rook.of(color)) & backrank;
+        let (side, rook) = match token {
+            CastlingToken::KingSide(_) => {
+                let right = rooks & Bitboard(!0u64 << king.index());
+                match right.last() {
+                    Some(r) if r != king => (CastlingSide::KingSide, r),
+                    _ => return Err(err(CastlingError::NoRook)),
+                }
+            }
+            CastlingToken::QueenSide(_) => {
+                let left = rooks & Bitboard((1u64 << king.index()) - 1);
+                match left.first() {
+                    Some(r) => (CastlingSide::QueenSide, r),
+                    None => return Err(err(CastlingError::NoRook)),
+                }
+            }
+            CastlingToken::File(_, file) => {
+                let sq = Square::from_coords(file, Rank::First.relative_to(color));
+                if sq == king {
+                    return Err(err(CastlingError::RookOnKingFile));
+                }
+                if !rooks.contains(sq) {
+                    return Err(err(CastlingError::NoRookOnFile));
+                }
+                (CastlingSide::from_squares(king, sq), sq)
+            }
+        };
+        if let Some(existing) = castles.rook(color, side) {
+            if existing != rook {
+                return Err(err(CastlingError::Conflict));
+            }
+        }
+        if mode == CastlingMode::Standard {
+            let corner = match side {
+                CastlingSide::KingSide => crate::File::H,
+                CastlingSide::QueenSide => crate::File::A,
+            };
+            if king.file() != crate::File::E || rook.file() != corner {
+                return Err(err(CastlingError::NotStandard));
+            }
+        }
+        castles.set(color, side, king, rook);
+    }
+    Ok(castles)
+}
+
+/// A move that is not legal in the position it was played in.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("illegal move {mv}")]
+pub struct IllegalMoveError {
+    /// The move.
+    pub mv: Move,
+}

@@ -1,0 +1,1148 @@
+//! Standard Algebraic Notation: writing it canonically, reading it leniently.
+//!
+//! # Writing
+//! [`SanPlus::from_move`] gives the canonical form: the piece letter (none for pawns), the
+//! least disambiguation among *legal* moves (the file if it tells the pieces apart, else the
+//! rank, else both), `x` for captures, `=Q` for promotions, `O-O`/`O-O-O`, and `+` or `#`.
+//!
+//! # Reading
+//! [`SanToken::from_ascii`] reads a token, and [`SanToken::resolve`] finds the legal move it
+//! names. Resolution looks only at the pieces of the named kind that reach the target
+//! square, filtered by the pin and check masks, rather than generating every legal move.
+//! Whatever had to be overlooked to read the token is reported as [`Forgiven`] flags, so
+//! that a caller can warn:
+//!
+//! ```
+//! use pgn::{Position, san::Forgiven};
+//! let pos = Position::new();
+//! let r = pos.resolve_san(b"Ng1-f3")?;
+//! assert_eq!(r.san().to_string(), "Nf3");
+//! assert_eq!(r.forgiven, Forgiven::LONG_ALGEBRAIC | Forgiven::OVER_DISAMBIGUATION);
+//! let r = pos.resolve_san(b"e4")?;
+//! assert!(r.forgiven.is_empty());
+//! # Ok::<(), pgn::san::SanError>(())
+//! ```
+//!
+//! A token is never resolved to a move it does not say: `nf3` is the knight move (a lower
+//! case piece letter, forgiven), not the pawn move `f3`; `bxc3` is a pawn capture when one is
+//! legal and a bishop capture only otherwise.
+
+use std::fmt;
+
+use bitflags::bitflags;
+
+use crate::movegen::{self, Context};
+use crate::{Bitboard, CastlingSide, Color, File, Move, Position, Rank, Role, Square};
+
+/// A move in SAN, without check or mate suffix.
+///
+/// ```
+/// use pgn::{san::San, Position, Role, Square};
+/// let san: San = "Nbd2".parse()?;
+/// assert_eq!(san, San::Normal { role: Role::Knight, file: Some(pgn::File::B), rank: None,
+///                               capture: false, to: Square::D2, promotion: None });
+/// assert_eq!(san.to_string(), "Nbd2");
+/// # Ok::<(), pgn::san::SanError>(())
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum San {
+    /// A piece or pawn move.
+    Normal {
+        /// The moving piece.
+        role: Role,
+        /// The origin's file, if given.
+        file: Option<File>,
+        /// The origin's rank, if given.
+        rank: Option<Rank>,
+        /// `true` if written with `x`.
+        capture: bool,
+        /// The target square.
+        to: Square,
+        /// The promotion piece.
+        promotion: Option<Role>,
+    },
+    /// `O-O` or `O-O-O`.
+    Castle(CastlingSide),
+    /// A null move, `--`.
+    Null,
+}
+
+/// A check or mate sign after a move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Suffix {
+    /// `+`
+    Check,
+    /// `#`
+    Checkmate,
+}
+
+impl Suffix {
+    /// `+` or `#`.
+    pub const fn char(self) -> char {
+        match self {
+            Suffix::Check => '+',
+            Suffix::Checkmate => '#',
+        }
+    }
+
+    /// The suffix a move leading to `after` deserves.
+    pub fn for_position(after: &Position) -> Option<Suffix> {
+        if !after.is_check() {
+            None
+        } else if after.has_legal_moves() {
+            Some(Suffix::Check)
+        } else {
+            Some(Suffix::Checkmate)
+        }
+    }
+}
+
+/// A move in SAN with its check or mate sign: what PGN movetext holds.
+///
+/// ```
+/// use pgn::{san::SanPlus, Position};
+/// let pos = Position::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")?;
+/// let m = pos.resolve_san(b"Ra8")?.mv;
+/// assert_eq!(SanPlus::from_move(&pos, &m).to_string(), "Ra8#");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SanPlus {
+    /// The move.
+    pub san: San,
+    /// `+`, `#` or nothing.
+    pub suffix: Option<Suffix>,
+}
+
+impl SanPlus {
+    /// The canonical SAN of a legal move, with its suffix (the move is played to find it).
+    pub fn from_move(pos: &Position, m: &Move) -> SanPlus {
+        SanPlus {
+            san: San::from_move(pos, m),
+            suffix: Suffix::for_position(&pos.play(m)),
+        }
+    }
+}
+
+impl fmt::Display for SanPlus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.san)?;
+        if let Some(s) = self.suffix {
+            write!(f, "{}", s.char())?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for San {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            San::Normal {
+                role,
+                file,
+                rank,
+                capture,
+                to,
+                promotion,
+            } => {
+                if role != Role::Pawn {
+                    write!(f, "{}", role.upper_char())?;
+                }
+                if let Some(file) = file {
+                    write!(f, "{}", file.char())?;
+                }
+                if let Some(rank) = rank {
+                    write!(f, "{}", rank.char())?;
+                }
+                if capture {
+                    f.write_str("x")?;
+                }
+                write!(f, "{to}")?;
+                if let Some(p) = promotion {
+                    write!(f, "={}", p.upper_char())?;
+                }
+                Ok(())
+            }
+            San::Castle(side) => f.write_str(side.san()),
+            San::Null => f.write_str("--"),
+        }
+    }
+}
+
+/// How much of the origin square canonical SAN shows for a piece move.
+fn disambiguation(
+    pos: &Position,
+    ctx: &Context,
+    role: Role,
+    from: Square,
+    to: Square,
+) -> (bool, bool) {
+    match role {
+        Role::Pawn => (from.file() != to.file(), false),
+        Role::King => (false, false),
+        _ => {
+            let others = movegen::legal_origins(pos, ctx, role, to, Bitboard::FULL).without(from);
+            if others.is_empty() {
+                (false, false)
+            } else if (others & Bitboard::file(from.file())).is_empty() {
+                (true, false)
+            } else if (others & Bitboard::rank(from.rank())).is_empty() {
+                (false, true)
+            } else {
+                (true, true)
+            }
+        }
+    }
+}
+
+impl San {
+    /// The canonical SAN of a legal move in `pos` (without suffix).
+    pub fn from_move(pos: &Position, m: &Move) -> San {
+        match *m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                let (file, rank) = match Context::new(pos) {
+                    Some(ctx) => disambiguation(pos, &ctx, role, from, to),
+                    None => (role == Role::Pawn && capture.is_some(), false),
+                };
+                San::Normal {
+                    role,
+                    file: file.then_some(from.file()),
+                    rank: rank.then_some(from.rank()),
+                    capture: capture.is_some(),
+                    to,
+                    promotion,
+                }
+            }
+            Move::EnPassant { from, to } => San::Normal {
+                role: Role::Pawn,
+                file: Some(from.file()),
+                rank: None,
+                capture: true,
+                to,
+                promotion: None,
+            },
+            Move::Castle { king, rook } => San::Castle(CastlingSide::from_squares(king, rook)),
+            Move::Null => San::Null,
+        }
+    }
+
+    /// Finds the legal move this SAN names in `pos`, without reporting forgiveness.
+    ///
+    /// # Errors
+    /// [`SanError::Illegal`] or [`SanError::Ambiguous`].
+    pub fn to_move(&self, pos: &Position) -> Result<Move, SanError> {
+        let token = SanToken {
+            kind: Kind::San(*self),
+            suffix: None,
+            forgiven: Forgiven::empty(),
+            raw: Raw::from_display(self),
+        };
+        token.resolve_move(pos).map(|(m, _, _)| m)
+    }
+}
+
+impl std::str::FromStr for San {
+    type Err = SanError;
+    /// Reads strict-enough SAN: any token [`SanToken`] reads that is not in coordinate form
+    /// (a lower-case `b` is read as a pawn's file).
+    fn from_str(s: &str) -> Result<San, SanError> {
+        let token = SanToken::from_ascii(s.as_bytes())?;
+        match token.kind {
+            Kind::San(san) | Kind::PawnOrBishop { pawn: san, .. } => Ok(san),
+            Kind::Coordinates { .. } => Err(SanError::Unreadable {
+                token: s.to_string(),
+                reason: "coordinates (such as e2e4) name squares, not a SAN move",
+            }),
+        }
+    }
+}
+
+bitflags! {
+    /// What was overlooked to read a move token: each flag is a departure from canonical SAN.
+    ///
+    /// ```
+    /// use pgn::{Position, san::Forgiven};
+    /// let pos = Position::new();
+    /// assert_eq!(pos.resolve_san(b"nf3")?.forgiven, Forgiven::LOWERCASE_PIECE);
+    /// assert_eq!(pos.resolve_san(b"Pe4")?.forgiven, Forgiven::PAWN_LETTER);
+    /// let f = Forgiven::PAWN_LETTER | Forgiven::CHECK_SUFFIX;
+    /// assert_eq!(f.descriptions().count(), 2);
+    /// # Ok::<(), pgn::san::SanError>(())
+    /// ```
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+    pub struct Forgiven: u32 {
+        /// Castling written with zeros (`0-0`, `0-0-0`) or a lower-case `o`.
+        const CASTLING_ZEROS = 1 << 0;
+        /// A pawn move with a `P` (`Pe4`).
+        const PAWN_LETTER = 1 << 1;
+        /// A capture without `x` (`Nf3` taking on f3, `ed5`), or written with `-`.
+        const MISSING_CAPTURE = 1 << 2;
+        /// An `x` on a move that takes nothing.
+        const SUPERFLUOUS_CAPTURE = 1 << 3;
+        /// More of the origin square than needed (`Nb1d2`, `Ng1-f3`), or another part of it
+        /// than SAN's rule picks (the rank where the file suffices).
+        const OVER_DISAMBIGUATION = 1 << 4;
+        /// A pawn capture without the pawn's file (`xd5`).
+        const MISSING_PAWN_FILE = 1 << 5;
+        /// Long algebraic notation: origin and target squares (`e2e4`, `e2-e4`, `Ng1-f3`,
+        /// `e4xd5`).
+        const LONG_ALGEBRAIC = 1 << 6;
+        /// UCI: a lower-case promotion letter after the squares (`e7e8q`), or the king
+        /// taking its own rook for castling (`e1h1`).
+        const UCI = 1 << 7;
+        /// A promotion not written `=Q`: `e8Q`, `e8(Q)`, `e8/Q`, `e8=q`.
+        const PROMOTION_FORM = 1 << 8;
+        /// A check or mate sign that does not match the position: `+` missing or extra, `#`
+        /// for a mere check or `+` for mate, or `++`.
+        const CHECK_SUFFIX = 1 << 9;
+        /// A null move (`--`, `Z0`, `0000`): not a chess move, found in analysis.
+        const NULL_MOVE = 1 << 10;
+        /// A lower-case piece letter (`nf3`, or `bxc3` read as a bishop when no pawn can).
+        const LOWERCASE_PIECE = 1 << 11;
+        /// A figurine piece symbol (♘f3, ♞f6).
+        const FIGURINE = 1 << 12;
+    }
+}
+
+impl Forgiven {
+    /// A sentence for each flag set, in flag order, for warnings.
+    pub fn descriptions(self) -> impl Iterator<Item = &'static str> {
+        const TEXT: [&str; 13] = [
+            "castling written with zeros or lower-case o",
+            "pawn move written with the letter P",
+            "capture written without x",
+            "x written on a move that captures nothing",
+            "origin square given more fully than needed",
+            "pawn capture without the pawn's file",
+            "move written in long algebraic notation",
+            "move written in UCI notation",
+            "promotion not written as =Q, =R, =B or =N",
+            "check or mate sign missing or wrong",
+            "null move",
+            "piece letter in lower case",
+            "figurine piece symbol",
+        ];
+        (0..TEXT.len()).filter_map(move |i| (self.bits() & (1 << i) != 0).then_some(TEXT[i]))
+    }
+}
+
+/// Why a token could not be read or resolved.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SanError {
+    /// The token is not a move at all.
+    #[error("`{token}` is not a move: {reason}")]
+    Unreadable {
+        /// The token.
+        token: String,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// The token reads as a move, but no legal move matches it.
+    #[error("illegal move `{token}`: {reason}")]
+    Illegal {
+        /// The token.
+        token: String,
+        /// Why no legal move matches.
+        reason: IllegalReason,
+    },
+    /// Several legal moves match the token.
+    #[error("ambiguous move `{token}`: could be {}", candidates.join(" or "))]
+    Ambiguous {
+        /// The token.
+        token: String,
+        /// The canonical SAN of each matching legal move.
+        candidates: Vec<String>,
+    },
+}
+
+/// Why no legal move matches a token.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IllegalReason {
+    /// No piece of that kind (within the given file or rank) moves to the target square.
+    #[error("no {color} {role} can move to {to}")]
+    NoPiece {
+        /// The side to move.
+        color: Color,
+        /// The piece named.
+        role: Role,
+        /// The target square.
+        to: Square,
+    },
+    /// A piece could get there, but the move would leave the own king in check.
+    #[error("a {role} could reach {to}, but that would leave the {color} king in check")]
+    KingInCheck {
+        /// The side to move.
+        color: Color,
+        /// The piece named.
+        role: Role,
+        /// The target square.
+        to: Square,
+    },
+    /// A pawn reaches the last rank without saying what it becomes.
+    #[error("a pawn reaching the last rank must promote (=Q, =R, =B or =N)")]
+    MissingPromotion,
+    /// A promotion on a move that cannot promote.
+    #[error("only a pawn reaching the last rank promotes")]
+    BadPromotion,
+    /// Castling is not possible.
+    #[error(
+        "castling {0} is not possible (no right, or the king is in check, or the way is blocked or attacked)"
+    )]
+    Castling(CastlingSide),
+    /// A null move while in check.
+    #[error("a null move is not allowed while in check")]
+    NullMoveInCheck,
+    /// Coordinates whose origin holds no piece of the side to move.
+    #[error("there is no {color} piece on {from}")]
+    EmptyOrigin {
+        /// The side to move.
+        color: Color,
+        /// The origin square.
+        from: Square,
+    },
+    /// The side to move has no king.
+    #[error("the side to move has no king")]
+    NoKing,
+}
+
+/// The original token, for error messages (at most 32 bytes are kept).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Raw {
+    len: u8,
+    bytes: [u8; 32],
+}
+
+impl Raw {
+    #[inline]
+    fn new(token: &[u8]) -> Raw {
+        let mut bytes = [0; 32];
+        let len = token.len().min(32);
+        bytes[..len].copy_from_slice(&token[..len]);
+        Raw {
+            len: len as u8,
+            bytes,
+        }
+    }
+    fn from_display(x: &impl fmt::Display) -> Raw {
+        Raw::new(x.to_string().as_bytes())
+    }
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.bytes[..usize::from(self.len).min(32)]).into_owned()
+    }
+}
+
+/// A coordinate token's separator.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+enum Separator {
+    None,
+    Dash,
+    Capture,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+enum Kind {
+    /// A SAN move (possibly over-disambiguated, possibly in long algebraic with a piece letter).
+    San(San),
+    /// A token starting with a lower-case `b`: a pawn move from the b-file, or else a bishop move.
+    PawnOrBishop { pawn: San, bishop: San },
+    /// Origin and target squares without a piece letter: `e2e4`, `e7e8q`, `e4xd5`, `e1h1`.
+    Coordinates {
+        from: Square,
+        to: Square,
+        separator: Separator,
+        promotion: Option<Role>,
+        /// Promotion written as a bare lower-case letter (`e7e8q`).
+        uci_promotion: bool,
+    },
+}
+
+/// A move token as read from a file: the move it names, its suffix, and what was forgiven in
+/// its spelling. Resolve it in a position with [`SanToken::resolve`].
+///
+/// ```
+/// use pgn::{san::{Forgiven, SanToken}, Position};
+/// let token = SanToken::from_ascii("♘f3".as_bytes())?;
+/// let r = token.resolve(&Position::new())?;
+/// assert_eq!(r.forgiven, Forgiven::FIGURINE);
+/// assert_eq!(r.san().to_string(), "Nf3");
+/// # Ok::<(), pgn::san::SanError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SanToken {
+    kind: Kind,
+    /// The check or mate sign written after the move.
+    pub suffix: Option<Suffix>,
+    /// What was forgiven in the spelling alone (more is found when resolving).
+    pub forgiven: Forgiven,
+    raw: Raw,
+}
+
+/// A token resolved to a legal move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resolved {
+    /// The move.
+    pub mv: Move,
+    /// Everything the token got wrong about the move's canonical SAN.
+    pub forgiven: Forgiven,
+    /// The position after the move (it had to be played to check the suffix).
+    pub after: Position,
+    san: SanPlus,
+}
+
+impl Resolved {
+    /// The move's canonical SAN with its suffix.
+    pub fn san(&self) -> SanPlus {
+        self.san
+    }
+}
+
+fn unreadable(token: &[u8], reason: &'static str) -> SanError {
+    SanError::Unreadable {
+        token: String::from_utf8_lossy(token).into_owned(),
+        reason,
+    }
+}
+
+/// Reads `[file][rank]` (each optional) covering all of `s`.
+fn origin(s: &[u8]) -> Option<(Option<File>, Option<Rank>)> {
+    match s {
+        [] => Some((None, None)),
+        [c] => match (File::from_byte(*c), Rank::from_byte(*c)) {
+            (Some(f), _) => Some((Some(f), None)),
+            (_, Some(r)) => Some((None, Some(r))),
+            _ => None,
+        },
+        [f, r] => Some((Some(File::from_byte(*f)?), Some(Rank::from_byte(*r)?))),
+        _ => None,
+    }
+}
+
+fn promotion_role(b: u8) -> Option<(Role, bool)> {
+    match b {
+        b'Q' => Some((Role::Queen, false)),
+        b'R' => Some((Role::Rook, false)),
+        b'B' => Some((Role::Bishop, false)),
+        b'N' => Some((Role::Knight, false)),
+        b'q' => Some((Role::Queen, true)),
+        b'r' => Some((Role::Rook, true)),
+        b'b' => Some((Role::Bishop, true)),
+        b'n' => Some((Role::Knight, true)),
+        _ => None,
+    }
+}
+
+impl SanToken {
+    /// Reads a move token (SAN and the lenient forms listed under [`Forgiven`]), with an
+    /// optional `+`, `#` or `++` suffix. Annotation signs (`!`, `?`) must already be gone.
+    ///
+    /// # Errors
+    /// [`SanError::Unreadable`] if the token is not a move in any accepted form.
+    pub fn from_ascii(token: &[u8]) -> Result<SanToken, SanError> {
+        let mut forgiven = Forgiven::empty();
+        const MAX: usize = 24;
+        let mut buf = [0u8; MAX];
+        let mut s: &[u8] = if token.is_ascii() {
+            token
+        } else {
+            // Figurines become letters.
+            let mut len = 0;
+            let mut i = 0;
+            while i < token.len() {
+                let b = token[i];
+                let c = if b.is_ascii() {
+                    i += 1;
+                    b
+                } else if let [0xe2, 0x99, x @ 0x94..=0x9f, ..] = token[i..] {
+                    forgiven |= Forgiven::FIGURINE;
+                    i += 3;
+                    b"KQRBNP"[usize::from(x - 0x94) % 6]
+                } else {
+                    return Err(unreadable(
+                        token,
+                        "unexpected character (not ASCII and not a chess figurine)",
+                    ));
+                };
+                match buf.get_mut(len) {
+                    Some(slot) => *slot = c,
+                    None => return Err(unreadable(token, "too long for a move")),
+                }
+                len += 1;
+            }
+            &buf[..len]
+        };
+        if s.len() > MAX {
+            return Err(unreadable(token, "too long for a move"));
+        }
+
+        let mut suffix = None;
+        if let Some(rest) = s.strip_suffix(b"++") {
+            s = rest;
+            suffix = Some(Suffix::Check);
+            forgiven |= Forgiven::CHECK_SUFFIX;
+        } else if let Some(rest) = s.strip_suffix(b"#") {
+            s = rest;
+            suffix = Some(Suffix::Checkmate);
+        } else if let Some(rest) = s.strip_suffix(b"+") {
+            s = rest;
+            suffix = Some(Suffix::Check);
+        }
+
+        let make = |kind, forgiven| SanToken {
+            kind,
+            suffix,
+            forgiven,
+            raw: Raw::new(token),
+        };
+
+        match s {
+            b"--" | b"Z0" | b"0000" => {
+                return Ok(make(Kind::San(San::Null), forgiven | Forgiven::NULL_MOVE));
+            }
+            b"O-O" => {
+                return Ok(make(
+                    Kind::San(San::Castle(CastlingSide::KingSide)),
+                    forgiven,
+                ));
+            }
+            b"O-O-O" => {
+                return Ok(make(
+                    Kind::San(San::Castle(CastlingSide::QueenSide)),
+                    forgiven,
+                ));
+            }
+            _ => {}
+        }
+        if s.len() == 3 || s.len() == 5 {
+            let castle = s.iter().enumerate().all(|(i, &c)| {
+                if i % 2 == 1 {
+                    c == b'-'
+                } else {
+                    matches!(c, b'O' | b'0' | b'o')
+                }
+            });
+            if castle {
+                let side = if s.len() == 3 {
+                    CastlingSide::KingSide
+                } else {
+                    CastlingSide::QueenSide
+                };
+                return Ok(make(
+                    Kind::San(San::Castle(side)),
+                    forgiven | Forgiven::CASTLING_ZEROS,
+                ));
+            }
+        }
+
+        // Promotion, read from the end.
+        let mut promotion = None;
+        // `Some(lower)` for a bare letter right after the square (`e8Q`, `e7e8q`).
+        let mut bare_promotion = None;
+        if let Some(rest) = s.strip_suffix(b")") {
+            match rest {
+                [head @ .., b'(', p] if head.len() >= 2 => {
+                    let (role, _) = promotion_role(*p)
+                        .ok_or_else(|| unreadable(token, "promotion must be to Q, R, B or N"))?;
+                    promotion = Some(role);
+                    forgiven |= Forgiven::PROMOTION_FORM;
+                    s = head;
+                }
+                _ => return Err(unreadable(token, "unexpected `)`")),
+            }
+        } else if let [head @ .., sep, p] = s {
+            match (sep, promotion_role(*p)) {
+                (b'=', Some((role, lower))) if head.len() >= 2 => {
+                    if lower {
+                        forgiven |= Forgiven::PROMOTION_FORM;
+                    }
+                    promotion = Some(role);
+                    s = head;
+                }
+                (b'/', Some((role, _))) if head.len() >= 2 => {
+                    forgiven |= Forgiven::PROMOTION_FORM;
+                    promotion = Some(role);
+                    s = head;
+                }
+                (b'1'..=b'8', Some((role, lower))) if !head.is_empty() => {
+                    promotion = Some(role);
+                    bare_promotion = Some(lower);
+                    s = &s[..s.len() - 1];
+                }
+                (b'=' | b'/', None) => {
+                    return Err(unreadable(token, "promotion must be to Q, R, B or N"));
+                }
+                _ => {}
+            }
+        }
+
+        // Target square.
+        let Some((to_bytes, mut rest)) = s.split_last_chunk::<2>().map(|(rest, to)| (*to, rest))
+        else {
+            return Err(unreadable(token, "no target square"));
+        };
+        let to = Square::from_ascii(&to_bytes)
+            .map_err(|_| unreadable(token, "no target square (such as e4) at the end"))?;
+
+        let mut separator = Separator::None;
+        if let Some(r) = rest.strip_suffix(b"x") {
+            separator = Separator::Capture;
+            rest = r;
+        } else if let Some(r) = rest.strip_suffix(b"-") {
+            separator = Separator::Dash;
+            rest = r;
+        }
+
+        // Piece letter.
+        let (role, lower, body): (Option<Role>, bool, &[u8]) = match rest.first() {
+            Some(&c @ (b'K' | b'Q' | b'R' | b'B' | b'N')) => {
+                (Role::from_upper_byte(c), false, &rest[1..])
+            }
+            Some(b'P') => {
+                forgiven |= Forgiven::PAWN_LETTER;
+                (Some(Role::Pawn), false, &rest[1..])
+            }
+            Some(b'p') => {
+                forgiven |= Forgiven::PAWN_LETTER;
+                (Some(Role::Pawn), true, &rest[1..])
+            }
+            Some(&c @ (b'k' | b'q' | b'r' | b'n')) => (
+                Role::from_upper_byte(c.to_ascii_uppercase()),
+                true,
+                &rest[1..],
+            ),
+            _ => (None, false, rest),
+        };
+        if lower {
+            forgiven |= Forgiven::LOWERCASE_PIECE;
+        }
+
+        let capture = separator == Separator::Capture;
+        let normal = |role: Role, (file, rank): (Option<File>, Option<Rank>)| San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+        };
+        // Without a piece letter, a leading lower-case `b` is a pawn's file or a bishop.
+        let mut role = role;
+        let mut bishop_from = None;
+        if role.is_none() && body.first() == Some(&b'b') {
+            bishop_from = origin(&body[1..]);
+        }
+        let from = match (origin(body), bishop_from) {
+            (Some(from), _) => from,
+            (None, Some(from)) => {
+                // Only the bishop reading makes sense (`bb1c2`).
+                role = Some(Role::Bishop);
+                bishop_from = None;
+                forgiven |= Forgiven::LOWERCASE_PIECE;
+                from
+            }
+            (None, None) => {
+                return Err(unreadable(
+                    token,
+                    "cannot read the origin before the target square",
+                ));
+            }
+        };
+
+        if role.is_none() {
+            if let (Some(file), Some(rank)) = from {
+                // Coordinates: the piece is whatever stands on the origin.
+                let from = Square::from_coords(file, rank);
+                if bare_promotion == Some(false) {
+                    // `e7e8Q`: a bare upper-case letter.
+                    forgiven |= Forgiven::PROMOTION_FORM;
+                }
+                return Ok(make(
+                    Kind::Coordinates {
+                        from,
+                        to,
+                        separator,
+                        promotion,
+                        uci_promotion: bare_promotion == Some(true),
+                    },
+                    forgiven,
+                ));
+            }
+        }
+        if separator == Separator::Dash {
+            if role.is_none() || from.0.is_none() || from.1.is_none() {
+                return Err(unreadable(
+                    token,
+                    "a `-` needs the full origin square, as in Ng1-f3",
+                ));
+            }
+            forgiven |= Forgiven::LONG_ALGEBRAIC;
+        }
+        if bare_promotion.is_some() {
+            // `e8Q` or `e8q`: a bare letter after the square.
+            forgiven |= Forgiven::PROMOTION_FORM;
+        }
+
+        let kind = match (role, bishop_from) {
+            (Some(role), _) => Kind::San(normal(role, from)),
+            (None, Some(bishop_from)) => Kind::PawnOrBishop {
+                pawn: normal(Role::Pawn, from),
+                bishop: normal(Role::Bishop, bishop_from),
+            },
+            (None, None) => Kind::San(normal(Role::Pawn, from)),
+        };
+        Ok(make(kind, forgiven))
+    }
+
+    /// The move named, as SAN (`None` for coordinates such as `e2e4`). For a token starting
+    /// with a lower-case `b`, the pawn reading.
+    pub fn san(&self) -> Option<San> {
+        match self.kind {
+            Kind::San(san) | Kind::PawnOrBishop { pawn: san, .. } => Some(san),
+            Kind::Coordinates { .. } => None,
+        }
+    }
+
+    /// Finds the legal move the token names, and everything forgiven on the way.
+    ///
+    /// # Errors
+    /// [`SanError::Illegal`] if no legal move matches, [`SanError::Ambiguous`] if several do.
+    pub fn resolve(&self, pos: &Position) -> Result<Resolved, SanError> {
+        let (mv, mut forgiven, san) = self.resolve_move(pos)?;
+        let after = pos.play(&mv);
+        let suffix = Suffix::for_position(&after);
+        if self.suffix != suffix {
+            forgiven |= Forgiven::CHECK_SUFFIX;
+        }
+        Ok(Resolved {
+            mv,
+            forgiven,
+            after,
+            san: SanPlus {
+                san: san.unwrap_or_else(|| San::from_move(pos, &mv)),
+                suffix,
+            },
+        })
+    }
+
+    fn illegal(&self, reason: IllegalReason) -> SanError {
+        SanError::Illegal {
+            token: self.raw.text(),
+            reason,
+        }
+    }
+
+    /// The move, the forgiveness found (without the suffix check), and the canonical SAN if
+    /// it came for free.
+    fn resolve_move(&self, pos: &Position) -> Result<(Move, Forgiven, Option<San>), SanError> {
+        let Some(ctx) = Context::new(pos) else {
+            return Err(self.illegal(IllegalReason::NoKing));
+        };
+        let forgiven = self.forgiven;
+        match self.kind {
+            Kind::San(san) => self
+                .resolve_san(pos, &ctx, san, forgiven)
+                .map(|(m, f, s)| (m, f, Some(s))),
+            Kind::PawnOrBishop { pawn, bishop } => {
+                let result = match self.resolve_san(pos, &ctx, pawn, forgiven) {
+                    Err(pawn_error @ SanError::Illegal { .. }) => {
+                        match self.resolve_san(
+                            pos,
+                            &ctx,
+                            bishop,
+                            forgiven | Forgiven::LOWERCASE_PIECE,
+                        ) {
+                            Err(SanError::Illegal { .. }) => Err(pawn_error),
+                            other => other,
+                        }
+                    }
+                    other => other,
+                };
+                result.map(|(m, f, s)| (m, f, Some(s)))
+            }
+            Kind::Coordinates {
+                from,
+                to,
+                separator,
+                promotion,
+                uci_promotion,
+            } => self
+                .resolve_coordinates(
+                    pos,
+                    &ctx,
+                    from,
+                    to,
+                    separator,
+                    promotion,
+                    uci_promotion,
+                    forgiven,
+                )
+                .map(|(m, f)| (m, f, None)),
+        }
+    }
+
+    fn resolve_san(
+        &self,
+        pos: &Position,
+        ctx: &Context,
+        san: San,
+        mut forgiven: Forgiven,
+    ) -> Result<(Move, Forgiven, San), SanError> {
+        match san {
+            San::Null => {
+                if ctx.checkers.any() {
+                    Err(self.illegal(IllegalReason::NullMoveInCheck))
+                } else {
+                    Ok((Move::Null, forgiven, San::Null))
+                }
+            }
+            San::Castle(side) => match movegen::castle_rook_if_legal(pos, ctx, side) {
+                Some(rook) => Ok((
+                    Move::Castle {
+                        king: ctx.king,
+                        rook,
+                    },
+                    forgiven,
+                    san,
+                )),
+                None => Err(self.illegal(IllegalReason::Castling(side))),
+            },
+            San::Normal {
+                role,
+                file,
+                rank,
+                capture,
+                to,
+                promotion,
+            } => {
+                let mut mask = Bitboard::FULL;
+                if let Some(f) = file {
+                    mask &= Bitboard::file(f);
+                }
+                if let Some(r) = rank {
+                    mask &= Bitboard::rank(r);
+                }
+                let origins = movegen::legal_origins(pos, ctx, role, to, mask);
+                let from = match origins.single_square() {
+                    Some(from) => from,
+                    None if origins.is_empty() => {
+                        return Err(self.no_move(pos, ctx, role, to, mask));
+                    }
+                    None => return Err(self.ambiguous(pos, role, origins, to, promotion)),
+                };
+                let mv = self.build(pos, role, from, to, promotion)?;
+                if capture && !mv.is_capture() {
+                    forgiven |= Forgiven::SUPERFLUOUS_CAPTURE;
+                }
+                if !capture && mv.is_capture() {
+                    forgiven |= Forgiven::MISSING_CAPTURE;
+                }
+                let (need_file, need_rank) = if role == Role::Pawn {
+                    (from.file() != to.file(), false)
+                } else if file.is_none() && rank.is_none() {
+                    // Unique among all legal moves of the piece: no disambiguation needed.
+                    (false, false)
+                } else {
+                    disambiguation(pos, ctx, role, from, to)
+                };
+                if (file.is_some() && !need_file) || (rank.is_some() && !need_rank) {
+                    forgiven |= Forgiven::OVER_DISAMBIGUATION;
+                } else if need_file && file.is_none() && role == Role::Pawn {
+                    forgiven |= Forgiven::MISSING_PAWN_FILE;
+                } else if (need_file && file.is_none()) || (need_rank && rank.is_none()) {
+                    // Told apart by the other coordinate than SAN's rule picks (`N1d2` for `Nbd2`).
+                    forgiven |= Forgiven::OVER_DISAMBIGUATION;
+                }
+                let san = match mv {
+                    Move::Normal { capture, .. } => San::Normal {
+                        role,
+                        file: need_file.then_some(from.file()),
+                        rank: need_rank.then_some(from.rank()),
+                        capture: capture.is_some(),
+                        to,
+                        promotion,
+                    },
+                    _ => San::from_move(pos, &mv),
+                };
+                Ok((mv, forgiven, san))
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn resolve_coordinates(
+        &self,
+        pos: &Position,
+        ctx: &Context,
+        from: Square,
+        to: Square,
+        separator: Separator,
+        promotion: Option<Role>,
+        uci_promotion: bool,
+        mut forgiven: Forgiven,
+    ) -> Result<(Move, Forgiven), SanError> {
+        let board = pos.board();
+        let role = match board.role_at(from) {
+            Some(role) if ctx.our.contains(from) => role,
+            _ => {
+                return Err(self.illegal(IllegalReason::EmptyOrigin {
+                    color: ctx.us,
+                    from,
+                }));
+            }
+        };
+        forgiven |= if uci_promotion {
+            Forgiven::UCI
+        } else {
+            Forgiven::LONG_ALGEBRAIC
+        };
+        if role == Role::King && from == ctx.king {
+            // King takes own rook: castling as in Chess960 UCI.
+            if (board.rooks() & ctx.our).contains(to) {
+                for side in CastlingSide::ALL {
+                    if pos.castles().rook(ctx.us, side) == Some(to) {
+                        return match movegen::castle_rook_if_legal(pos, ctx, side) {
+                            Some(rook) if promotion.is_none() => Ok((
+                                Move::Castle { king: from, rook },
+                                (forgiven - Forgiven::LONG_ALGEBRAIC) | Forgiven::UCI,
+                            )),
+                            _ => Err(self.illegal(IllegalReason::Castling(side))),
+                        };
+                    }
+                }
+            }
+            let steps = movegen::legal_origins(pos, ctx, Role::King, to, Bitboard::from(from));
+            if steps.is_empty() && promotion.is_none() {
+                // The king's two-square step of standard castling (`e1g1`).
+                for side in CastlingSide::ALL {
+                    if side.king_to(ctx.us) == to && pos.castles().has(ctx.us, side) {
+                        return match movegen::castle_rook_if_legal(pos, ctx, side) {
+                            Some(rook) => Ok((Move::Castle { king: from, rook }, forgiven)),
+                            None => Err(self.illegal(IllegalReason::Castling(side))),
+                        };
+                    }
+                }
+            }
+        }
+        let origins = movegen::legal_origins(pos, ctx, role, to, Bitboard::from(from));
+        if origins.is_empty() {
+            return Err(self.no_move(pos, ctx, role, to, Bitboard::from(from)));
+        }
+        let mv = self.build(pos, role, from, to, promotion)?;
+        match separator {
+            Separator::Capture if !mv.is_capture() => forgiven |= Forgiven::SUPERFLUOUS_CAPTURE,
+            Separator::Dash if mv.is_capture() => forgiven |= Forgiven::MISSING_CAPTURE,
+            _ => {}
+        }
+        Ok((mv, forgiven))
+    }
+
+    /// The move of `role` from `from` to `to`, checking the promotion.
+    fn build(
+        &self,
+        pos: &Position,
+        role: Role,
+        from: Square,
+        to: Square,
+        promotion: Option<Role>,
+    ) -> Result<Move, SanError> {
+        if role == Role::Pawn && Some(to) == pos.ep_square() && from.file() != to.file() {
+            if promotion.is_some() {
+                return Err(self.illegal(IllegalReason::BadPromotion));
+            }
+            return Ok(Move::EnPassant { from, to });
+        }
+        let last_rank = Bitboard::backrank(!pos.turn()).contains(to);
+        match (role == Role::Pawn && last_rank, promotion) {
+            (true, None) => return Err(self.illegal(IllegalReason::MissingPromotion)),
+            (false, Some(_)) => return Err(self.illegal(IllegalReason::BadPromotion)),
+            _ => {}
+        }
+        Ok(Move::Normal {
+            role,
+            from,
+            capture: pos.board().role_at(to),
+            to,
+            promotion,
+        })
+    }
+
+    /// The error for a SAN with no matching legal move: tells "nothing gets there" from "it
+    /// would leave the king in check".
+    fn no_move(
+        &self,
+        pos: &Position,
+        ctx: &Context,
+        role: Role,
+        to: Square,
+        mask: Bitboard,
+    ) -> SanError {
+        let reach = movegen::pseudo_origins(pos, ctx, role, to, mask);
+        self.illegal(if reach.any() {
+            IllegalReason::KingInCheck {
+                color: ctx.us,
+                role,
+                to,
+            }
+        } else {
+            IllegalReason::NoPiece {
+                color: ctx.us,
+                role,
+                to,
+            }
+        })
+    }
+
+    fn ambiguous(
+        &self,
+        pos: &Position,
+        role: Role,
+        origins: Bitboard,
+        to: Square,
+        promotion: Option<Role>,
+    ) -> SanError {
+        let candidates = origins
+            .map(|from| match self.build(pos, role, from, to, promotion) {
+                Ok(m) => SanPlus::from_move(pos, &m).to_string(),
+                Err(_) => format!(
+                    "{}{from}-{to}",
+                    if role == Role::Pawn {
+                        String::new()
+                    } else {
+                        role.upper_char().to_string()
+                    }
+                ),
+            })
+            .collect();
+        SanError::Ambiguous {
+            token: self.raw.text(),
+            candidates,
+        }
+    }
+}
+
+impl std::str::FromStr for SanToken {
+    type Err = SanError;
+    fn from_str(s: &str) -> Result<SanToken, SanError> {
+        SanToken::from_ascii(s.as_bytes())
+    }
+}
+
+impl Position {
+    /// Reads a move token and resolves it in this position; see [`SanToken`].
+    ///
+    /// # Errors
+    /// [`SanError`]: unreadable, illegal or ambiguous.
+    pub fn resolve_san(&self, token: &[u8]) -> Result<Resolved, SanError> {
+        SanToken::from_ascii(token)?.resolve(self)
+    }
+
+    /// The canonical SAN of a legal move, with `+` or `#`.
+    pub fn san(&self, m: &Move) -> SanPlus {
+        SanPlus::from_move(self, m)
+    }
+}

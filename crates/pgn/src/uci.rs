@@ -1,0 +1,221 @@
+//! UCI move notation: `e2e4`, `e7e8q`, `0000`.
+//!
+//! Castling is the king's two-square step in standard chess (`e1g1`) and the king taking its
+//! own rook in Chess960 (`e1h1`); reading accepts both in either mode.
+//!
+//! ```
+//! use pgn::{uci::Uci, CastlingMode, Position};
+//! let pos = Position::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1")?;
+//! let m = Uci::from_ascii(b"e1g1")?.to_move(&pos)?;
+//! assert!(m.is_castle());
+//! assert_eq!(Uci::from_move(&m, CastlingMode::Standard).to_string(), "e1g1");
+//! assert_eq!(Uci::from_move(&m, CastlingMode::Chess960).to_string(), "e1h1");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::fmt;
+
+use crate::movegen::{self, Context};
+use crate::{Bitboard, CastlingMode, CastlingSide, Move, Position, Role, Square};
+
+/// A move in UCI notation.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Uci {
+    /// Origin, target and promotion.
+    Normal {
+        /// Where the piece comes from.
+        from: Square,
+        /// Where it goes (for Chess960 castling: the rook's square).
+        to: Square,
+        /// The promotion piece.
+        promotion: Option<Role>,
+    },
+    /// `0000`.
+    Null,
+}
+
+/// The text is not a UCI move.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "`{0}` is not a UCI move (expected origin and target squares such as e2e4, a promotion letter q/r/b/n, or 0000)"
+)]
+pub struct ParseUciError(pub String);
+
+/// A UCI move that is not legal in the position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("illegal UCI move {uci} in {fen}")]
+pub struct IllegalUciError {
+    /// The move.
+    pub uci: Uci,
+    /// The position, as FEN.
+    pub fen: String,
+}
+
+impl Uci {
+    /// Reads a UCI move.
+    ///
+    /// # Errors
+    /// [`ParseUciError`] unless the text is two squares, optionally a promotion letter, or `0000`.
+    pub fn from_ascii(s: &[u8]) -> Result<Uci, ParseUciError> {
+        let err = || ParseUciError(String::from_utf8_lossy(s).into_owned());
+        if s == b"0000" {
+            return Ok(Uci::Null);
+        }
+        let (squares, promotion) = match s.len() {
+            4 => (s, None),
+            5 => (
+                &s[..4],
+                Some(match s[4] {
+                    b'q' | b'Q' => Role::Queen,
+                    b'r' | b'R' => Role::Rook,
+                    b'b' | b'B' => Role::Bishop,
+                    b'n' | b'N' => Role::Knight,
+                    _ => return Err(err()),
+                }),
+            ),
+            _ => return Err(err()),
+        };
+        let from = Square::from_ascii(&squares[..2]).map_err(|_| err())?;
+        let to = Square::from_ascii(&squares[2..]).map_err(|_| err())?;
+        Ok(Uci::Normal {
+            from,
+            to,
+            promotion,
+        })
+    }
+
+    /// The UCI of a move; castling is written by `mode`'s convention.
+    pub fn from_move(m: &Move, mode: CastlingMode) -> Uci {
+        match *m {
+            Move::Normal {
+                from,
+                to,
+                promotion,
+                ..
+            } => Uci::Normal {
+                from,
+                to,
+                promotion,
+            },
+            Move::EnPassant { from, to } => Uci::Normal {
+                from,
+                to,
+                promotion: None,
+            },
+            Move::Castle { king, rook } => Uci::Normal {
+                from: king,
+                to: match mode {
+                    CastlingMode::Chess960 => rook,
+                    CastlingMode::Standard => Square::from_coords(
+                        CastlingSide::from_squares(king, rook).king_to_file(),
+                        king.rank(),
+                    ),
+                },
+                promotion: None,
+            },
+            Move::Null => Uci::Null,
+        }
+    }
+
+    /// The legal move this UCI names in `pos`.
+    ///
+    /// # Errors
+    /// [`IllegalUciError`] if it names no legal move (a null move is accepted when not in
+    /// check).
+    pub fn to_move(&self, pos: &Position) -> Result<Move, IllegalUciError> {
+        let err = || IllegalUciError {
+            uci: *self,
+            fen: pos.to_fen(),
+        };
+        let ctx = Context::new(pos).ok_or_else(err)?;
+        let (from, to, promotion) = match *self {
+            Uci::Null => {
+                return if ctx.checkers.any() {
+                    Err(err())
+                } else {
+                    Ok(Move::Null)
+                };
+            }
+            Uci::Normal {
+                from,
+                to,
+                promotion,
+            } => (from, to, promotion),
+        };
+        let board = pos.board();
+        if !ctx.our.contains(from) {
+            return Err(err());
+        }
+        let role = board.role_at(from).ok_or_else(err)?;
+        if role == Role::King && promotion.is_none() {
+            for side in CastlingSide::ALL {
+                let Some(rook) = pos.castles().rook(ctx.us, side) else {
+                    continue;
+                };
+                let two_step = side.king_to(ctx.us) == to
+                    && !movegen::legal_origins(pos, &ctx, Role::King, to, Bitboard::from(from))
+                        .contains(from);
+                if rook == to || two_step {
+                    return match movegen::castle_rook_if_legal(pos, &ctx, side) {
+                        Some(rook) => Ok(Move::Castle { king: from, rook }),
+                        None => Err(err()),
+                    };
+                }
+            }
+        }
+        if !movegen::legal_origins(pos, &ctx, role, to, Bitboard::from(from)).contains(from) {
+            return Err(err());
+        }
+        if role == Role::Pawn && Some(to) == pos.ep_square() && from.file() != to.file() {
+            return if promotion.is_none() {
+                Ok(Move::EnPassant { from, to })
+            } else {
+                Err(err())
+            };
+        }
+        let last_rank = Bitboard::backrank(!ctx.us).contains(to);
+        if (role == Role::Pawn && last_rank) != promotion.is_some() {
+            return Err(err());
+        }
+        Ok(Move::Normal {
+            role,
+            from,
+            capture: board.role_at(to),
+            to,
+            promotion,
+        })
+    }
+}
+
+impl fmt::Display for Uci {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Uci::Normal {
+                from,
+                to,
+                promotion,
+            } => {
+                write!(f, "{from}{to}")?;
+                if let Some(p) = promotion {
+                    write!(f, "{}", p.char())?;
+                }
+                Ok(())
+            }
+            Uci::Null => f.write_str("0000"),
+        }
+    }
+}
+
+impl std::str::FromStr for Uci {
+    type Err = ParseUciError;
+    fn from_str(s: &str) -> Result<Uci, ParseUciError> {
+        Uci::from_ascii(s.as_bytes())
+    }
+}
+
+impl Move {
+    /// The move in UCI notation, castling written by `mode`'s convention.
+    pub fn to_uci(&self, mode: CastlingMode) -> Uci {
+        Uci::from_move(self, mode)
+    }
+}

@@ -1,0 +1,177 @@
+//! [`Variant`]: the rules a game is played by, as named in a PGN `Variant` tag.
+
+use std::fmt;
+
+use crate::fen::{FenError, Setup};
+use crate::{Position, PositionError};
+
+/// A chess variant named by a PGN `Variant` tag.
+///
+/// Only [`Variant::Standard`] and [`Variant::Chess960`] are played by this crate; the others
+/// are recognised so that a reader can say which unsupported variant a game uses.
+///
+/// ```
+/// use pgn::Variant;
+/// assert_eq!(Variant::from_tag("fischerandom"), Variant::Chess960);
+/// assert_eq!(Variant::from_tag("Chess 960"), Variant::Chess960);
+/// assert_eq!(Variant::from_tag("From Position"), Variant::Standard);
+/// assert_eq!(Variant::from_tag("Three-check"), Variant::ThreeCheck);
+/// assert_eq!(Variant::from_tag("shogi"), Variant::Unknown("shogi".to_string()));
+/// assert!(Variant::Chess960.is_supported() && !Variant::Atomic.is_supported());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Variant {
+    /// Standard chess (also set-up positions of it: "From Position").
+    #[default]
+    Standard,
+    /// Chess960 (Fischer random chess).
+    Chess960,
+    /// Crazyhouse: captured pieces can be dropped back.
+    Crazyhouse,
+    /// Atomic: captures explode.
+    Atomic,
+    /// Antichess, also called giveaway or suicide chess: captures are compulsory, losing
+    /// everything wins.
+    Antichess,
+    /// King of the hill: a king reaching the centre wins.
+    KingOfTheHill,
+    /// Three-check: giving three checks wins.
+    ThreeCheck,
+    /// Horde: white has 36 pawns and no king.
+    Horde,
+    /// Racing kings: the first king on the eighth rank wins.
+    RacingKings,
+    /// Any other value, as written.
+    Unknown(String),
+}
+
+impl Variant {
+    /// Reads the value of a `Variant` tag, ignoring case, spaces, `-` and `_`.
+    pub fn from_tag(value: &str) -> Variant {
+        let key: String = value
+            .chars()
+            .filter(|c| !matches!(c, ' ' | '-' | '_' | '\t'))
+            .flat_map(char::to_lowercase)
+            .collect();
+        match key.as_str() {
+            "" | "standard" | "chess" | "normal" | "fromposition" | "orthodox" | "classical" => {
+                Variant::Standard
+            }
+            "chess960" | "960" | "fischerandom" | "fischerrandom" | "fischerrandomchess"
+            | "frc" => Variant::Chess960,
+            "crazyhouse" | "zh" => Variant::Crazyhouse,
+            "atomic" | "atomicchess" => Variant::Atomic,
+            "antichess" | "giveaway" | "suicide" | "anti" => Variant::Antichess,
+            "kingofthehill" | "koth" => Variant::KingOfTheHill,
+            "threecheck" | "3check" => Variant::ThreeCheck,
+            "horde" => Variant::Horde,
+            "racingkings" => Variant::RacingKings,
+            _ => Variant::Unknown(value.trim().to_string()),
+        }
+    }
+
+    /// `true` for the variants this crate plays: standard chess and Chess960.
+    pub fn is_supported(&self) -> bool {
+        matches!(self, Variant::Standard | Variant::Chess960)
+    }
+
+    /// The canonical tag value (`Standard`, `Chess960`, `Crazyhouse`, …; unknown values as
+    /// written).
+    pub fn name(&self) -> &str {
+        match self {
+            Variant::Standard => "Standard",
+            Variant::Chess960 => "Chess960",
+            Variant::Crazyhouse => "Crazyhouse",
+            Variant::Atomic => "Atomic",
+            Variant::Antichess => "Antichess",
+            Variant::KingOfTheHill => "King of the Hill",
+            Variant::ThreeCheck => "Three-check",
+            Variant::Horde => "Horde",
+            Variant::RacingKings => "Racing Kings",
+            Variant::Unknown(s) => s,
+        }
+    }
+
+    /// The castling notation the variant uses.
+    pub fn castling_mode(&self) -> crate::CastlingMode {
+        match self {
+            Variant::Chess960 => crate::CastlingMode::Chess960,
+            _ => crate::CastlingMode::Standard,
+        }
+    }
+}
+
+/// Why a game cannot start: its variant is not played here, or its FEN is unusable.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StartError {
+    /// The variant is recognised (or not) but not played by this crate.
+    #[error("the variant {0} is not supported (only standard chess and Chess960 are)")]
+    UnsupportedVariant(Variant),
+    /// The FEN is unreadable or the position impossible.
+    #[error(transparent)]
+    Fen(#[from] FenError),
+}
+
+impl Variant {
+    /// The position a game of this variant starts from: its `FEN` tag if there is one, else
+    /// the standard start.
+    ///
+    /// Castling rights and an en-passant square that do not fit the board are dropped, and
+    /// the reasons returned for warnings. For standard chess the castling mode is chosen
+    /// from the rights (a FEN with Chess960 rights is read as Chess960); for Chess960 it is
+    /// always Chess960.
+    ///
+    /// ```
+    /// use pgn::{CastlingMode, Variant};
+    /// let (pos, dropped) = Variant::Standard.start_position(None)?;
+    /// assert_eq!(pos, pgn::Position::new());
+    /// assert!(dropped.is_empty());
+    /// let fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+    /// let (pos, _) = Variant::Chess960.start_position(Some(fen))?;
+    /// assert_eq!(pos.castling_mode(), CastlingMode::Chess960);
+    /// assert!(Variant::Atomic.start_position(None).is_err());
+    /// # Ok::<(), pgn::variant::StartError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`StartError`] for an unsupported variant or an unusable FEN.
+    pub fn start_position(
+        &self,
+        fen: Option<&str>,
+    ) -> Result<(Position, Vec<PositionError>), StartError> {
+        let mode = match self {
+            Variant::Standard => None,
+            Variant::Chess960 => Some(crate::CastlingMode::Chess960),
+            other => return Err(StartError::UnsupportedVariant(other.clone())),
+        };
+        match fen {
+            None => {
+                let pos = Position::new();
+                match mode {
+                    Some(mode) => Ok((
+                        pos.with_castling_mode(mode).map_err(FenError::from)?,
+                        Vec::new(),
+                    )),
+                    None => Ok((pos, Vec::new())),
+                }
+            }
+            Some(fen) => {
+                let setup = Setup::from_fen(fen).map_err(FenError::from)?;
+                Ok(Position::from_setup_repairing(&setup, mode).map_err(FenError::from)?)
+            }
+        }
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Variant {
+    type Err = std::convert::Infallible;
+    fn from_str(s: &str) -> Result<Variant, Self::Err> {
+        Ok(Variant::from_tag(s))
+    }
+}
