@@ -1,5 +1,6 @@
 //! Building owned games: a [`Visitor`] that plays every move with a game's [`Rules`].
 
+use std::collections::HashSet;
 use std::io::{self, Read};
 use std::ops::ControlFlow;
 
@@ -78,7 +79,12 @@ pub struct GameBuilder<'r, R: Rules> {
     /// Where the move number before the next move starts, so that text kept after a
     /// refused move starts with its number.
     number_start: Option<u64>,
+    /// The tag names of a game with many tags, so that finding duplicates stays linear.
+    tag_names: HashSet<String>,
 }
+
+/// Below this many tags, duplicates are found by a scan of the tags.
+const TAG_SCAN_LIMIT: usize = 16;
 
 impl<'r, R: Rules> GameBuilder<'r, R> {
     /// A builder with these rules and options.
@@ -98,6 +104,7 @@ impl<'r, R: Rules> GameBuilder<'r, R> {
             marker_start: None,
             pending_setup_error: None,
             number_start: None,
+            tag_names: HashSet::new(),
         }
     }
 
@@ -196,6 +203,7 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
         self.tail_start = None;
         self.marker_start = None;
         self.pending_setup_error = None;
+        self.tag_names.clear();
     }
 
     fn tag(&mut self, name: &[u8], value: RawValue<'_>, at: At<'_>) -> ControlFlow<()> {
@@ -205,7 +213,16 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
         if lossy || name_lossy {
             self.report(DiagnosticKind::NotUtf8, &at);
         }
-        if self.game.tags.contains(&name_text) {
+        let duplicate = if self.game.tags.len() < TAG_SCAN_LIMIT {
+            self.game.tags.contains(&name_text)
+        } else {
+            if self.tag_names.is_empty() {
+                self.tag_names
+                    .extend(self.game.tags.iter().map(|t| t.name.clone()));
+            }
+            !self.tag_names.insert(name_text.clone())
+        };
+        if duplicate {
             self.report(DiagnosticKind::DuplicateTag { name: name_text }, &at);
             return ControlFlow::Continue(());
         }
@@ -260,6 +277,11 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
     fn move_number(&mut self, number: u64, ellipsis: bool, at: At<'_>) -> ControlFlow<()> {
         if self.stopped {
             return self.stop_at(&at);
+        }
+        let written = at.bytes();
+        if written.len() > 1 && written.first() == Some(&b'0') && written[1].is_ascii_digit() {
+            let found = String::from_utf8_lossy(written).into_owned();
+            self.report(DiagnosticKind::MoveNumberLeadingZero { found }, &at);
         }
         self.context = MoveContext {
             number: Some(number),
@@ -433,6 +455,11 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
     }
 
     fn result(&mut self, result: GameResult, at: At<'_>) -> ControlFlow<()> {
+        let end = self.frames.first().map(|frame| &frame.position);
+        let (result, forgiven) = self.rules.game_result(&self.game.tags, end, result);
+        for kind in forgiven {
+            self.report(kind, &at);
+        }
         self.game.result = result;
         if at.span().start != at.span().end {
             self.marker_start = Some(at.span().start);
