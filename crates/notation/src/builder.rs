@@ -9,7 +9,7 @@ use crate::reader::{ReadOptions, Reader};
 use crate::rules::{Forgiveness, MoveContext, Rules, SetupError};
 use crate::tree::{Game, LineId, NodeId, Tail};
 use crate::visitor::{At, RawGame, RawValue, Skip, Visitor};
-use crate::{GameResult, Nag, Severity, Span, Tag};
+use crate::{Dialect, GameResult, Location, Nag, Severity, Span, Tag};
 
 /// One game as read: the tree, what was forgiven or went wrong, and where it was.
 #[derive(Clone, Debug)]
@@ -76,11 +76,16 @@ pub struct GameBuilder<'r, R: Rules> {
     marker_start: Option<u64>,
     /// A start position that could not be had, reported at the first movetext token.
     pending_setup_error: Option<SetupError>,
+    /// What the start position's set-up forgave, reported at the first movetext token
+    /// (or at the end of a game without one), where a location and the game are known.
+    pending_setup_warnings: Vec<String>,
     /// Where the move number before the next move starts, so that text kept after a
     /// refused move starts with its number.
     number_start: Option<u64>,
     /// The tag names of a game with many tags, so that finding duplicates stays linear.
     tag_names: HashSet<String>,
+    /// The span of a move token cut short (`1-` of `1- 7`), to be joined with the next.
+    held: Option<Span>,
 }
 
 /// Below this many tags, duplicates are found by a scan of the tags.
@@ -103,8 +108,10 @@ impl<'r, R: Rules> GameBuilder<'r, R> {
             tail_start: None,
             marker_start: None,
             pending_setup_error: None,
+            pending_setup_warnings: Vec::new(),
             number_start: None,
             tag_names: HashSet::new(),
+            held: None,
         }
     }
 
@@ -128,173 +135,35 @@ impl<'r, R: Rules> GameBuilder<'r, R> {
         });
     }
 
-    /// Stops reading moves: the movetext from `at` on is kept as text.
-    fn stop_at(&mut self, at: &At<'_>) -> ControlFlow<()> {
-        if let Some(e) = self.pending_setup_error.take() {
-            let kind = match e {
-                SetupError::Unsupported(message) => DiagnosticKind::Unsupported { message },
-                SetupError::Invalid(message) => DiagnosticKind::BadSetup { message },
-            };
-            self.report(kind, at);
+    /// Reports what the start position's set-up forgave or why it failed, once, at the
+    /// first movetext token (`None`: at the end of a game without one).
+    fn flush_setup(&mut self, location: Location, game: u64) {
+        let warnings = std::mem::take(&mut self.pending_setup_warnings);
+        let kinds = warnings
+            .into_iter()
+            .map(|message| DiagnosticKind::LenientSetup { message })
+            .chain(self.pending_setup_error.take().map(setup_error_kind));
+        for kind in kinds {
+            self.diagnostics.push(Diagnostic {
+                severity: self.options.severity(&kind),
+                location,
+                game,
+                kind,
+            });
         }
-        let line = self.frames.last().map_or(LineId::MAIN, |f| f.line);
-        let start = self.number_start.take().unwrap_or(at.span().start);
-        self.tail_start = Some((line, start));
-        self.stopped = true;
-        ControlFlow::Break(())
     }
 
-    fn frame(&mut self) -> Option<&mut Frame<R::Position>> {
-        self.frames.last_mut()
+    /// Reports the pending set-up diagnostics at `at`, if there are any.
+    #[inline]
+    fn flush_setup_at(&mut self, at: &At<'_>) {
+        if !self.pending_setup_warnings.is_empty() || self.pending_setup_error.is_some() {
+            self.flush_setup(at.location(), at.game());
+        }
     }
 
-    fn last_node(&self) -> Option<NodeId> {
-        self.frames.last().and_then(|f| f.last)
-    }
-}
-
-/// Tags whose values have a form of their own, checked as they are read.
-const TYPED_TAGS: &[&str] = &[
-    "Date",
-    "EventDate",
-    "UTCDate",
-    "Round",
-    "Time",
-    "UTCTime",
-    "TimeControl",
-    "WhiteElo",
-    "BlackElo",
-    "WhiteUSCF",
-    "BlackUSCF",
-    "WhiteRating",
-    "BlackRating",
-    "PlyCount",
-    "Board",
-];
-
-fn decode_text(bytes: &[u8]) -> (String, bool) {
-    let (text, lossy) = crate::encoding::decode(bytes);
-    (text.into_owned(), lossy)
-}
-
-/// Comment text as the tree keeps it: white space runs folded to one space, trimmed,
-/// since the export format rewraps comments anyway.
-fn fold_whitespace(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for word in text.split_whitespace() {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(word);
-    }
-    out
-}
-
-impl<R: Rules> Visitor for GameBuilder<'_, R> {
-    type Output = ReadGame<R::Move>;
-
-    fn begin_game(&mut self) {
-        self.game = Game::new();
-        self.diagnostics = std::mem::take(&mut self.orphans);
-        self.in_game = true;
-        self.frames.clear();
-        self.context = MoveContext::default();
-        self.stopped = false;
-        self.tail_start = None;
-        self.marker_start = None;
-        self.pending_setup_error = None;
-        self.tag_names.clear();
-    }
-
-    fn tag(&mut self, name: &[u8], value: RawValue<'_>, at: At<'_>) -> ControlFlow<()> {
-        let unescaped = value.unescaped();
-        let (value_text, lossy) = decode_text(&unescaped);
-        let (name_text, name_lossy) = decode_text(name);
-        if lossy || name_lossy {
-            self.report(DiagnosticKind::NotUtf8, &at);
-        }
-        let duplicate = if self.game.tags.len() < TAG_SCAN_LIMIT {
-            self.game.tags.contains(&name_text)
-        } else {
-            if self.tag_names.is_empty() {
-                self.tag_names
-                    .extend(self.game.tags.iter().map(|t| t.name.clone()));
-            }
-            !self.tag_names.insert(name_text.clone())
-        };
-        if duplicate {
-            self.report(DiagnosticKind::DuplicateTag { name: name_text }, &at);
-            return ControlFlow::Continue(());
-        }
-        let tag = Tag {
-            name: name_text,
-            value: value_text,
-            raw: lossy.then(|| unescaped.into_owned()),
-        };
-        if TYPED_TAGS.contains(&tag.name.as_str()) {
-            // Unparsable values stay as text; only a diagnostic says so. PDN leaves a tag
-            // with no value empty where PGN writes "?".
-            let mut single = crate::Tags::new();
-            single.push(tag.clone());
-            let empty_means_unknown = !self.rules.dialect().strict_layout;
-            for (name, error) in crate::check_tags(&single, empty_means_unknown) {
-                let message = error.to_string();
-                self.report(DiagnosticKind::BadTagValue { name, message }, &at);
-            }
-        }
-        self.game.tags.push(tag);
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self) -> ControlFlow<()> {
-        match self.rules.start_position(&self.game.tags) {
-            Ok(setup) => {
-                for message in setup.warnings {
-                    let kind = DiagnosticKind::LenientSetup { message };
-                    self.diagnostics.push(Diagnostic {
-                        severity: self.options.severity(&kind),
-                        location: Default::default(),
-                        game: self.diagnostics.first().map_or(0, |d| d.game),
-                        kind,
-                    });
-                }
-                self.frames.push(Frame {
-                    line: LineId::MAIN,
-                    position: setup.position.clone(),
-                    before: setup.position,
-                    last: None,
-                });
-            }
-            Err(e) => {
-                // Reported at the first movetext token, where a location is known.
-                self.stopped = true;
-                self.pending_setup_error = Some(e);
-            }
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn move_number(&mut self, number: u64, ellipsis: bool, at: At<'_>) -> ControlFlow<()> {
-        if self.stopped {
-            return self.stop_at(&at);
-        }
-        let written = at.bytes();
-        if written.len() > 1 && written.first() == Some(&b'0') && written[1].is_ascii_digit() {
-            let found = String::from_utf8_lossy(written).into_owned();
-            self.report(DiagnosticKind::MoveNumberLeadingZero { found }, &at);
-        }
-        self.context = MoveContext {
-            number: Some(number),
-            ellipsis,
-        };
-        self.number_start = Some(at.span().start);
-        ControlFlow::Continue(())
-    }
-
-    fn move_token(&mut self, token: &[u8], at: At<'_>) -> ControlFlow<()> {
-        if self.stopped {
-            return self.stop_at(&at);
-        }
+    /// Reads a move token (joined or not) and plays it.
+    fn read_token(&mut self, token: &[u8], at: At<'_>) -> ControlFlow<()> {
+        self.flush_setup_at(&at);
         let context = std::mem::take(&mut self.context);
         let rules = self.rules;
         let Some(frame) = self.frames.last_mut() else {
@@ -344,10 +213,230 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
         }
     }
 
+    /// Reads a move token cut short alone, when what follows it is not a move.
+    fn flush_held(&mut self, at: &At<'_>) -> ControlFlow<()> {
+        match self.held.take() {
+            Some(span) => {
+                let held = At { span, ..*at };
+                self.read_token(held.bytes(), held)
+            }
+            None => ControlFlow::Continue(()),
+        }
+    }
+
+    /// Stops reading moves: the movetext from `at` on is kept as text.
+    fn stop_at(&mut self, at: &At<'_>) -> ControlFlow<()> {
+        self.flush_setup_at(at);
+        let line = self.frames.last().map_or(LineId::MAIN, |f| f.line);
+        let start = self.number_start.take().unwrap_or(at.span().start);
+        self.tail_start = Some((line, start));
+        self.stopped = true;
+        ControlFlow::Break(())
+    }
+
+    fn frame(&mut self) -> Option<&mut Frame<R::Position>> {
+        self.frames.last_mut()
+    }
+
+    fn last_node(&self) -> Option<NodeId> {
+        self.frames.last().and_then(|f| f.last)
+    }
+}
+
+/// Tags whose values have a form of their own, checked as they are read.
+const TYPED_TAGS: &[&str] = &[
+    "Date",
+    "EventDate",
+    "UTCDate",
+    "Round",
+    "Time",
+    "UTCTime",
+    "TimeControl",
+    "WhiteElo",
+    "BlackElo",
+    "WhiteUSCF",
+    "BlackUSCF",
+    "WhiteRating",
+    "BlackRating",
+    "PlyCount",
+    "Board",
+];
+
+/// The diagnostic for a start position or set-up that could not be had.
+fn setup_error_kind(error: SetupError) -> DiagnosticKind {
+    match error {
+        SetupError::Unsupported(message) => DiagnosticKind::Unsupported { message },
+        SetupError::Invalid(message) => DiagnosticKind::BadSetup { message },
+    }
+}
+
+/// What the game builder reports about a tag's value: for the tags whose values have a
+/// form of their own (dates, rounds, times, time controls, ratings, whole numbers), a
+/// [`DiagnosticKind::BadTagValue`] when the value does not have it. The dialect says
+/// whether an empty value stands for an unknown one (PDN) or is a departure (PGN).
+///
+/// For visitors that check games without building them, so that they report what the
+/// builder reports.
+///
+/// ```
+/// use notation::{check_tag_value, Dialect, DiagnosticKind};
+/// assert_eq!(check_tag_value(&Dialect::PGN, "Date", "1992.11.04"), None);
+/// assert_eq!(check_tag_value(&Dialect::PGN, "White", "anything"), None);
+/// let Some(DiagnosticKind::BadTagValue { name, .. }) = check_tag_value(&Dialect::PGN, "Round", "third")
+/// else { panic!() };
+/// assert_eq!(name, "Round");
+/// ```
+pub fn check_tag_value(dialect: &Dialect, name: &str, value: &str) -> Option<DiagnosticKind> {
+    if !TYPED_TAGS.contains(&name) || (value.is_empty() && !dialect.strict_layout) {
+        return None;
+    }
+    crate::tagvalue::check_value(name, value)
+        .err()
+        .map(|error| DiagnosticKind::BadTagValue {
+            name: name.to_owned(),
+            message: error.to_string(),
+        })
+}
+
+fn decode_text(bytes: &[u8]) -> (String, bool) {
+    let (text, lossy) = crate::encoding::decode(bytes);
+    (text.into_owned(), lossy)
+}
+
+/// Comment text as the tree keeps it: white space runs folded to one space, trimmed,
+/// since the export format rewraps comments anyway.
+fn fold_whitespace(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+impl<R: Rules> Visitor for GameBuilder<'_, R> {
+    type Output = ReadGame<R::Move>;
+
+    fn begin_game(&mut self) {
+        self.game = Game::new();
+        self.diagnostics = std::mem::take(&mut self.orphans);
+        self.in_game = true;
+        self.frames.clear();
+        self.context = MoveContext::default();
+        self.stopped = false;
+        self.tail_start = None;
+        self.marker_start = None;
+        self.held = None;
+        self.pending_setup_error = None;
+        self.pending_setup_warnings.clear();
+        self.tag_names.clear();
+    }
+
+    fn tag(&mut self, name: &[u8], value: RawValue<'_>, at: At<'_>) -> ControlFlow<()> {
+        let unescaped = value.unescaped();
+        let (value_text, lossy) = decode_text(&unescaped);
+        let (name_text, name_lossy) = decode_text(name);
+        if lossy || name_lossy {
+            self.report(DiagnosticKind::NotUtf8, &at);
+        }
+        let duplicate = if self.game.tags.len() < TAG_SCAN_LIMIT {
+            self.game.tags.contains(&name_text)
+        } else {
+            if self.tag_names.is_empty() {
+                self.tag_names
+                    .extend(self.game.tags.iter().map(|t| t.name.clone()));
+            }
+            !self.tag_names.insert(name_text.clone())
+        };
+        if duplicate {
+            self.report(DiagnosticKind::DuplicateTag { name: name_text }, &at);
+            return ControlFlow::Continue(());
+        }
+        let tag = Tag {
+            name: name_text,
+            value: value_text,
+            raw: lossy.then(|| unescaped.into_owned()),
+        };
+        // Unparsable values stay as text; only a diagnostic says so. PDN leaves a tag
+        // with no value empty where PGN writes "?".
+        if let Some(kind) = check_tag_value(&self.rules.dialect(), &tag.name, &tag.value) {
+            self.report(kind, &at);
+        }
+        self.game.tags.push(tag);
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self) -> ControlFlow<()> {
+        match self.rules.start_position(&self.game.tags) {
+            Ok(setup) => {
+                // Reported at the first movetext token, where a location is known.
+                self.pending_setup_warnings = setup.warnings;
+                self.frames.push(Frame {
+                    line: LineId::MAIN,
+                    position: setup.position.clone(),
+                    before: setup.position,
+                    last: None,
+                });
+            }
+            Err(e) => {
+                // Reported at the first movetext token, where a location is known.
+                self.stopped = true;
+                self.pending_setup_error = Some(e);
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn move_number(&mut self, number: u64, ellipsis: bool, at: At<'_>) -> ControlFlow<()> {
+        if self.stopped {
+            return self.stop_at(&at);
+        }
+        if self.flush_held(&at).is_break() {
+            return ControlFlow::Break(());
+        }
+        self.flush_setup_at(&at);
+        let written = at.bytes();
+        if written.len() > 1 && written.first() == Some(&b'0') && written[1].is_ascii_digit() {
+            let found = String::from_utf8_lossy(written).into_owned();
+            self.report(DiagnosticKind::MoveNumberLeadingZero { found }, &at);
+        }
+        self.context = MoveContext {
+            number: Some(number),
+            ellipsis,
+        };
+        self.number_start = Some(at.span().start);
+        ControlFlow::Continue(())
+    }
+
+    fn move_token(&mut self, token: &[u8], at: At<'_>) -> ControlFlow<()> {
+        if self.stopped {
+            return self.stop_at(&at);
+        }
+        if let Some(held) = self.held.take() {
+            // `1-` then `7`: one move written with a space inside, read as written.
+            let joined = At {
+                span: Span::new(held.start, at.span.end),
+                ..at
+            };
+            return self.read_token(joined.bytes(), joined);
+        }
+        if self.rules.move_continues(token) {
+            self.held = Some(at.span);
+            return ControlFlow::Continue(());
+        }
+        self.read_token(token, at)
+    }
+
     fn nag(&mut self, nag: Nag, at: At<'_>) -> ControlFlow<()> {
         if self.stopped {
             return self.stop_at(&at);
         }
+        if self.flush_held(&at).is_break() {
+            return ControlFlow::Break(());
+        }
+        self.flush_setup_at(&at);
         match self.last_node() {
             Some(node) => self.game.node_mut(node).nags.push(nag),
             None => self.report(
@@ -362,6 +451,10 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
         if self.stopped {
             return self.stop_at(&at);
         }
+        if self.flush_held(&at).is_break() {
+            return ControlFlow::Break(());
+        }
+        self.flush_setup_at(&at);
         let (text, lossy) = decode_text(text);
         if lossy {
             self.report(DiagnosticKind::NotUtf8, &at);
@@ -382,6 +475,10 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
             let _ = self.stop_at(&at);
             return ControlFlow::Break(());
         }
+        if self.flush_held(&at).is_break() {
+            return ControlFlow::Break(());
+        }
+        self.flush_setup_at(&at);
         self.number_start = None;
         let Some(frame) = self.frames.last() else {
             return ControlFlow::Continue(Skip(true));
@@ -408,6 +505,10 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
         if self.stopped {
             return self.stop_at(&at);
         }
+        if self.flush_held(&at).is_break() {
+            return ControlFlow::Break(());
+        }
+        self.flush_setup_at(&at);
         self.number_start = None;
         if self.frames.len() > 1 {
             if let Some(frame) = self.frames.pop() {
@@ -423,6 +524,10 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
         if self.stopped {
             return self.stop_at(&at);
         }
+        if self.flush_held(&at).is_break() {
+            return ControlFlow::Break(());
+        }
+        self.flush_setup_at(&at);
         let (text, _) = decode_text(text);
         let Some(frame) = self.frames.last() else {
             return self.stop_at(&at);
@@ -444,17 +549,15 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
                 ControlFlow::Continue(())
             }
             Err(e) => {
-                let kind = match e {
-                    SetupError::Unsupported(message) => DiagnosticKind::Unsupported { message },
-                    SetupError::Invalid(message) => DiagnosticKind::BadSetup { message },
-                };
-                self.report(kind, &at);
+                self.report(setup_error_kind(e), &at);
                 self.stop_at(&at)
             }
         }
     }
 
     fn result(&mut self, result: GameResult, at: At<'_>) -> ControlFlow<()> {
+        let _ = self.flush_held(&at);
+        self.flush_setup_at(&at);
         let end = self.frames.first().map(|frame| &frame.position);
         let (result, forgiven) = self.rules.game_result(&self.game.tags, end, result);
         for kind in forgiven {
@@ -476,6 +579,9 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
     }
 
     fn end_game(&mut self, raw: RawGame<'_>) -> ReadGame<R::Move> {
+        if !self.pending_setup_warnings.is_empty() || self.pending_setup_error.is_some() {
+            self.flush_setup(Location::default(), raw.index);
+        }
         self.in_game = false;
         let mut game = std::mem::take(&mut self.game);
         let start = raw.span.start;

@@ -188,6 +188,12 @@ pub enum DiagnosticKind {
         /// The number of the move that follows.
         expected: u64,
     },
+    /// A move number written with leading zeros (`01.`, a PDN 2.0 habit).
+    #[error("move number {found} has a leading zero")]
+    MoveNumberLeadingZero {
+        /// The move number as written.
+        found: String,
+    },
     /// A token that has no place where it stands; it was skipped.
     #[error("unexpected {0}; skipped")]
     UnexpectedToken(String),

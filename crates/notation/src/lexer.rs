@@ -110,6 +110,8 @@ const WS: u8 = 1;
 const SYMBOL: u8 = 2;
 const DIGIT: u8 = 4;
 const SUFFIX: u8 = 8;
+/// A byte of a plain tag name: an ASCII letter, digit or `_`.
+const NAME: u8 = 16;
 
 /// Byte classes. Symbols take every printable byte except the delimiters, so that
 /// figurines, `½-½`, `N@f3` and other oddities stay one token for the rules to judge.
@@ -120,7 +122,8 @@ static CLASS: [u8; 256] = {
         let b = i as u8;
         t[i] = match b {
             b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c => WS,
-            b'0'..=b'9' => SYMBOL | DIGIT,
+            b'0'..=b'9' => SYMBOL | DIGIT | NAME,
+            b'A'..=b'Z' | b'a'..=b'z' | b'_' => SYMBOL | NAME,
             b'!' | b'?' => SUFFIX,
             b'[' | b']' | b'(' | b')' | b'{' | b'}' | b';' | b'"' | b'.' | b'$' | b'*' | b'<'
             | b'>' => 0,
@@ -136,6 +139,18 @@ static CLASS: [u8; 256] = {
 #[inline]
 pub(crate) fn is_symbol_byte(b: u8) -> bool {
     CLASS[b as usize] & SYMBOL != 0
+}
+
+/// Whether a byte may be part of a plain tag name (an ASCII letter, digit or `_`).
+#[inline]
+pub(crate) fn is_name_byte(b: u8) -> bool {
+    CLASS[b as usize] & NAME != 0
+}
+
+/// Whether a byte is white space.
+#[inline]
+pub(crate) fn is_space(b: u8) -> bool {
+    CLASS[b as usize] & WS != 0
 }
 
 /// Skips white space from `pos`, recording what it crossed. Returns the new position.

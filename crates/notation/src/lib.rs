@@ -31,7 +31,7 @@ mod tree;
 mod visitor;
 mod writer;
 
-pub use builder::{GameBuilder, GameReader, KeepRaw, ReadGame, read_games};
+pub use builder::{GameBuilder, GameReader, KeepRaw, ReadGame, check_tag_value, read_games};
 pub use diagnostic::{Diagnostic, DiagnosticKind, Severity};
 pub use encoding::decode;
 pub use lexer::{Gap, Lexed, Token, lex};

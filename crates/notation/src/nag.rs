@@ -48,6 +48,45 @@ impl Nag {
         })
     }
 
+    /// The glyph nearest to a move strength of any length: PDN's grammar allows any run of
+    /// `!` and `?` (`([!?]+)|(\([!?]+\))`), where PGN has six suffixes.
+    ///
+    /// The six traditional suffixes are read as [`Nag::from_suffix`] reads them. A longer
+    /// run of `!` alone is read as `!!`, of `?` alone as `??`; a longer mix as `!?` when it
+    /// starts with `!` and as `?!` when it starts with `?`, as the two-character mixes read.
+    /// Returns `None` for anything else. A reader that maps a longer run reports that it
+    /// did, since the exact strength is not kept.
+    ///
+    /// ```
+    /// use notation::Nag;
+    /// assert_eq!(Nag::from_move_strength(b"(!?!!!)"), Some(Nag::SPECULATIVE));
+    /// assert_eq!(Nag::from_move_strength(b"!!!"), Some(Nag::BRILLIANT));
+    /// assert_eq!(Nag::from_move_strength(b"???"), Some(Nag::BLUNDER));
+    /// assert_eq!(Nag::from_move_strength(b"?!?"), Some(Nag::DUBIOUS));
+    /// assert_eq!(Nag::from_move_strength(b"(?)"), Some(Nag::MISTAKE));
+    /// assert_eq!(Nag::from_move_strength(b"!x"), None);
+    /// ```
+    pub fn from_move_strength(text: &[u8]) -> Option<Nag> {
+        if let Some(nag) = Nag::from_suffix(text) {
+            return Some(nag);
+        }
+        let inner = match text {
+            [b'(', inner @ .., b')'] => inner,
+            other => other,
+        };
+        if inner.is_empty() || !inner.iter().all(|&b| b == b'!' || b == b'?') {
+            return None;
+        }
+        let good = inner.iter().all(|&b| b == b'!');
+        let bad = inner.iter().all(|&b| b == b'?');
+        Some(match (good, bad, inner[0]) {
+            (true, _, _) => Nag::BRILLIANT,
+            (_, true, _) => Nag::BLUNDER,
+            (_, _, b'!') => Nag::SPECULATIVE,
+            _ => Nag::DUBIOUS,
+        })
+    }
+
     /// The suffix annotation this glyph stands for, if it is one of `$1`..`$6`.
     pub fn suffix(self) -> Option<&'static str> {
         Some(match self.0 {

@@ -8,7 +8,7 @@ use std::io::{self, Read};
 use std::ops::ControlFlow;
 
 use crate::diagnostic::{Diagnostic, DiagnosticKind, Severity};
-use crate::lexer::{Gap, Lexed, Token, lex_inline};
+use crate::lexer::{Gap, Lexed, Token, is_space, lex_inline};
 use crate::rules::Dialect;
 use crate::span::{Location, Span};
 use crate::visitor::{At, RawGame, RawValue, Skip, Visitor};
@@ -93,6 +93,54 @@ pub(crate) fn locate(text: &[u8], start: Location, at: u64) -> Location {
         column,
         offset: at,
     }
+}
+
+/// The first line of `text` longer than 255 bytes that ends in it (at a line feed), as
+/// its start (clamped to `text`) and its length in bytes without the line end. The first
+/// line starts at column `column`.
+///
+/// Lines are not visited one by one: from a line's start, the last line feed among the
+/// next 256 bytes ends a line of at most 255 bytes, and so does every line feed before
+/// it, so the search leaps to the line after it. Only a window with no line feed needs
+/// a closer look.
+fn first_long_line(text: &[u8], column: u64) -> Option<(usize, u64)> {
+    const WINDOW: i64 = 256;
+    // The start of the current line, before `text` for the first one.
+    let mut begin: i64 = -(column as i64 - 1);
+    loop {
+        let from = begin.max(0) as usize;
+        let to = (begin + WINDOW).max(0) as usize;
+        if to >= text.len() {
+            // Every line ending in the rest of the text is short.
+            return None;
+        }
+        if let Some(i) = memchr::memrchr(b'\n', &text[from..to]) {
+            begin = (from + i) as i64 + 1;
+            continue;
+        }
+        // No line end in the window: the line is long unless a CR LF ends it just past it.
+        let end = to + memchr::memchr(b'\n', &text[to..])?;
+        let mut content_end = end;
+        if content_end > 0 && text[content_end - 1] == b'\r' {
+            content_end -= 1;
+        }
+        let length = content_end as i64 - begin;
+        if length > 255 {
+            return Some((from, length as u64));
+        }
+        begin = end as i64 + 1;
+    }
+}
+
+/// The last, unfinished line of `text` (whose first byte is at `column`), if it is
+/// already longer than 255 bytes: whatever ends it later, it is too long (a 50 MB
+/// single-line file has no line end at all).
+fn long_last_line(text: &[u8], column: u64) -> Option<(usize, u64)> {
+    let (begin, length) = match memchr::memrchr(b'\n', text) {
+        Some(i) => (i + 1, (text.len() - i - 1) as u64),
+        None => (0, text.len() as u64 + column.saturating_sub(1)),
+    };
+    (length > 255).then_some((begin, length))
 }
 
 /// Where the reader is in a game.
@@ -254,6 +302,24 @@ struct KnownTags {
     names: Vec<&'static [u8]>,
     /// `starts[n]`: the index of the first name of length `n` or more.
     starts: Vec<usize>,
+    /// The names by [`fold_hash`].
+    buckets: Vec<Vec<&'static [u8]>>,
+}
+
+const TAG_BUCKETS: usize = 128;
+
+/// A hash of a name that ignores ASCII case, into `0..TAG_BUCKETS`: its length and its
+/// first and last bytes tell the known names well enough apart, at the cost of no loop.
+#[inline]
+fn fold_hash(name: &[u8]) -> usize {
+    match name {
+        [first, .., last] => {
+            (name.len() + 3 * usize::from(first | 0x20) + 7 * usize::from(last | 0x20))
+                % TAG_BUCKETS
+        }
+        [only] => usize::from(only | 0x20) % TAG_BUCKETS,
+        [] => 0,
+    }
 }
 
 impl KnownTags {
@@ -264,7 +330,22 @@ impl KnownTags {
         let starts = (0..=longest + 1)
             .map(|n| names.partition_point(|k| k.len() < n))
             .collect();
-        KnownTags { names, starts }
+        let mut buckets = vec![Vec::new(); TAG_BUCKETS];
+        for &k in &names {
+            buckets[fold_hash(k)].push(k);
+        }
+        KnownTags {
+            names,
+            starts,
+            buckets,
+        }
+    }
+
+    /// Whether `name` is a known name exactly as written: most names are, and then no
+    /// case needs correcting. One bucket of a case-folded hash holds every candidate.
+    #[inline]
+    fn written_as_known(&self, name: &[u8]) -> bool {
+        self.buckets[fold_hash(name)].contains(&name)
     }
 
     /// The known names of length `len`.
@@ -422,22 +503,10 @@ impl<R: Read> Reader<R> {
         let from = self.index(self.cursor.offset);
         let to = self.index(offset).min(self.filled);
         if !self.noted_long_line && self.dialect.strict_layout {
-            // Line length: bytes between line ends, the first line counted from its column.
             let text = &self.buf[from..to];
-            let mut line_begin: i64 = -(self.cursor.column as i64 - 1);
-            let mut long = None;
-            for i in memchr::memchr_iter(b'\n', text) {
-                let mut end = i;
-                if end > 0 && text[end - 1] == b'\r' {
-                    end -= 1;
-                }
-                let length = end as i64 - line_begin;
-                if length > 255 {
-                    long = Some((self.cursor.offset + line_begin.max(0) as u64, length as u64));
-                    break;
-                }
-                line_begin = i as i64 + 1;
-            }
+            let long = first_long_line(text, self.cursor.column)
+                .or_else(|| long_last_line(text, self.cursor.column))
+                .map(|(begin, length)| (self.cursor.offset + begin as u64, length));
             if let Some((at, length)) = long {
                 self.noted_long_line = true;
                 let d = self.diagnostic(DiagnosticKind::LongLine { length }, at);
@@ -538,6 +607,32 @@ impl<R: Read> Reader<R> {
                 break Ending::Unmarked;
             }
             size_checked = Some((self.fills, began));
+            // The common tokens are read straight from the buffer; the general path below
+            // takes over at the first token they do not cover (or at the buffer's end).
+            if pending_number.is_none() {
+                match state {
+                    State::Movetext if !broken && skip_from.is_none() => {
+                        any_movetext |= self.movetext_fast(
+                            visitor,
+                            &mut depth,
+                            &mut skip_from,
+                            &mut broken,
+                            &mut move_end,
+                            &mut last_end,
+                        );
+                    }
+                    State::Tags => {
+                        self.tags_fast(
+                            visitor,
+                            &mut broken,
+                            skip_from,
+                            &mut result_tag,
+                            &mut last_end,
+                        );
+                    }
+                    _ => {}
+                }
+            }
             let mut gap = Gap::default();
             let lexed = lex_inline(
                 &self.buf[..self.filled],
@@ -1121,13 +1216,34 @@ impl<R: Read> Reader<R> {
         value: (u64, u64),
         result_tag: &mut Option<GameResult>,
     ) {
+        self.deliver_tag_plain(
+            visitor, broken, skip_from, open, name, value, result_tag, false,
+        );
+    }
+
+    /// [`Reader::deliver_tag`]; `plain` tells that the name is known to be of letters,
+    /// digits and `_` only, so that the odd-name check can be left out.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn deliver_tag_plain<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        broken: &mut bool,
+        skip_from: Option<usize>,
+        open: u64,
+        name: (u64, u64),
+        value: (u64, u64),
+        result_tag: &mut Option<GameResult>,
+        plain: bool,
+    ) {
         let name_bytes = self.slice(name);
         if name_bytes.is_empty() {
             return;
         }
-        if !name_bytes
-            .iter()
-            .all(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        if !plain
+            && !name_bytes
+                .iter()
+                .all(|b| b.is_ascii_alphanumeric() || *b == b'_')
         {
             let d = self.diagnostic(
                 DiagnosticKind::OddTagName {
@@ -1140,7 +1256,13 @@ impl<R: Read> Reader<R> {
         // A known name written with another case is corrected, unless the name is also
         // known as written: one pass over the names of the same length tells both.
         let mut canonical = None;
-        for &k in self.known_tags.of_len(name_bytes.len()) {
+        let names = if self.known_tags.written_as_known(name_bytes) {
+            // Known as written (the common case): nothing to correct.
+            &[][..]
+        } else {
+            self.known_tags.of_len(name_bytes.len())
+        };
+        for &k in names {
             if k == name_bytes {
                 canonical = None;
                 break;
@@ -1175,6 +1297,276 @@ impl<R: Read> Reader<R> {
             if let ControlFlow::Break(()) = visitor.tag(name_final, raw, at) {
                 *broken = true;
             }
+        }
+    }
+
+    /// Reads the common movetext tokens (moves, move numbers, brace comments on one line,
+    /// NAGs, suffixes, parentheses) straight from the buffer, with buffer indices, while
+    /// the visitor takes every token. Stops before anything else: a token that may
+    /// continue past the buffer, one that needs a diagnostic, a result, white space that
+    /// must be noted. Everything it reads, it reads exactly as the general path would.
+    /// Returns whether it read a token that counts as movetext.
+    #[allow(clippy::too_many_arguments)]
+    fn movetext_fast<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        depth: &mut usize,
+        skip_from: &mut Option<usize>,
+        broken: &mut bool,
+        move_end: &mut u64,
+        last_end: &mut u64,
+    ) -> bool {
+        let buf = &self.buf[..self.filled];
+        let len = buf.len();
+        let base = self.base;
+        let text = &buf[self.index(self.cursor.offset)..];
+        let text_location = self.cursor;
+        let game = self.game_index();
+        let at = |s: usize, e: usize| At {
+            span: Span::new(base + s as u64, base + e as u64),
+            game,
+            text,
+            text_location,
+        };
+        // Tabs and lone carriage returns are noted once per input: after that they are
+        // white space like any other.
+        let (tab_ok, cr_ok) = (self.noted_tab, self.noted_cr);
+        let max_nag = u64::from(self.dialect.max_nag);
+        let mut any = false;
+        let mut pos = self.pos;
+        // The end of the last token read.
+        let mut done = pos;
+        loop {
+            let (start, first) = match buf.get(pos..pos + 2) {
+                // Most tokens follow one space.
+                Some(&[b' ', b]) if !is_space(b) => (pos + 1, b),
+                _ => loop {
+                    match buf.get(pos) {
+                        Some(b' ' | b'\n' | 0x0b | 0x0c) => pos += 1,
+                        Some(b'\t') if tab_ok => pos += 1,
+                        Some(b'\r') if cr_ok || buf.get(pos + 1) == Some(&b'\n') => pos += 1,
+                        Some(&b) => break (pos, b),
+                        None => break (pos, b'\0'),
+                    }
+                },
+            };
+            if start >= len {
+                break;
+            }
+            let (end, flow) = match first {
+                b'0'..=b'9' => {
+                    // Only a move number (`12.`, `12...`): a bare integer waits for its
+                    // periods, and the results start with digits too.
+                    let mut d = start + 1;
+                    while d < len && buf[d].is_ascii_digit() {
+                        d += 1;
+                    }
+                    if d >= len || buf[d] != b'.' {
+                        break;
+                    }
+                    let mut end = d + 1;
+                    while end < len && buf[end] == b'.' {
+                        end += 1;
+                    }
+                    if end >= len {
+                        break;
+                    }
+                    any = true;
+                    let number = digits_value(&buf[start..d]);
+                    let at = at(start, end);
+                    (end, visitor.move_number(number, end - d >= 3, at))
+                }
+                b'{' => {
+                    let body = &buf[start + 1..];
+                    // A comment with a line end may hide a new game: the general path.
+                    match memchr::memchr2(b'}', b'\n', body) {
+                        Some(i) if body[i] == b'}' => {
+                            any = true;
+                            let end = start + 2 + i;
+                            (end, visitor.comment(&body[..i], at(start, end)))
+                        }
+                        _ => break,
+                    }
+                }
+                b'$' => {
+                    let mut end = start + 1;
+                    while end < len && buf[end].is_ascii_digit() {
+                        end += 1;
+                    }
+                    if end == start + 1 || end >= len {
+                        break;
+                    }
+                    let n = digits_value(&buf[start + 1..end]);
+                    if n > max_nag {
+                        break;
+                    }
+                    any = true;
+                    (end, visitor.nag(Nag(n as u16), at(start, end)))
+                }
+                b'!' | b'?' => {
+                    let mut end = start + 1;
+                    while end < len && matches!(buf[end], b'!' | b'?') {
+                        end += 1;
+                    }
+                    if end >= len {
+                        break;
+                    }
+                    let Some(nag) = Nag::from_suffix(&buf[start..end]) else {
+                        break;
+                    };
+                    (end, visitor.nag(nag, at(start, end)))
+                }
+                b'(' => {
+                    // `(!)` is a suffix, and the byte after `(` must be known to tell.
+                    if matches!(buf.get(start + 1), None | Some(b'!' | b'?')) {
+                        break;
+                    }
+                    any = true;
+                    *depth += 1;
+                    done = start + 1;
+                    pos = done;
+                    match visitor.begin_variation(at(start, start + 1)) {
+                        ControlFlow::Continue(Skip(false)) => continue,
+                        ControlFlow::Continue(Skip(true)) => *skip_from = Some(*depth),
+                        ControlFlow::Break(()) => *broken = true,
+                    }
+                    break;
+                }
+                b')' if *depth > 0 => {
+                    let end = start + 1;
+                    let flow = visitor.end_variation(at(start, end));
+                    *depth -= 1;
+                    (end, flow)
+                }
+                // `%` may start an escape line and `/` a set-up; `N` alone and symbols
+                // starting with these bytes may be evaluation symbols (or `½-½`).
+                b'%' | b'/' | b'=' | b'+' | b'-' | 0xc2 | 0xe2 => break,
+                b if crate::lexer::is_symbol_byte(b) => {
+                    let mut end = start + 1;
+                    while end < len && crate::lexer::is_symbol_byte(buf[end]) {
+                        end += 1;
+                    }
+                    // `e8(Q)` is one token; the general path tells.
+                    if end >= len || buf[end] == b'(' || (b == b'N' && end == start + 1) {
+                        break;
+                    }
+                    any = true;
+                    *move_end = base + end as u64;
+                    (end, visitor.move_token(&buf[start..end], at(start, end)))
+                }
+                _ => break,
+            };
+            done = end;
+            pos = end;
+            if flow.is_break() {
+                *broken = true;
+                break;
+            }
+        }
+        if done != self.pos {
+            self.pos = done;
+            *last_end = self.base + done as u64;
+        }
+        any
+    }
+
+    /// Reads complete tag pairs written the plain way (`[Name "value"]`, the name of
+    /// letters, digits and `_`, the value with no escape, single line ends between pairs)
+    /// straight from the buffer. Stops before anything else, for the general path.
+    fn tags_fast<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        broken: &mut bool,
+        skip_from: Option<usize>,
+        result_tag: &mut Option<GameResult>,
+        last_end: &mut u64,
+    ) {
+        loop {
+            let buf = &self.buf[..self.filled];
+            let len = buf.len();
+            let mut pos = self.pos;
+            // A blank line is for the general path: a new game may begin there.
+            let mut newline = false;
+            let open = loop {
+                match buf.get(pos) {
+                    Some(b' ' | 0x0b | 0x0c) => pos += 1,
+                    Some(b'\n') if !newline => {
+                        newline = true;
+                        pos += 1;
+                    }
+                    Some(b'\r') if buf.get(pos + 1) == Some(&b'\n') => pos += 1,
+                    Some(b'\t') if self.noted_tab => pos += 1,
+                    Some(b'[') => break pos,
+                    _ => return,
+                }
+            };
+            // The name follows the bracket; a digit first would make a move number.
+            let name_start = open + 1;
+            let mut p = name_start;
+            while p < len && crate::lexer::is_name_byte(buf[p]) {
+                p += 1;
+            }
+            let name_end = p;
+            if name_end == name_start || buf[name_start].is_ascii_digit() {
+                return;
+            }
+            while p < len && buf[p] == b' ' {
+                p += 1;
+            }
+            if p == name_end || p >= len || buf[p] != b'"' {
+                return;
+            }
+            let value_start = p + 1;
+            let value_end = match memchr::memchr3(b'"', b'\\', b'\n', &buf[value_start..]) {
+                Some(i) if buf[value_start + i] == b'"' => value_start + i,
+                _ => return,
+            };
+            p = value_end + 1;
+            while p < len && buf[p] == b' ' {
+                p += 1;
+            }
+            if p >= len || buf[p] != b']' {
+                return;
+            }
+            let end = p + 1;
+            let base = self.base;
+            let off = |i: usize| base + i as u64;
+            if self.known_tags.written_as_known(&buf[name_start..name_end]) {
+                // What `deliver_tag` does for a plain, known name, with buffer indices.
+                self.tag_names.push((off(name_start), off(name_end)));
+                self.announce(visitor);
+                let buf = &self.buf[..self.filled];
+                let name = &buf[name_start..name_end];
+                if name == b"Result" {
+                    let v = crate::lexer::unescape(&buf[value_start..value_end]);
+                    *result_tag = self.dialect.read_result(v.trim_ascii()).map(|(r, _)| r);
+                }
+                if !*broken && skip_from.is_none() {
+                    let at = At {
+                        span: Span::new(off(open), off(value_end)),
+                        game: self.game_index(),
+                        text: &buf[self.index(self.cursor.offset)..],
+                        text_location: self.cursor,
+                    };
+                    let raw = RawValue(&buf[value_start..value_end]);
+                    if let ControlFlow::Break(()) = visitor.tag(name, raw, at) {
+                        *broken = true;
+                    }
+                }
+            } else {
+                self.deliver_tag_plain(
+                    visitor,
+                    broken,
+                    skip_from,
+                    off(open),
+                    (off(name_start), off(name_end)),
+                    (off(value_start), off(value_end)),
+                    result_tag,
+                    true,
+                );
+            }
+            self.pos = end;
+            *last_end = off(end);
         }
     }
 
@@ -1258,4 +1650,61 @@ fn evaluation_symbol_spelled(symbol: &[u8]) -> Option<Nag> {
         s if s == "□".as_bytes() => 7,
         _ => return None,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`first_long_line`] the plain way: every line, one by one.
+    fn first_long_line_naive(text: &[u8], column: u64) -> Option<(usize, u64)> {
+        let mut line_begin: i64 = -(column as i64 - 1);
+        for i in memchr::memchr_iter(b'\n', text) {
+            let mut end = i;
+            if end > 0 && text[end - 1] == b'\r' {
+                end -= 1;
+            }
+            let length = end as i64 - line_begin;
+            if length > 255 {
+                return Some((line_begin.max(0) as usize, length as u64));
+            }
+            line_begin = i as i64 + 1;
+        }
+        None
+    }
+
+    #[test]
+    fn long_lines_are_found_as_line_by_line() {
+        // Lines of lengths around the limit, with LF or CR LF ends, from various columns.
+        let mut seed = 12345u64;
+        let mut next = |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        for _ in 0..2000 {
+            let mut text = Vec::new();
+            for _ in 0..next(6) {
+                let len = match next(4) {
+                    0 => next(20),
+                    1 => 250 + next(10),
+                    _ => next(600),
+                };
+                text.extend(std::iter::repeat_n(b'x', len as usize));
+                match next(3) {
+                    0 => text.extend_from_slice(b"\r\n"),
+                    1 => text.push(b'\n'),
+                    _ => text.push(b'\r'),
+                }
+            }
+            let column = 1 + next(300);
+            assert_eq!(
+                first_long_line(&text, column),
+                first_long_line_naive(&text, column),
+                "{column} {:?}",
+                String::from_utf8_lossy(&text)
+            );
+        }
+    }
 }

@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use crate::{GameResult, Tags};
+use crate::{DiagnosticKind, GameResult, Tags};
 
 /// Which player is to move: the one who moves first in the game, or the other.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -277,6 +277,17 @@ pub trait Rules {
         let _ = (position, context);
     }
 
+    /// Whether a move token is cut short and continues in the next token: old
+    /// column-aligned files write a space inside a move (`1- 7`). The reader then joins
+    /// the token and the move token after it, with a space between, and reads them as
+    /// one move.
+    ///
+    /// The default: never.
+    fn move_continues(&self, token: &[u8]) -> bool {
+        let _ = token;
+        false
+    }
+
     /// Reads a move token in a position, returning the move and what was forgiven.
     fn read_move(
         &self,
@@ -296,4 +307,24 @@ pub trait Rules {
 
     /// The move number of the next move (the full-move number).
     fn move_number(&self, position: &Self::Position) -> u64;
+
+    /// The result a game keeps, given its tags and the position at the end of its main
+    /// line (`None` when its moves could not be played), with what was forgiven.
+    ///
+    /// Called by the reader with the game's termination marker (or the `Result` tag's
+    /// value when the marker is missing), and by the writer before it writes the marker
+    /// and the `Result` tag. Games whose result tokens depend on the rules map the marker
+    /// to the one their game writes here (PDN: `1-0` in an international draughts game is
+    /// the old spelling of `2-0`) and report each departure as a diagnostic.
+    ///
+    /// The default keeps the result and forgives nothing.
+    fn game_result(
+        &self,
+        tags: &Tags,
+        end: Option<&Self::Position>,
+        result: GameResult,
+    ) -> (GameResult, Vec<DiagnosticKind>) {
+        let _ = (tags, end);
+        (result, Vec::new())
+    }
 }

@@ -729,32 +729,40 @@ pub fn check_tags(tags: &Tags, empty_means_unknown: bool) -> Vec<(String, TagVal
             continue;
         }
         let checked = match name {
-            "Date" | "EventDate" | "UTCDate" | "PublicationDate" => Date::parse(value).map(drop),
-            "Round" => Round::parse(value).map(drop),
-            "Time" | "UTCTime" => Time::parse(value).map(drop),
-            "TimeControl" | "TimeControlWhite" | "TimeControlBlack" => {
-                TimeControl::parse(value).map(drop)
-            }
-            "WhiteElo" | "BlackElo" | "WhiteUSCF" | "BlackUSCF" | "WhiteRating" | "BlackRating" => {
-                tag_items(value).try_for_each(|item| Rating::parse(item).map(drop))
-            }
-            "PlyCount" | "Board" => match value {
-                "" => Err(TagValueError::Empty),
-                v if parse_u64(v).is_some() => Ok(()),
-                v => Err(TagValueError::Integer(v.to_owned())),
-            },
             // Reported once, at the SetUp tag, even if the FEN tag is missing.
             "SetUp" if !set_up_checked => {
                 set_up_checked = true;
                 tags.set_up().map(drop)
             }
-            _ => Ok(()),
+            _ => check_value(name, value),
         };
         if let Err(error) = checked {
             problems.push((tag.name.clone(), error));
         }
     }
     problems
+}
+
+/// Checks the value of one tag whose form the standards prescribe (see [`check_tags`];
+/// `SetUp`, which needs the `FEN` tag too, is not checked here). Other tags pass.
+pub(crate) fn check_value(name: &str, value: &str) -> Result<(), TagValueError> {
+    match name {
+        "Date" | "EventDate" | "UTCDate" | "PublicationDate" => Date::parse(value).map(drop),
+        "Round" => Round::parse(value).map(drop),
+        "Time" | "UTCTime" => Time::parse(value).map(drop),
+        "TimeControl" | "TimeControlWhite" | "TimeControlBlack" => {
+            TimeControl::parse(value).map(drop)
+        }
+        "WhiteElo" | "BlackElo" | "WhiteUSCF" | "BlackUSCF" | "WhiteRating" | "BlackRating" => {
+            tag_items(value).try_for_each(|item| Rating::parse(item).map(drop))
+        }
+        "PlyCount" | "Board" => match value {
+            "" => Err(TagValueError::Empty),
+            v if parse_u64(v).is_some() => Ok(()),
+            v => Err(TagValueError::Integer(v.to_owned())),
+        },
+        _ => Ok(()),
+    }
 }
 
 fn parse_u64(s: &str) -> Option<u64> {

@@ -23,10 +23,20 @@ pub struct At<'r> {
     pub(crate) text_location: Location,
 }
 
-impl At<'_> {
+impl<'r> At<'r> {
     /// The token's byte span in the input.
     pub fn span(&self) -> Span {
         self.span
+    }
+
+    /// The token's bytes as written (empty for a position with no token, such as the end
+    /// of a game without a termination marker).
+    pub fn bytes(&self) -> &'r [u8] {
+        let offset = |at: u64| {
+            usize::try_from(at.saturating_sub(self.text_location.offset)).unwrap_or(usize::MAX)
+        };
+        let (from, to) = (offset(self.span.start), offset(self.span.end));
+        self.text.get(from..to).unwrap_or(&[])
     }
 
     /// The 0-based index of the game in the input.

@@ -109,7 +109,7 @@ pub enum WriteError {
 ///
 /// Positions are replayed from `rules.start_position(&game.tags)` to number the moves
 /// and to let the rules write each one. The `Result` tag and the termination marker both
-/// come from `game.result`. Output is LF-terminated and ends with an empty line.
+/// come from `game.result`, as [`Rules::game_result`] keeps it for the game. Output is LF-terminated and ends with an empty line.
 ///
 /// On error nothing is appended.
 ///
@@ -138,10 +138,14 @@ pub fn write_game<R: Rules>(
     out: &mut String,
 ) -> Result<(), WriteError> {
     let start = out.len();
-    let written = write_tags(&game.tags, game.result, options, out)
-        .and_then(|()| write_movetext(rules, game, options, out));
-    if written.is_err() {
-        out.truncate(start);
+    // The movetext comes first: the result written in the tags and as the marker is the
+    // one the rules keep for the position the main line ends in.
+    let mut movetext = String::new();
+    let written = write_movetext(rules, game, options, &mut movetext)
+        .and_then(|result| write_tags(&game.tags, result, options, out));
+    match written {
+        Ok(()) => out.push_str(&movetext),
+        Err(_) => out.truncate(start),
     }
     written
 }
@@ -296,10 +300,10 @@ fn write_movetext<R: Rules>(
     game: &Game<R::Move>,
     options: &WriteOptions,
     out: &mut String,
-) -> Result<(), WriteError> {
+) -> Result<GameResult, WriteError> {
     let mut w = Movetext::new(out, options.line_width);
     let main = game.line(LineId::MAIN);
-    if main.moves.is_empty() {
+    let end = if main.moves.is_empty() {
         // No move to write: the start position is not needed, which lets a game whose
         // rules are unsupported (its whole movetext kept as text) be written.
         if !options.reduced {
@@ -313,28 +317,31 @@ fn write_movetext<R: Rules>(
         if let Some(tail) = &game.tail {
             w.tail(&tail.text);
         }
+        None
     } else {
         let position = rules
             .start_position(&game.tags)
             .map_err(WriteError::Setup)?
             .position;
-        walk(rules, game, options, &mut w, position)?;
-    }
-    w.word(game.result.as_str());
+        walk(rules, game, options, &mut w, position)?
+    };
+    let (result, _) = rules.game_result(&game.tags, end.as_ref(), game.result);
+    w.word(result.as_str());
     w.end_line();
     // The empty line that follows the movetext section.
     w.out.push('\n');
-    Ok(())
+    Ok(result)
 }
 
 /// Writes the moves of every line, depth first in document order, with an explicit stack.
+/// Returns the position the main line ends in (as far as its moves are in the tree).
 fn walk<R: Rules>(
     rules: &R,
     game: &Game<R::Move>,
     options: &WriteOptions,
     w: &mut Movetext<'_>,
     start: R::Position,
-) -> Result<(), WriteError> {
+) -> Result<Option<R::Position>, WriteError> {
     let position = start_line(rules, game, options, w, LineId::MAIN, start)?;
     let mut stack = vec![Frame {
         line: LineId::MAIN,
@@ -347,6 +354,7 @@ fn walk<R: Rules>(
     let mut number_second = true;
     let mut tail_written = false;
     let mut scratch = String::new();
+    let mut main_end = None;
 
     while let Some(frame) = stack.last_mut() {
         if let Some(pending) = &mut frame.pending {
@@ -449,11 +457,17 @@ fn walk<R: Rules>(
             tail_written = true;
             break;
         }
-        stack.pop();
+        if let Some(done) = stack.pop() {
+            if done.line == LineId::MAIN {
+                main_end = Some(done.position);
+            }
+        }
         if !stack.is_empty() {
             w.word(")");
         }
     }
+    // After a tail the main line's frame is still on the stack, at its bottom.
+    let end = main_end.or_else(|| stack.into_iter().next().map(|main| main.position));
 
     match &game.tail {
         Some(_) if !tail_written && options.reduced => {
@@ -463,9 +477,9 @@ fn walk<R: Rules>(
         Some(tail) if !tail_written => {
             // The tail's line is not in this tree: keep the text rather than lose it.
             w.tail(&tail.text);
-            Ok(())
+            Ok(end)
         }
-        _ => Ok(()),
+        _ => Ok(end),
     }
 }
 

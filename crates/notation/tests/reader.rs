@@ -267,12 +267,11 @@ fn deep_nesting_needs_no_recursion() {
     input.extend_from_slice(b" *");
     let games = read(&input);
     assert_eq!(games[0].game.line_count(), depth + 1);
-    assert!(
-        games[0]
-            .diagnostics
-            .iter()
-            .all(|d| d.kind == DiagnosticKind::NoTags)
-    );
+    // A game with no tags, on one line of 700 KB: that is all there is to say.
+    assert!(games[0].diagnostics.iter().all(|d| matches!(
+        d.kind,
+        DiagnosticKind::NoTags | DiagnosticKind::LongLine { .. }
+    )));
 }
 
 #[test]
