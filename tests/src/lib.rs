@@ -41,3 +41,5 @@ pub fn shared_corpus() -> Option<PathBuf> {
     };
     dir.is_dir().then_some(dir)
 }
+
+pub mod chess_gen;

@@ -1,10 +1,17 @@
-//! Inputs: files, folders (recursively), standard input; the format of each.
+//! Inputs: files, folders (recursively), standard input; transparent decompression;
+//! the notation of each (by extension, else by content, unless forced).
+//!
+//! Opening an input reads a few bytes ahead twice: the first four raw bytes tell the
+//! compression (by magic number, so a misnamed `.pgn` that is really gzip still reads),
+//! and the first 64 KiB of decompressed text tell PGN from PDN when the name does not.
+//! Both peeks are handed back to the reader in front of the rest of the stream, so
+//! nothing is read twice and standard input works like a file.
 
 use std::fs::File;
-use std::io::{self, Read};
+use std::io::{self, Cursor, Read};
 use std::path::{Path, PathBuf};
 
-use notation::RawRules;
+use indicatif::ProgressBar;
 
 /// The notation of an input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -16,80 +23,297 @@ pub enum Format {
 }
 
 impl Format {
-    /// The format an extension names, if any.
-    fn from_path(path: &Path) -> Option<Format> {
-        match path.extension()?.to_str()?.to_ascii_lowercase().as_str() {
-            "pgn" => Some(Format::Pgn),
-            "pdn" => Some(Format::Pdn),
-            _ => None,
-        }
-    }
-
-    /// Structure-only rules for the format.
-    pub fn raw_rules(self) -> RawRules {
-        match self {
-            Format::Pgn => RawRules::PGN,
-            Format::Pdn => RawRules::PDN,
+    /// The format a file name names, looking through a compression extension
+    /// (`games.pgn.zst` is PGN).
+    pub fn from_path(path: &Path) -> Option<Format> {
+        let name = path.file_name()?.to_str()?.to_ascii_lowercase();
+        let name = COMPRESSED_EXTENSIONS
+            .iter()
+            .find_map(|ext| name.strip_suffix(ext))
+            .unwrap_or(&name);
+        if name.ends_with(".pgn") {
+            Some(Format::Pgn)
+        } else if name.ends_with(".pdn") {
+            Some(Format::Pdn)
+        } else {
+            None
         }
     }
 }
 
-/// One input to read.
-pub struct Input {
-    /// The name to print in diagnostics.
+/// Extensions of the compressions read transparently.
+const COMPRESSED_EXTENSIONS: &[&str] = &[".gz", ".bz2", ".zst"];
+
+/// How many decompressed bytes are looked at to guess the format from the content.
+const SNIFF_BYTES: usize = 64 << 10;
+
+/// One input named on the command line (or found in a folder), not yet opened.
+#[derive(Clone, Debug)]
+pub struct Source {
+    /// The path, or `None` for standard input.
+    pub path: Option<PathBuf>,
+    /// The name printed in diagnostics.
     pub name: String,
-    /// Its format.
-    pub format: Format,
-    /// Its bytes, or why they cannot be had.
-    pub reader: io::Result<Box<dyn Read>>,
 }
 
-/// The inputs that `paths` name: files, every `.pgn`/`.pdn` file below a folder (sorted),
-/// and `-` for standard input.
-pub fn collect(paths: &[PathBuf], forced: Option<Format>) -> io::Result<Vec<Input>> {
-    let mut inputs = Vec::new();
+impl Source {
+    /// Its size on disk, for the progress bar (unknown for standard input).
+    pub fn size(&self) -> Option<u64> {
+        let path = self.path.as_ref()?;
+        std::fs::metadata(path).ok().map(|m| m.len())
+    }
+}
+
+/// The inputs that `paths` name: files as given, every PGN/PDN file below a folder (by
+/// extension, compressed or not, sorted so that runs are reproducible), and `-` for
+/// standard input. A path that does not exist is an error that names it.
+pub fn collect(paths: &[PathBuf]) -> Result<Vec<Source>, String> {
+    let mut sources = Vec::new();
     for path in paths {
         if path.as_os_str() == "-" {
-            inputs.push(Input {
+            sources.push(Source {
+                path: None,
                 name: "-".to_owned(),
-                format: forced.unwrap_or(Format::Pgn),
-                reader: Ok(Box::new(io::stdin())),
             });
         } else if path.is_dir() {
             let mut files = Vec::new();
-            walk(path, &mut files)?;
+            walk(path, &mut files).map_err(|e| format!("{}: {e}", path.display()))?;
             files.sort();
-            for file in files {
-                if let Some(format) = forced.or_else(|| Format::from_path(&file)) {
-                    inputs.push(open(file, format));
-                }
-            }
+            sources.extend(files.into_iter().map(|file| Source {
+                name: file.display().to_string(),
+                path: Some(file),
+            }));
+        } else if path.exists() {
+            sources.push(Source {
+                name: path.display().to_string(),
+                path: Some(path.clone()),
+            });
         } else {
-            let format = forced
-                .or_else(|| Format::from_path(path))
-                .unwrap_or(Format::Pgn);
-            inputs.push(open(path.clone(), format));
+            return Err(format!("{}: no such file or folder", path.display()));
         }
     }
-    Ok(inputs)
+    Ok(sources)
 }
 
-fn open(path: PathBuf, format: Format) -> Input {
-    Input {
-        name: path.display().to_string(),
-        format,
-        reader: File::open(&path).map(|f| Box::new(f) as Box<dyn Read>),
-    }
-}
-
+/// Collects the PGN and PDN files below `dir`. Symbolic links to folders are not
+/// followed, so that a link cycle cannot loop forever.
 fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.is_dir() {
+        let entry = entry?;
+        let path = entry.path();
+        let kind = entry.file_type()?;
+        if kind.is_dir() {
             walk(&path, files)?;
         } else if Format::from_path(&path).is_some() {
             files.push(path);
         }
     }
     Ok(())
+}
+
+/// An opened input: decompressed bytes and their format.
+pub struct Opened {
+    /// The format: forced, from the name, or guessed from the content.
+    pub format: Format,
+    /// The decompressed bytes.
+    pub reader: Box<dyn Read + Send>,
+}
+
+/// Counts the bytes read from a file into the progress bar (before decompression, so
+/// that the bar's total is the files' sizes on disk).
+struct Counted<R> {
+    inner: R,
+    progress: ProgressBar,
+}
+
+impl<R: Read> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.progress.inc(n as u64);
+        Ok(n)
+    }
+}
+
+/// Opens a source: raw bytes, decompression by magic number, format.
+pub fn open(source: &Source, forced: Option<Format>, progress: &ProgressBar) -> io::Result<Opened> {
+    let raw: Box<dyn Read + Send> = match &source.path {
+        None => Box::new(io::stdin()),
+        Some(path) => Box::new(Counted {
+            inner: File::open(path)?,
+            progress: progress.clone(),
+        }),
+    };
+    let reader = decompress(raw)?;
+    let by_name = source.path.as_deref().and_then(Format::from_path);
+    match forced.or(by_name) {
+        Some(format) => Ok(Opened { format, reader }),
+        None => {
+            let (head, rest) = peek(reader, SNIFF_BYTES)?;
+            let format = sniff(&head);
+            Ok(Opened {
+                format,
+                reader: Box::new(Cursor::new(head).chain(rest)),
+            })
+        }
+    }
+}
+
+/// Reads up to `n` bytes from the front of `reader` (fewer only at its end).
+fn peek<R: Read>(mut reader: R, n: usize) -> io::Result<(Vec<u8>, R)> {
+    let mut head = Vec::with_capacity(n.min(1 << 16));
+    (&mut reader).take(n as u64).read_to_end(&mut head)?;
+    Ok((head, reader))
+}
+
+/// Wraps `raw` in the decompressor its first bytes call for: gzip (`1f 8b`), bzip2
+/// (`BZh`) or Zstandard (`28 b5 2f fd`). Multi-member gzip and bzip2 files and multi-frame
+/// Zstandard files (as made by `cat a.gz b.gz` or parallel compressors) read to the end.
+fn decompress(raw: Box<dyn Read + Send>) -> io::Result<Box<dyn Read + Send>> {
+    let (magic, rest) = peek(raw, 4)?;
+    let kind = Compression::from_magic(&magic);
+    let stream = Cursor::new(magic).chain(rest);
+    Ok(match kind {
+        None => Box::new(stream),
+        Some(Compression::Gzip) => Box::new(flate2::read::MultiGzDecoder::new(stream)),
+        Some(Compression::Bzip2) => Box::new(bzip2::read::MultiBzDecoder::new(stream)),
+        Some(Compression::Zstd) => Box::new(zstd::stream::read::Decoder::new(stream)?),
+    })
+}
+
+/// The compressions read transparently.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Compression {
+    Gzip,
+    Bzip2,
+    Zstd,
+}
+
+impl Compression {
+    fn from_magic(magic: &[u8]) -> Option<Compression> {
+        match magic {
+            [0x1f, 0x8b, ..] => Some(Compression::Gzip),
+            [b'B', b'Z', b'h', ..] => Some(Compression::Bzip2),
+            [0x28, 0xb5, 0x2f, 0xfd, ..] => Some(Compression::Zstd),
+            _ => None,
+        }
+    }
+}
+
+/// Guesses the notation of a text from its first bytes: PDN when it has a `GameType` tag
+/// or a draughts FEN, or when more of its move tokens look like draughts moves (`32-28`,
+/// `28x19`, `c3:e5`) than like chess moves (`e4`, `Nf3`, `O-O`); PGN otherwise (the more
+/// common case, and the one the reader of an empty input does not care about).
+pub fn sniff(head: &[u8]) -> Format {
+    let text = String::from_utf8_lossy(head);
+    let lower = text.to_ascii_lowercase();
+    if lower.contains("[gametype ")
+        || lower.contains("[fen \"w:")
+        || lower.contains("[fen \"b:")
+        || lower.contains("[variant \"russian")
+        || lower.contains("[variant \"brazilian")
+    {
+        return Format::Pdn;
+    }
+    let (mut draughts, mut chess) = (0u32, 0u32);
+    let mut in_tag = false;
+    let mut in_comment = false;
+    for word in text.split_whitespace() {
+        // Tags and comments hold words of any shape; skip them roughly.
+        if in_comment {
+            in_comment = !word.contains('}');
+            continue;
+        }
+        if in_tag {
+            in_tag = !word.ends_with(']');
+            continue;
+        }
+        if word.starts_with('{') {
+            in_comment = !word.contains('}');
+            continue;
+        }
+        if word.starts_with('[') {
+            in_tag = !word.ends_with(']');
+            continue;
+        }
+        // `12.e4` and `12...32-28`: drop the move number.
+        let token = word.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+        let token = if token.len() < word.len() && word.contains('.') {
+            token
+        } else {
+            word
+        };
+        if looks_like_draughts_move(token) {
+            draughts += 1;
+        } else if looks_like_chess_move(token) {
+            chess += 1;
+        }
+    }
+    if draughts > chess {
+        Format::Pdn
+    } else {
+        Format::Pgn
+    }
+}
+
+/// `32-28`, `28x19`, `5x14x23`: squares by number joined by `-`, `x` or `:`.
+fn looks_like_draughts_move(token: &str) -> bool {
+    let token = token.trim_end_matches(['!', '?', '*', '+']);
+    let mut parts = token.split(['-', 'x', ':']);
+    let mut count = 0;
+    for part in parts.by_ref() {
+        if part.is_empty() || part.len() > 2 || !part.bytes().all(|b| b.is_ascii_digit()) {
+            return false;
+        }
+        count += 1;
+    }
+    // `1-0` and `0-1` are results, also in PGN.
+    count >= 2 && token != "1-0" && token != "0-1" && token != "0-0"
+}
+
+/// `e4`, `exd5`, `Nf3`, `O-O`, `e8=Q+`.
+fn looks_like_chess_move(token: &str) -> bool {
+    let bytes = token.as_bytes();
+    match bytes.first() {
+        Some(b'N' | b'B' | b'R' | b'Q' | b'K') => bytes.len() >= 3,
+        Some(b'a'..=b'h') => bytes
+            .get(1)
+            .is_some_and(|b| matches!(b, b'1'..=b'8' | b'x')),
+        Some(b'O') => token.starts_with("O-O"),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn format_from_name_looks_through_compression() {
+        assert_eq!(Format::from_path(Path::new("a.pgn.zst")), Some(Format::Pgn));
+        assert_eq!(Format::from_path(Path::new("a.PDN.gz")), Some(Format::Pdn));
+        assert_eq!(Format::from_path(Path::new("a.txt")), None);
+        assert_eq!(Format::from_path(Path::new("a.zst")), None);
+    }
+
+    #[test]
+    fn sniffs_formats() {
+        assert_eq!(sniff(b"[Event \"x\"]\n\n1. e4 e5 2. Nf3 *\n"), Format::Pgn);
+        assert_eq!(
+            sniff(b"[Event \"x\"]\n\n1. 32-28 19-23 2. 28x19 *\n"),
+            Format::Pdn
+        );
+        assert_eq!(sniff(b"[GameType \"20\"]\n"), Format::Pdn);
+        assert_eq!(sniff(b"1.e4 e5 1-0"), Format::Pgn);
+        assert_eq!(sniff(b""), Format::Pgn);
+    }
+
+    #[test]
+    fn compression_magic() {
+        assert_eq!(
+            Compression::from_magic(&[0x1f, 0x8b, 8, 0]),
+            Some(Compression::Gzip)
+        );
+        assert_eq!(Compression::from_magic(b"BZh9"), Some(Compression::Bzip2));
+        assert_eq!(Compression::from_magic(b"[Eve"), None);
+    }
 }

@@ -1,187 +1,609 @@
-//! `notate`: the command-line tool for PGN and PDN game collections.
+//! `notate`: the command-line tool for PGN (chess) and PDN (draughts) game collections.
 //!
-//! This first version reads structure only (the notation layer with opaque moves);
-//! playing the moves with the chess and draughts rules comes with those crates.
+//! Every subcommand that reads games goes the same way: the inputs are collected
+//! ([`input`]), each is opened (decompressed, its format decided) and read by a
+//! [`pipeline::Task`] on one thread or several, and an emitter in the main thread writes
+//! the results in input order. The tasks are generic over the game's rules
+//! ([`games::Notate`]); [`games::chess`] and [`games::draughts`] pick the rules of each
+//! format.
+//!
+//! Exit codes: 0 when all is well, 1 when a game has an error (`check`, `fmt`, `json`),
+//! 2 for a usage error or an input or output that cannot be read or written.
 
+mod check;
+mod fmt;
+mod games;
 mod input;
+mod json;
+mod perft;
+mod pipeline;
+mod scan;
+mod show;
+mod stats;
 
-use std::io::{self, Write};
-use std::ops::ControlFlow;
+use std::fs::File;
+use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use clap::{Parser, Subcommand};
-use notation::{At, GameReader, Nag, RawGame, ReadOptions, Reader, Severity, Skip, Visitor};
+use clap::{Args, Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use notation::{ReadOptions, WriteOptions};
 
-use input::{Format, Input};
+use games::Notate;
+use input::{Format, Opened, Source};
+use pipeline::OncePerInput;
 
-/// Check, format and scan PGN (chess) and PDN (draughts) game collections.
+/// Check, format, scan and convert PGN (chess) and PDN (draughts) game collections.
+///
+/// Inputs are files, folders (read recursively for .pgn and .pdn files) and `-` for
+/// standard input; .gz, .bz2 and .zst files are decompressed on the fly. The format comes
+/// from the file name, else from the content; --format forces it.
 #[derive(Parser)]
-#[command(name = "notate", version, about)]
+#[command(name = "notate", version, about, long_about)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
 }
 
+/// The inputs and how to read them: shared by the subcommands that read games.
+#[derive(Args, Clone)]
+struct Inputs {
+    /// Files or folders (read recursively); `-` for standard input.
+    #[arg(required = true, value_name = "PATH")]
+    paths: Vec<PathBuf>,
+    /// Read every input as this format instead of guessing it from the name or content.
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+    /// Threads reading games [default: all cores]. Output stays in input order.
+    #[arg(long, short, value_name = "N")]
+    jobs: Option<usize>,
+    /// Print less: no progress bar and no warnings on standard error (for `check`, only
+    /// the summary).
+    #[arg(long, short)]
+    quiet: bool,
+}
+
 #[derive(Subcommand)]
 enum Command {
-    /// Read every game and report each diagnostic as `path:line:column: severity: message (game N)`.
+    /// Read every game, play every move, report each diagnostic.
     ///
-    /// Exits 0 when there is no error, 1 when there is one, 2 for usage or I/O failures.
+    /// Prints `path:line:column: error|warning: message (game N)` for each diagnostic and
+    /// a summary line. Exits 0 when there is no error, 1 when there is one, 2 for usage
+    /// or I/O failures.
     Check {
-        /// Files or folders (read recursively); `-` for standard input.
-        #[arg(required = true)]
-        paths: Vec<PathBuf>,
-        /// Treat every departure from the standard as an error.
+        #[command(flatten)]
+        inputs: Inputs,
+        /// Treat every departure from the standard's import format as an error.
         #[arg(long)]
         strict: bool,
-        /// Force the format instead of guessing it from the extension or content.
-        #[arg(long, value_enum)]
-        format: Option<Format>,
-        /// Print only the summary.
-        #[arg(long, short)]
-        quiet: bool,
     },
-    /// Read structure only (tags, move tokens, comments, glyphs, variations) and print counts.
+    /// Write every game in the export format (PGN) or the PDN writing form.
+    ///
+    /// A game that cannot be read is never dropped: it is passed through as written, with
+    /// a warning, or moved to --rejects. Exits 1 when a game could not be read.
+    Fmt {
+        #[command(flatten)]
+        inputs: Inputs,
+        /// Write to this file instead of standard output.
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// The reduced export format: the seven tag roster, no comments, no glyphs, no
+        /// variations.
+        #[arg(long)]
+        reduced: bool,
+        /// Write games that cannot be read here (as written) instead of into the output.
+        #[arg(long, value_name = "FILE")]
+        rejects: Option<PathBuf>,
+    },
+    /// Read structure only (tags, move tokens, comments, glyphs, variations) and print
+    /// counts. No move is checked: the fast path.
     Scan {
-        /// Files or folders (read recursively); `-` for standard input.
-        #[arg(required = true)]
-        paths: Vec<PathBuf>,
-        /// Force the format instead of guessing it from the extension or content.
+        #[command(flatten)]
+        inputs: Inputs,
+    },
+    /// Write each game as one line of JSON (JSON Lines); see README.md for the fields.
+    ///
+    /// Exits 1 when a game has an error (its diagnostics say which).
+    Json {
+        #[command(flatten)]
+        inputs: Inputs,
+        /// Write to this file instead of standard output.
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Treat every departure from the standard's import format as an error.
+        #[arg(long)]
+        strict: bool,
+    },
+    /// Print statistics: games, plies, results, variants, tags, openings, diagnostics.
+    Stats {
+        #[command(flatten)]
+        inputs: Inputs,
+    },
+    /// Count the leaves of the legal-move tree (perft), for chess or draughts.
+    ///
+    /// `notate perft 5`, `notate perft "FEN" 5`, `notate perft --variant english 8`.
+    /// The count is the last line printed.
+    Perft {
+        /// The game: chess (default), chess960, international, english, italian, pool,
+        /// spanish, russian, brazilian, canadian, portuguese, czech, turkish, thai,
+        /// frisian, spantsiretti, or a PDN GameType number.
+        #[arg(long, default_value = "chess", value_name = "NAME")]
+        variant: String,
+        /// An optional FEN (one argument, quoted, or its fields as separate arguments),
+        /// then the depth.
+        #[arg(required = true, num_args = 1.., value_name = "[FEN] DEPTH")]
+        args: Vec<String>,
+        /// Print each first move with its count.
+        #[arg(long)]
+        divide: bool,
+        /// Threads [default: all cores].
+        #[arg(long, short, value_name = "N")]
+        jobs: Option<usize>,
+    },
+    /// Show a position as a text diagram: a FEN, or a game of a file after some plies.
+    Show {
+        /// A FEN (chess, or draughts `W:W31-50:B1-20`), or a file (`-` for standard input).
+        /// (A FEN may also be given as its fields, unquoted.)
+        #[arg(required = true, num_args = 1.., value_name = "FEN|FILE")]
+        target: Vec<String>,
+        /// Which game of the file, from 1.
+        #[arg(long, default_value_t = 1, value_name = "N")]
+        game: u64,
+        /// Show the position after this many plies of the main line [default: all].
+        #[arg(long, value_name = "K")]
+        ply: Option<usize>,
+        /// The game of a FEN (as for perft); guessed from the FEN otherwise.
+        #[arg(long, value_name = "NAME")]
+        variant: Option<String>,
+        /// Read the file as this format instead of guessing it.
         #[arg(long, value_enum)]
         format: Option<Format>,
     },
+}
+
+/// How a run failed, beyond the games' own diagnostics.
+enum Failure {
+    /// A usage error or an I/O failure, already reported.
+    Io,
+    /// The reader of the output went away (`notate json big.pgn | head`): stop quietly.
+    Closed,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Check {
-            paths,
+        Command::Check { inputs, strict } => run_check(&inputs, strict),
+        Command::Fmt {
+            inputs,
+            output,
+            reduced,
+            rejects,
+        } => run_fmt(&inputs, output, reduced, rejects),
+        Command::Scan { inputs } => run_scan(&inputs),
+        Command::Json {
+            inputs,
+            output,
             strict,
+        } => run_json(&inputs, output, strict),
+        Command::Stats { inputs } => run_stats(&inputs),
+        Command::Perft {
+            variant,
+            args,
+            divide,
+            jobs,
+        } => run_perft(&variant, &args, divide, jobs),
+        Command::Show {
+            target,
+            game,
+            ply,
+            variant,
             format,
-            quiet,
-        } => check(&paths, strict, format, quiet),
-        Command::Scan { paths, format } => scan(&paths, format),
+        } => run_show(&target.join(" "), game, ply, variant.as_deref(), format),
     };
     match result {
         Ok(code) => code,
-        Err(e) => {
-            eprintln!("notate: {e}");
+        Err(Failure::Io) => ExitCode::from(2),
+        Err(Failure::Closed) => ExitCode::SUCCESS,
+    }
+}
+
+/// Reports an error a person can act on, on standard error.
+fn complain(message: impl std::fmt::Display) {
+    eprintln!("notate: {message}");
+}
+
+/// Threads to use: as asked, else every core.
+fn jobs(asked: Option<usize>) -> usize {
+    asked
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1)
+}
+
+/// The inputs of a run, the progress bar, and what failed.
+struct Run {
+    sources: Vec<Source>,
+    format: Option<Format>,
+    jobs: usize,
+    quiet: bool,
+    progress: ProgressBar,
+    failed: bool,
+}
+
+impl Run {
+    /// Collects the inputs. A progress bar is drawn on standard error only when it is a
+    /// terminal, `--quiet` is off, and `bar` (the subcommand's output does not go to the
+    /// same terminal line by line).
+    fn new(inputs: &Inputs, bar: bool) -> Result<Run, Failure> {
+        let sources = input::collect(&inputs.paths).map_err(|e| {
+            complain(e);
+            Failure::Io
+        })?;
+        let show = bar && !inputs.quiet && io::stderr().is_terminal();
+        let progress = if show {
+            let total: u64 = sources.iter().filter_map(Source::size).sum();
+            let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+            if let Ok(style) = ProgressStyle::with_template(
+                "{bar:40} {binary_bytes}/{binary_total_bytes} {binary_bytes_per_sec} eta {eta} {msg}",
+            ) {
+                bar.set_style(style);
+            }
+            bar
+        } else {
+            ProgressBar::hidden()
+        };
+        Ok(Run {
+            sources,
+            format: inputs.format,
+            jobs: jobs(inputs.jobs),
+            quiet: inputs.quiet,
+            progress,
+            failed: false,
+        })
+    }
+
+    /// Opens each input in turn and hands it to `read`. An input that cannot be opened or
+    /// read is reported and the run goes on with the next; a closed output stops it.
+    fn each(
+        &mut self,
+        mut read: impl FnMut(&Source, Opened, &Run) -> io::Result<()>,
+    ) -> Result<(), Failure> {
+        let sources = std::mem::take(&mut self.sources);
+        for source in &sources {
+            self.progress.set_message(source.name.clone());
+            let result = input::open(source, self.format, &self.progress)
+                .and_then(|opened| read(source, opened, self));
+            match result {
+                Ok(()) => {}
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                    self.progress.finish_and_clear();
+                    return Err(Failure::Closed);
+                }
+                Err(e) => {
+                    self.progress
+                        .suspend(|| complain(format_args!("{}: {e}", source.name)));
+                    self.failed = true;
+                }
+            }
+        }
+        self.sources = sources;
+        self.progress.finish_and_clear();
+        Ok(())
+    }
+
+    /// Prints a warning on standard error, unless quiet, without tearing the bar.
+    fn warn(&self, message: &str) {
+        if !self.quiet {
+            self.progress.suspend(|| eprintln!("notate: {message}"));
+        }
+    }
+
+    /// The exit code: 2 on I/O failures, else 1 when `errors`, else 0.
+    fn code(&self, errors: bool) -> ExitCode {
+        if self.failed {
             ExitCode::from(2)
+        } else if errors {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
         }
     }
 }
 
-fn check(
-    paths: &[PathBuf],
-    strict: bool,
-    format: Option<Format>,
-    quiet: bool,
-) -> io::Result<ExitCode> {
-    let options = if strict {
-        ReadOptions::strict()
-    } else {
-        ReadOptions::default()
+/// Calls `$body` with `$rules` bound to the rules of `$format`.
+macro_rules! with_rules {
+    ($format:expr, |$rules:ident| $body:expr) => {
+        match $format {
+            Format::Pgn => {
+                let $rules = &games::chess();
+                $body
+            }
+            Format::Pdn => {
+                let $rules = &games::draughts();
+                $body
+            }
+        }
     };
-    let started = Instant::now();
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
-    let (mut files, mut games, mut moves, mut errors, mut warnings) =
-        (0u64, 0u64, 0u64, 0u64, 0u64);
-    for input in input::collect(paths, format)? {
-        files += 1;
-        let Input {
-            name,
-            format,
-            reader,
-        } = input;
-        let rules = format.raw_rules();
-        let mut game_reader = GameReader::new(&rules, reader?, options);
-        let mut report = |d: &notation::Diagnostic, out: &mut dyn Write| -> io::Result<()> {
-            match d.severity {
-                Severity::Error => errors += 1,
-                Severity::Warning => warnings += 1,
-            }
-            if !quiet {
-                writeln!(out, "{name}:{d}")?;
-            }
-            Ok(())
-        };
-        while let Some(game) = game_reader.read_game()? {
-            games += 1;
-            moves += game.game.node_count() as u64;
-            for d in &game.diagnostics {
-                report(d, &mut out)?;
-            }
-        }
-        for d in game_reader.take_orphans() {
-            report(&d, &mut out)?;
-        }
-    }
-    let seconds = started.elapsed().as_secs_f64();
-    writeln!(
-        out,
-        "files={files} games={games} moves={moves} errors={errors} warnings={warnings} games/s={:.0}",
-        games as f64 / seconds.max(1e-9)
-    )?;
-    out.flush()?;
-    Ok(if errors > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
+}
+
+/// Standard output, buffered, or a file: where `fmt` and `json` write.
+fn output(path: Option<&PathBuf>) -> Result<Box<dyn Write>, Failure> {
+    Ok(match path {
+        Some(path) => Box::new(io::BufWriter::with_capacity(
+            1 << 18,
+            File::create(path).map_err(|e| {
+                complain(format_args!("{}: {e}", path.display()));
+                Failure::Io
+            })?,
+        )),
+        None => Box::new(io::BufWriter::with_capacity(1 << 18, io::stdout())),
     })
 }
 
-/// Counts for `scan`.
-#[derive(Default)]
-struct Counts {
-    games: u64,
-    tags: u64,
-    moves: u64,
-    nags: u64,
-    comments: u64,
-    variations: u64,
-}
-
-impl Visitor for Counts {
-    type Output = ();
-
-    fn tag(&mut self, _: &[u8], _: notation::RawValue<'_>, _: At<'_>) -> ControlFlow<()> {
-        self.tags += 1;
-        ControlFlow::Continue(())
-    }
-    fn move_token(&mut self, _: &[u8], _: At<'_>) -> ControlFlow<()> {
-        self.moves += 1;
-        ControlFlow::Continue(())
-    }
-    fn nag(&mut self, _: Nag, _: At<'_>) -> ControlFlow<()> {
-        self.nags += 1;
-        ControlFlow::Continue(())
-    }
-    fn comment(&mut self, _: &[u8], _: At<'_>) -> ControlFlow<()> {
-        self.comments += 1;
-        ControlFlow::Continue(())
-    }
-    fn begin_variation(&mut self, _: At<'_>) -> ControlFlow<(), Skip> {
-        self.variations += 1;
-        ControlFlow::Continue(Skip(false))
-    }
-    fn end_game(&mut self, _: RawGame<'_>) {
-        self.games += 1;
+/// Flushes an output, turning a failure into the run's.
+fn finish(out: &mut dyn Write, run: &mut Run) -> Result<(), Failure> {
+    match out.flush() {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(Failure::Closed),
+        Err(e) => {
+            complain(format_args!("writing the output: {e}"));
+            run.failed = true;
+            Ok(())
+        }
     }
 }
 
-fn scan(paths: &[PathBuf], format: Option<Format>) -> io::Result<ExitCode> {
-    let mut counts = Counts::default();
-    for input in input::collect(paths, format)? {
-        let dialect = input.format.raw_rules().dialect;
-        Reader::new(input.reader?, dialect, ReadOptions::default()).visit_all(&mut counts)?;
+fn read_options(strict: bool) -> ReadOptions {
+    if strict {
+        ReadOptions::strict()
+    } else {
+        ReadOptions::default()
     }
-    println!(
+}
+
+fn run_check(inputs: &Inputs, strict: bool) -> Result<ExitCode, Failure> {
+    let started = Instant::now();
+    let options = read_options(strict);
+    let mut run = Run::new(inputs, inputs.quiet || !io::stdout().is_terminal())?;
+    let mut out = output(None)?;
+    let mut summary = check::Summary::default();
+    let quiet = inputs.quiet;
+    run.each(|source, opened, run| {
+        summary.files += 1;
+        let mut once = OncePerInput::default();
+        with_rules!(opened.format, |rules| {
+            let task = check::CheckTask { rules, options };
+            pipeline::drive(&task, opened.reader, run.jobs, &mut |item, offset| {
+                summary.emit(item, offset, &source.name, &mut once, quiet, &mut out)
+            })
+        })
+    })?;
+    let seconds = started.elapsed().as_secs_f64();
+    let check::Summary {
+        files,
+        games,
+        moves,
+        errors,
+        warnings,
+    } = summary;
+    let line = writeln!(
+        out,
+        "files={files} games={games} moves={moves} errors={errors} warnings={warnings} games/s={:.0}",
+        games as f64 / seconds.max(1e-9)
+    );
+    if let Err(e) = line {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            return Err(Failure::Closed);
+        }
+        run.failed = true;
+    }
+    finish(&mut out, &mut run)?;
+    Ok(run.code(errors > 0))
+}
+
+fn run_fmt(
+    inputs: &Inputs,
+    output_path: Option<PathBuf>,
+    reduced: bool,
+    rejects_path: Option<PathBuf>,
+) -> Result<ExitCode, Failure> {
+    let mut run = Run::new(inputs, output_path.is_some() || !io::stdout().is_terminal())?;
+    let mut out = output(output_path.as_ref())?;
+    let mut rejects = match &rejects_path {
+        Some(path) => Some(output(Some(path))?),
+        None => None,
+    };
+    let (mut written, mut unreadable) = (0, 0);
+    run.each(|source, opened, run| {
+        let mut emitter = fmt::Emitter {
+            out: &mut *out,
+            rejects: rejects.as_mut().map(|r| &mut **r as &mut dyn Write),
+            written: 0,
+            unreadable: 0,
+        };
+        let result = with_rules!(opened.format, |rules| {
+            let write = WriteOptions {
+                reduced,
+                ..rules.write_options()
+            };
+            let task = fmt::FmtTask {
+                rules,
+                read: ReadOptions::default(),
+                write,
+            };
+            pipeline::drive(&task, opened.reader, run.jobs, &mut |item, offset| {
+                emitter.emit(item, offset, &source.name, &mut |m| run.warn(&m))
+            })
+        });
+        written += emitter.written;
+        unreadable += emitter.unreadable;
+        result
+    })?;
+    finish(&mut *out, &mut run)?;
+    if let Some(rejects) = &mut rejects {
+        finish(&mut **rejects, &mut run)?;
+    }
+    if !inputs.quiet && unreadable > 0 {
+        let place = match &rejects_path {
+            Some(path) => format!("moved to {}", path.display()),
+            None => "passed through unchanged".to_owned(),
+        };
+        run.warn(&format!(
+            "{written} games written, {unreadable} that could not be read {place}"
+        ));
+    }
+    Ok(run.code(unreadable > 0))
+}
+
+fn run_scan(inputs: &Inputs) -> Result<ExitCode, Failure> {
+    let mut run = Run::new(inputs, true)?;
+    let mut counts = scan::Counts::default();
+    run.each(|_, opened, run| {
+        let dialect = with_rules!(opened.format, |rules| notation::Rules::dialect(rules));
+        let task = scan::ScanTask { dialect };
+        pipeline::drive(&task, opened.reader, run.jobs, &mut |c, _| {
+            counts += c;
+            Ok(())
+        })
+    })?;
+    let mut out = io::stdout().lock();
+    let line = writeln!(
+        out,
         "games={} tags={} sans={} nags={} comments={} variations={}",
         counts.games, counts.tags, counts.moves, counts.nags, counts.comments, counts.variations
     );
-    Ok(ExitCode::SUCCESS)
+    if line.is_err() {
+        return Err(Failure::Closed);
+    }
+    Ok(run.code(false))
+}
+
+fn run_json(
+    inputs: &Inputs,
+    output_path: Option<PathBuf>,
+    strict: bool,
+) -> Result<ExitCode, Failure> {
+    let mut run = Run::new(inputs, output_path.is_some() || !io::stdout().is_terminal())?;
+    let mut out = output(output_path.as_ref())?;
+    let options = read_options(strict);
+    let mut errors = 0;
+    run.each(|source, opened, run| {
+        let mut file = String::new();
+        json::string(&source.name, &mut file);
+        let mut emitter = json::Emitter {
+            out: &mut *out,
+            name: source.name.clone(),
+            file,
+            errors: 0,
+            games: 0,
+            once: OncePerInput::default(),
+        };
+        let result = with_rules!(opened.format, |rules| {
+            let task = json::JsonTask { rules, options };
+            pipeline::drive(&task, opened.reader, run.jobs, &mut |item, offset| {
+                emitter.emit(item, offset, &mut |m| run.warn(&m))
+            })
+        });
+        errors += emitter.errors;
+        result
+    })?;
+    finish(&mut *out, &mut run)?;
+    Ok(run.code(errors > 0))
+}
+
+fn run_stats(inputs: &Inputs) -> Result<ExitCode, Failure> {
+    let mut run = Run::new(inputs, true)?;
+    let mut total = stats::Stats::default();
+    run.each(|_, opened, run| {
+        let mut this = stats::Stats {
+            files: 1,
+            ..stats::Stats::default()
+        };
+        let result = with_rules!(opened.format, |rules| {
+            let task = stats::StatsTask {
+                rules,
+                options: ReadOptions::default(),
+            };
+            pipeline::drive(&task, opened.reader, run.jobs, &mut |s, _| {
+                this.merge(s);
+                Ok(())
+            })
+        });
+        this.end_input();
+        total.merge(this);
+        result
+    })?;
+    let mut out = io::stdout().lock();
+    if total.write(&mut out).is_err() {
+        return Err(Failure::Closed);
+    }
+    Ok(run.code(false))
+}
+
+fn run_perft(
+    variant: &str,
+    args: &[String],
+    divide: bool,
+    threads: Option<usize>,
+) -> Result<ExitCode, Failure> {
+    let usage = |message: String| {
+        complain(message);
+        Failure::Io
+    };
+    let game = perft::Game::parse(variant).map_err(usage)?;
+    let Some((depth, fen)) = args.split_last() else {
+        return Err(usage("perft needs a depth".to_owned()));
+    };
+    let depth: u32 = depth
+        .parse()
+        .map_err(|_| usage(format!("the depth {depth:?} is not a number")))?;
+    let fen = (!fen.is_empty()).then(|| fen.join(" "));
+    let (start, warnings) = perft::Start::new(game, fen.as_deref()).map_err(usage)?;
+    for w in warnings {
+        eprintln!("notate: warning: {w}");
+    }
+    let mut out = io::stdout().lock();
+    match perft::run(&start, depth, divide, jobs(threads), &mut out) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(_) => Err(Failure::Closed),
+    }
+}
+
+fn run_show(
+    target: &str,
+    game: u64,
+    ply: Option<usize>,
+    variant: Option<&str>,
+    format: Option<Format>,
+) -> Result<ExitCode, Failure> {
+    let fail = |message: String| {
+        complain(message);
+        Failure::Io
+    };
+    let path = PathBuf::from(target);
+    let text = if target == "-" || path.is_file() {
+        let source = Source {
+            name: target.to_owned(),
+            path: (target != "-").then_some(path),
+        };
+        let opened = input::open(&source, format, &ProgressBar::hidden())
+            .map_err(|e| fail(format!("{target}: {e}")))?;
+        let mut reader = opened.reader;
+        with_rules!(opened.format, |rules| show::game_diagram(
+            rules,
+            &mut reader,
+            game.max(1),
+            ply
+        ))
+        .map_err(|e| fail(format!("{target}: {e}")))?
+    } else {
+        let game = variant.map(perft::Game::parse).transpose().map_err(fail)?;
+        show::fen_diagram(target, game).map_err(fail)?
+    };
+    let mut out = io::stdout().lock();
+    match out.write_all(text.as_bytes()) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(_) => Err(Failure::Closed),
+    }
 }

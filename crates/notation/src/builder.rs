@@ -243,24 +243,27 @@ impl<'r, R: Rules> GameBuilder<'r, R> {
     }
 }
 
-/// Tags whose values have a form of their own, checked as they are read.
-const TYPED_TAGS: &[&str] = &[
-    "Date",
-    "EventDate",
-    "UTCDate",
-    "Round",
-    "Time",
-    "UTCTime",
-    "TimeControl",
-    "WhiteElo",
-    "BlackElo",
-    "WhiteUSCF",
-    "BlackUSCF",
-    "WhiteRating",
-    "BlackRating",
-    "PlyCount",
-    "Board",
-];
+/// The tag name if its value has a form of its own, checked as it is read.
+fn typed_tag(name: &[u8]) -> Option<&'static str> {
+    Some(match name {
+        b"Date" => "Date",
+        b"EventDate" => "EventDate",
+        b"UTCDate" => "UTCDate",
+        b"Round" => "Round",
+        b"Time" => "Time",
+        b"UTCTime" => "UTCTime",
+        b"TimeControl" => "TimeControl",
+        b"WhiteElo" => "WhiteElo",
+        b"BlackElo" => "BlackElo",
+        b"WhiteUSCF" => "WhiteUSCF",
+        b"BlackUSCF" => "BlackUSCF",
+        b"WhiteRating" => "WhiteRating",
+        b"BlackRating" => "BlackRating",
+        b"PlyCount" => "PlyCount",
+        b"Board" => "Board",
+        _ => return None,
+    })
+}
 
 /// The diagnostic for a start position or set-up that could not be had.
 fn setup_error_kind(error: SetupError) -> DiagnosticKind {
@@ -276,21 +279,25 @@ fn setup_error_kind(error: SetupError) -> DiagnosticKind {
 /// whether an empty value stands for an unknown one (PDN) or is a departure (PGN).
 ///
 /// For visitors that check games without building them, so that they report what the
-/// builder reports.
+/// builder reports: the name and the value are given as read (the value unescaped), and
+/// the value is decoded only for the tags that are checked, as the builder decodes it
+/// (UTF-8, else Windows-1252).
 ///
 /// ```
 /// use notation::{check_tag_value, Dialect, DiagnosticKind};
-/// assert_eq!(check_tag_value(&Dialect::PGN, "Date", "1992.11.04"), None);
-/// assert_eq!(check_tag_value(&Dialect::PGN, "White", "anything"), None);
-/// let Some(DiagnosticKind::BadTagValue { name, .. }) = check_tag_value(&Dialect::PGN, "Round", "third")
+/// assert_eq!(check_tag_value(&Dialect::PGN, b"Date", b"1992.11.04"), None);
+/// assert_eq!(check_tag_value(&Dialect::PGN, b"White", b"anything"), None);
+/// let Some(DiagnosticKind::BadTagValue { name, .. }) = check_tag_value(&Dialect::PGN, b"Round", b"third")
 /// else { panic!() };
 /// assert_eq!(name, "Round");
 /// ```
-pub fn check_tag_value(dialect: &Dialect, name: &str, value: &str) -> Option<DiagnosticKind> {
-    if !TYPED_TAGS.contains(&name) || (value.is_empty() && !dialect.strict_layout) {
+pub fn check_tag_value(dialect: &Dialect, name: &[u8], value: &[u8]) -> Option<DiagnosticKind> {
+    let name = typed_tag(name)?;
+    if value.is_empty() && !dialect.strict_layout {
         return None;
     }
-    crate::tagvalue::check_value(name, value)
+    let (value, _) = crate::encoding::decode(value);
+    crate::tagvalue::check_value(name, &value)
         .err()
         .map(|error| DiagnosticKind::BadTagValue {
             name: name.to_owned(),
@@ -361,7 +368,11 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
         };
         // Unparsable values stay as text; only a diagnostic says so. PDN leaves a tag
         // with no value empty where PGN writes "?".
-        if let Some(kind) = check_tag_value(&self.rules.dialect(), &tag.name, &tag.value) {
+        if let Some(kind) = check_tag_value(
+            &self.rules.dialect(),
+            tag.name.as_bytes(),
+            tag.value.as_bytes(),
+        ) {
             self.report(kind, &at);
         }
         self.game.tags.push(tag);
@@ -542,9 +553,15 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
                     frame.position = setup.position.clone();
                     frame.before = setup.position;
                 }
-                match last {
-                    Some(node) => self.game.node_mut(node).setup = Some(text),
-                    None => self.game.line_mut(line).setup = Some(text),
+                let place = match last {
+                    Some(node) => &mut self.game.node_mut(node).setup,
+                    None => &mut self.game.line_mut(line).setup,
+                };
+                // The tree keeps one set-up per place: the later one, which the moves
+                // that follow are played from.
+                if let Some(replaced) = place.replace(text) {
+                    let what = format!("set-up /{replaced}/ followed by another set-up");
+                    self.report(DiagnosticKind::UnexpectedToken(what), &at);
                 }
                 ControlFlow::Continue(())
             }

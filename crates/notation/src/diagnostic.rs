@@ -194,6 +194,14 @@ pub enum DiagnosticKind {
         /// The move number as written.
         found: String,
     },
+    /// A run of `!` and `?` with no glyph of its own, read as the nearest one.
+    #[error("annotation {found} read as {read_as}")]
+    UnusualAnnotation {
+        /// The annotation as written.
+        found: String,
+        /// The glyph it was read as.
+        read_as: crate::Nag,
+    },
     /// A token that has no place where it stands; it was skipped.
     #[error("unexpected {0}; skipped")]
     UnexpectedToken(String),

@@ -949,13 +949,28 @@ impl<R: Read> Reader<R> {
                             let at = self.at(start, end);
                             call!(visitor.nag(nag, at));
                         }
-                        None => emit!(
-                            DiagnosticKind::UnexpectedToken(format!(
-                                "annotation {}",
-                                String::from_utf8_lossy(self.slice((start, end)))
-                            )),
-                            start
-                        ),
+                        // `!!!`, `(!?!!!)`: draughts strengths with no glyph of their own.
+                        None => match Nag::from_move_strength(self.slice((start, end))) {
+                            Some(nag) => {
+                                emit!(
+                                    DiagnosticKind::UnusualAnnotation {
+                                        found: String::from_utf8_lossy(self.slice((start, end)))
+                                            .into_owned(),
+                                        read_as: nag,
+                                    },
+                                    start
+                                );
+                                let at = self.at(start, end);
+                                call!(visitor.nag(nag, at));
+                            }
+                            None => emit!(
+                                DiagnosticKind::UnexpectedToken(format!(
+                                    "annotation {}",
+                                    String::from_utf8_lossy(self.slice((start, end)))
+                                )),
+                                start
+                            ),
+                        },
                     },
                     Kind::Comment { .. } | Kind::LineComment => {
                         any_movetext = true;

@@ -38,7 +38,7 @@ use std::fmt::Write as _;
 
 use crate::color::{Color, Piece, Role};
 use crate::gametype::GameType;
-use crate::geometry::{NotationKind, Square, SquareError, SquareRef};
+use crate::geometry::{Geometry, NotationKind, Square, SquareError, SquareRef};
 use crate::position::{Position, PositionError};
 use crate::variant::Variant;
 
@@ -95,6 +95,10 @@ pub enum FenWarning {
     /// A lidraughts counter field (`H` half-move clock, `F` move number).
     #[error("lidraughts field `{0}` is not part of PDN FEN")]
     Extension(String),
+    /// A man on the row where it would have been crowned, read as a king (only by
+    /// [`Position::from_fen_crowning`]).
+    #[error("the man on {0} stands where it would have been crowned; read as a king")]
+    CrownedMan(String),
 }
 
 /// Why a FEN cannot be read.
@@ -148,7 +152,50 @@ impl Position {
         fen: &str,
     ) -> Result<(Position, Vec<FenWarning>), FenError> {
         let mut warnings = Vec::new();
-        let parsed = parse(game_type, fen, &mut warnings)?;
+        let empty = Position::empty(game_type, game_type.start());
+        let parsed = parse(game_type, empty.geometry(), fen, &mut warnings)?;
+        let mut pos = Position::from_pieces(game_type, parsed.turn, parsed.pieces)?;
+        if let Some(n) = parsed.fullmove {
+            pos.set_fullmove_number(n);
+        }
+        if let Some(n) = parsed.halfmove {
+            pos.set_halfmove_clock(n);
+        }
+        Ok((pos, warnings))
+    }
+
+    /// Reads a FEN like [`Position::from_fen`], and also forgives a man on the row
+    /// where it would have been crowned: it is read as a king, with a
+    /// [`FenWarning::CrownedMan`]. Real files have such typos; the PDN reader uses this.
+    ///
+    /// ```
+    /// use pdn::{FenWarning, GameType, Position, Variant};
+    ///
+    /// let gt = GameType::new(Variant::English);
+    /// assert!(Position::from_fen(gt, "W:W18,1:BK30").is_err());
+    /// let (pos, warnings) = Position::from_fen_crowning(gt, "W:W18,1:BK30")?;
+    /// assert_eq!(warnings, vec![FenWarning::CrownedMan("1".into())]);
+    /// assert_eq!(pos.to_fen(), "W:W18,K1:BK30");
+    /// # Ok::<(), pdn::FenError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// If the FEN cannot be read or describes an impossible position.
+    pub fn from_fen_crowning(
+        game_type: GameType,
+        fen: &str,
+    ) -> Result<(Position, Vec<FenWarning>), FenError> {
+        let mut warnings = Vec::new();
+        let empty = Position::empty(game_type, game_type.start());
+        let mut parsed = parse(game_type, empty.geometry(), fen, &mut warnings)?;
+        for (sq, piece) in &mut parsed.pieces {
+            if piece.role == Role::Man && empty.is_promotion_square(piece.color, *sq) {
+                piece.role = Role::King;
+                let name = empty.geometry().name(*sq).to_string();
+                warnings.push(FenWarning::CrownedMan(name));
+            }
+        }
         let mut pos = Position::from_pieces(game_type, parsed.turn, parsed.pieces)?;
         if let Some(n) = parsed.fullmove {
             pos.set_fullmove_number(n);
@@ -208,10 +255,10 @@ impl Position {
 
 fn parse(
     game_type: GameType,
+    geometry: &Geometry,
     text: &str,
     warnings: &mut Vec<FenWarning>,
 ) -> Result<Parsed, FenError> {
-    let geometry = game_type.geometry();
     let alpha_game = geometry.notation().kind == NotationKind::Alphanumeric;
     let mut s = text.trim();
     if s.len() >= 2 && s.starts_with('"') && s.ends_with('"') {

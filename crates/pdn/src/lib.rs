@@ -6,8 +6,29 @@
 //! variant the standard numbers ([`Variant`], [`Rules`]), positions with
 //! legal move generation ([`Position`], [`Move`]), the draughts FEN
 //! ([`fen`]), move text like `32-28`, `28x17` or `c3:e5` ([`movetext`]) and
-//! perft ([`perft`]). Reading whole PDN files is left to a notation layer
-//! built on top.
+//! perft ([`perft`]).
+//!
+//! PDN files are read and written with the `notation` crate's reader and
+//! writer and this crate's [`Draughts`] rules: game types from the
+//! `GameType` or `Variant` tag (inferred from the moves when a file declares
+//! none), set-ups from `FEN` tags and `/FEN "…"/` in the movetext, moves
+//! resolved against the legal moves and written back in their shortest PDN 3.0
+//! form, results in each game type's tokens ([`PDN_WRITE`]). Clock commands
+//! in comments are read by [`commands`].
+//!
+//! ```
+//! use notation::{read_games, to_export_string, ReadOptions};
+//! use pdn::{Draughts, PDN_WRITE};
+//!
+//! let pdn = b"[GameType \"20\"]\n\n1. 32-28 19-23 2. 28x19 14x23 1-0\n";
+//! let rules = Draughts::new();
+//! let games = read_games(&rules, &pdn[..], ReadOptions::default());
+//! // PDN 2.0's 1-0 is international draughts' 2-0: forgiven, with a warning.
+//! assert_eq!(games[0].diagnostics.len(), 1);
+//! let text = to_export_string(&rules, &games[0].game, &PDN_WRITE)?;
+//! assert!(text.ends_with("1. 32-28 19-23 2. 28x19 14x23 2-0\n\n"));
+//! # Ok::<(), notation::WriteError>(())
+//! ```
 //!
 //! Readers are lenient where real files are sloppy: they return what they
 //! forgave as warnings next to the value, and fail only with an error that
@@ -36,6 +57,9 @@
 mod bits;
 mod board;
 mod color;
+pub mod commands;
+mod draughts;
+mod export;
 pub mod fen;
 pub mod gametype;
 pub mod geometry;
@@ -48,6 +72,8 @@ pub mod result;
 pub mod variant;
 
 pub use color::{Color, Piece, Role};
+pub use draughts::{Board, Draughts, Forgiven, INFERRED_VARIANTS, Leniency, PdnMove};
+pub use export::{PDN_ROSTER, PDN_WRITE};
 pub use fen::{FenError, FenWarning};
 pub use gametype::{GameType, GameTypeError, GameTypeWarning, UnsupportedGame, VariantTag};
 pub use geometry::{

@@ -212,6 +212,24 @@ impl Position {
     /// If the text is not a move, names a square that does not exist, or
     /// matches no legal move or several different ones.
     pub fn parse_move(&self, text: &str) -> Result<(Move, Vec<MoveWarning>), MoveError> {
+        // Most moves are steps written as PDN 3.0 writes them: found without listing
+        // the legal moves, with nothing to forgive.
+        if let Some((from, to, sep)) = self.canonical_pair(text) {
+            let capture_sep = self.game_type().capture_separator();
+            let found = if sep == '-' {
+                self.quiet_step(from, to)
+            } else {
+                None
+            }
+            .or_else(|| {
+                (sep == capture_sep)
+                    .then(|| self.single_capture(from, to))
+                    .flatten()
+            });
+            if let Some(m) = found {
+                return Ok((m, Vec::new()));
+            }
+        }
         let mut warnings = Vec::new();
         let trimmed = text.trim();
         // Old files align columns with spaces inside moves (`1- 6`).
@@ -270,6 +288,46 @@ impl Position {
         let chosen = self.choose(text, &candidates, from, to, &legal, &written.squares)?;
         self.note_separators(&written.seps, chosen, &mut warnings);
         Ok((chosen.clone(), warnings))
+    }
+
+    /// The squares of a move written as two squares exactly as PDN 3.0 writes them in
+    /// this game's notation (`32-28`, `c3:e5`: no leading zero, lower case), and the
+    /// separator between them (`-`, `x` or `:`).
+    fn canonical_pair(&self, text: &str) -> Option<(Square, Square, char)> {
+        let at = text.find(['-', 'x', ':'])?;
+        let sep = char::from(text.as_bytes()[at]);
+        let (a, b) = (&text[..at], &text[at + 1..]);
+        let g = self.geometry();
+        let square = |t: &str| -> Option<Square> {
+            let bytes = t.as_bytes();
+            match g.notation().kind {
+                NotationKind::Alphanumeric => {
+                    let (&file, rank) = bytes.split_first()?;
+                    if !file.is_ascii_lowercase()
+                        || rank.is_empty()
+                        || rank.len() > 2
+                        || rank[0] == b'0'
+                        || !rank.iter().all(u8::is_ascii_digit)
+                    {
+                        return None;
+                    }
+                    let rank = rank.iter().fold(0u8, |n, d| n * 10 + (d - b'0'));
+                    g.square_by_alpha(file - b'a', rank.checked_sub(1)?)
+                }
+                _ => {
+                    if bytes.is_empty()
+                        || bytes.len() > 3
+                        || bytes[0] == b'0'
+                        || !bytes.iter().all(u8::is_ascii_digit)
+                    {
+                        return None;
+                    }
+                    let n = bytes.iter().fold(0u32, |n, d| n * 10 + u32::from(d - b'0'));
+                    g.square_by_number(n)
+                }
+            }
+        };
+        Some((square(a)?, square(b)?, sep))
     }
 
     /// `3228`: try every split of the digits into two square numbers.

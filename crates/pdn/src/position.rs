@@ -345,6 +345,21 @@ impl Position {
         dispatch!(&self.inner, |sh, st| legal_moves(sh, st))
     }
 
+    /// The step from `from` to `to`, if it is a legal move here: no capture is
+    /// compulsory and the piece on `from` (of the side to move) steps or, a flying king,
+    /// flies to `to`. The same move [`Position::legal_moves`] lists, found without
+    /// listing them (no allocation): the fast path of reading a move.
+    pub(crate) fn quiet_step(&self, from: Square, to: Square) -> Option<Move> {
+        dispatch!(&self.inner, |sh, st| quiet_step(sh, st, from, to))
+    }
+
+    /// The capture from `from` to `to`, if exactly one legal capture goes there (or
+    /// several that take the same pieces, as [`Position::legal_moves`] merges them): the
+    /// same move `legal_moves` lists, found without listing the others.
+    pub(crate) fn single_capture(&self, from: Square, to: Square) -> Option<Move> {
+        dispatch!(&self.inner, |sh, st| single_capture(sh, st, from, to))
+    }
+
     /// Whether the side to move must capture.
     pub fn must_capture(&self) -> bool {
         dispatch!(&self.inner, |sh, st| {
@@ -498,6 +513,154 @@ fn fill<B: Bits>(
         }
     }
     Ok(())
+}
+
+/// A sink that only notes that there is a capture.
+struct AnyCapture(bool);
+
+impl<B: Bits> crate::movegen::Sink<B> for AnyCapture {
+    fn capture(&mut self, _: &crate::movegen::Capture<'_, B>) {
+        self.0 = true;
+    }
+}
+
+fn quiet_step<B: Bits>(sh: &Shared<B>, st: &State<B>, from: Square, to: Square) -> Option<Move> {
+    let (f, t) = (sh.bit(from)?, sh.bit(to)?);
+    let s = usize::from(st.side);
+    let eng = &sh.engine;
+    let lay = &eng.layout;
+    let rules = &eng.rules;
+    let king = st.kings[s].has(f);
+    if !king && !st.men[s].has(f) {
+        return None;
+    }
+    let empty = lay.valid & !st.occupied();
+    if !empty.has(t) {
+        return None;
+    }
+    let mut any = AnyCapture(false);
+    eng.captures(st, &mut any);
+    if any.0 {
+        return None;
+    }
+    let reaches = if king {
+        if eng.restricted_king(st).has(f) {
+            return None;
+        }
+        let mut dirs = rules.king_move;
+        let mut found = false;
+        while dirs != 0 && !found {
+            let d = dirs.trailing_zeros() as usize;
+            dirs &= dirs - 1;
+            let mut ray = lay.step(B::bit(f), d) & empty;
+            while ray.any() {
+                if ray.has(t) {
+                    found = true;
+                    break;
+                }
+                if !rules.flying {
+                    break;
+                }
+                ray = lay.step(ray, d) & empty;
+            }
+        }
+        found
+    } else {
+        let mut dirs = rules.man_move[s];
+        let mut found = false;
+        while dirs != 0 {
+            let d = dirs.trailing_zeros() as usize;
+            dirs &= dirs - 1;
+            found |= lay.step(B::bit(f), d).has(t);
+        }
+        found
+    };
+    reaches.then(|| Move {
+        role: if king { Role::King } else { Role::Man },
+        from,
+        to,
+        promotes: !king && lay.promo[s].has(t),
+        path: Vec::new(),
+        captured: Vec::new(),
+    })
+}
+
+/// Keeps the captures of the highest precedence key that go from one square to another.
+struct Between<B> {
+    from: u8,
+    to: u8,
+    best: u64,
+    any: bool,
+    found: Vec<crate::movegen::FullCapture<B>>,
+}
+
+impl<B: Bits> crate::movegen::Sink<B> for Between<B> {
+    fn capture(&mut self, c: &crate::movegen::Capture<'_, B>) {
+        if self.any && c.key < self.best {
+            return;
+        }
+        if !self.any || c.key > self.best {
+            self.found.clear();
+            self.best = c.key;
+            self.any = true;
+        }
+        if c.raw.from == self.from && c.raw.to == self.to {
+            self.found.push(crate::movegen::FullCapture {
+                raw: c.raw,
+                path: c.path.to_vec(),
+                taken: c.taken.to_vec(),
+            });
+        }
+    }
+}
+
+fn single_capture<B: Bits>(
+    sh: &Shared<B>,
+    st: &State<B>,
+    from: Square,
+    to: Square,
+) -> Option<Move> {
+    let (f, t) = (sh.bit(from)?, sh.bit(to)?);
+    let mut sink = Between {
+        from: u8::try_from(f).ok()?,
+        to: u8::try_from(t).ok()?,
+        best: 0,
+        any: false,
+        found: Vec::new(),
+    };
+    sh.engine.captures(st, &mut sink);
+    let first = sink.found.first()?;
+    // As legal_moves: captures with the same start, end, pieces and crowning are one
+    // (the first found), unless the variant counts each path.
+    let one = if sh.engine.rules.dedup {
+        sink.found.iter().all(|c| c.raw == first.raw)
+    } else {
+        sink.found.len() == 1
+    };
+    if !one {
+        return None;
+    }
+    let s = usize::from(st.side);
+    Some(Move {
+        role: if st.kings[s].has(u32::from(first.raw.from)) {
+            Role::King
+        } else {
+            Role::Man
+        },
+        from,
+        to,
+        promotes: first.raw.promote,
+        path: first
+            .path
+            .iter()
+            .map(|&b| sh.square(u32::from(b)))
+            .collect(),
+        captured: first
+            .taken
+            .iter()
+            .map(|&b| sh.square(u32::from(b)))
+            .collect(),
+    })
 }
 
 fn legal_moves<B: Bits>(sh: &Shared<B>, st: &State<B>) -> Vec<Move> {

@@ -74,3 +74,58 @@ fn random_games() {
     assert!(positions > 10_000, "{positions}");
     assert!(with_kings > 1_000, "{with_kings}");
 }
+
+/// Reading a step written as PDN 3.0 writes it takes a fast path that does not list the
+/// legal moves: it must find exactly the legal step, and nothing that is not one.
+#[test]
+fn steps_read_as_the_legal_moves_say() {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    for variant in Variant::ALL {
+        for _game in 0..3 {
+            let mut pos = Position::new(variant);
+            for _ply in 0..120 {
+                let moves = pos.legal_moves();
+                let g = pos.geometry();
+                let squares: Vec<_> = g.squares().collect();
+                for &from in &squares {
+                    if pos.piece_at(from).is_none_or(|p| p.color != pos.turn()) {
+                        continue;
+                    }
+                    for &to in &squares {
+                        let text = format!("{}-{}", g.name(from), g.name(to));
+                        let step = moves
+                            .iter()
+                            .find(|m| !m.is_capture() && m.from() == from && m.to() == to);
+                        match (pos.parse_move(&text), step) {
+                            (Ok((read, warnings)), Some(step)) => {
+                                assert_eq!(&read, step, "{variant} {} {text}", pos.to_fen());
+                                assert!(warnings.is_empty());
+                            }
+                            (Ok((read, _)), None) => {
+                                // Only a capture written with `-` may read.
+                                assert!(read.is_capture(), "{variant} {} {text}", pos.to_fen());
+                            }
+                            (Err(_), Some(_)) => panic!("{variant} {} {text}", pos.to_fen()),
+                            (Err(_), None) => {}
+                        }
+                    }
+                }
+                // Captures written by their ends read as the first legal move with
+                // those ends and that effect.
+                for m in moves.iter().filter(|m| m.is_capture()) {
+                    let text = pos.move_to_text(m);
+                    let (read, _) = pos.parse_move(&text).expect("own text reads");
+                    let first = moves
+                        .iter()
+                        .find(|o| o.from() == m.from() && o.to() == m.to() && o.same_effect(m));
+                    assert_eq!(Some(&read), first, "{variant} {} {text}", pos.to_fen());
+                }
+                if moves.is_empty() {
+                    break;
+                }
+                let m = &moves[rng.below(moves.len())];
+                pos.play(m).expect("legal move plays");
+            }
+        }
+    }
+}

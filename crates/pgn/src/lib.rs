@@ -35,6 +35,27 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! # Reading and writing PGN
+//!
+//! [`Chess`] implements the notation layer's [`Rules`]: with it,
+//! [`GameReader`] and [`read_games`] read PGN files into game trees (every move resolved
+//! and played, every departure from the standard reported as a [`Diagnostic`]), and
+//! [`write_game`] writes them back in the export format. [`Validator`] checks games on the
+//! fly without building trees, for speed. [`commands`] reads `[%clk …]`, `[%eval …]` and the
+//! other commands of comments. The notation types a chess program needs are re-exported
+//! here, and the whole layer as [`notation`](mod@notation).
+//!
+//! ```
+//! let pgn = b"[Event \"Casual\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 {Morphy} 4. Ba4 *\n";
+//! let games = pgn::read_games(&pgn[..]);
+//! let game = &games[0].game;
+//! assert!(games[0].diagnostics.is_empty());
+//! assert_eq!(game.mainline().count(), 7);
+//! let text = pgn::to_export_string(game, &pgn::WriteOptions::default())?;
+//! assert!(text.contains("3. Bb5 a6 {Morphy} 4. Ba4 *"));
+//! # Ok::<(), pgn::WriteError>(())
+//! ```
+//!
 //! # Modules
 //! - [`fen`]: reading (lenient: X-FEN and Shredder-FEN castling, missing counters) and writing.
 //! - [`san`]: SAN reading and writing; [`uci`]: UCI moves.
@@ -42,6 +63,9 @@
 //! - [`outcome`]: checkmate, stalemate, insufficient material, repetitions.
 //! - [`perft`](mod@perft): move-tree counts for testing move generation.
 //! - [`Variant`]: the variants a PGN `Variant` tag can name.
+//! - [`rules`]: [`Chess`], the seam with the notation layer; start positions from the tags.
+//! - [`commands`]: `[%clk]`, `[%emt]`, `[%eval]`, `[%csl]`, `[%cal]` in comments.
+//! - [`validate`]: [`Validator`], checking games without building them.
 
 pub mod attacks;
 mod bitboard;
@@ -49,18 +73,24 @@ mod board;
 mod castling;
 pub mod chess960;
 mod color;
+pub mod commands;
 pub mod fen;
+mod games;
 mod movegen;
 mod moves;
 pub mod outcome;
 pub mod perft;
 mod position;
 mod role;
+pub mod rules;
 pub mod san;
 mod square;
 pub mod uci;
+pub mod validate;
 pub mod variant;
 mod zobrist;
+
+pub use notation;
 
 pub use bitboard::Bitboard;
 pub use board::Board;
@@ -76,3 +106,18 @@ pub use san::{Forgiven, San, SanError, SanPlus, SanToken};
 pub use square::{File, ParseSquareError, Rank, Square};
 pub use uci::Uci;
 pub use variant::Variant;
+
+pub use games::{
+    Game, GameReader, ReadGame, read_games, read_games_with, to_export_string, write_game,
+};
+pub use rules::{Chess, MoveError, MoveProblem};
+pub use validate::{ValidatedGame, ValidatingReader, Validator};
+
+// The notation layer's types that a chess program uses, so that it depends on `pgn` alone.
+// (`notation::Setup` and `notation::Game` are not re-exported under their names: `Setup` is
+// this crate's FEN set-up, and [`Game`] is the notation layer's game with chess moves.)
+pub use notation::{
+    At, Diagnostic, DiagnosticKind, Dialect, Forgiveness, GameResult, KeepRaw, Line, LineId,
+    Location, MoveContext, Nag, Node, NodeId, Player, RawGame, RawValue, ReadOptions, Reader,
+    Rules, SetupError, Severity, Skip, Span, Tag, Tags, Tail, Visitor, WriteError, WriteOptions,
+};

@@ -152,8 +152,24 @@ pub(crate) fn count_legal_moves(pos: &Position) -> usize {
 }
 
 pub(crate) fn has_legal_moves(pos: &Position) -> bool {
+    // The king first, square by square, stopping at the first safe one: in the positions
+    // where this is asked (after a check, to tell it from mate) the king can usually move.
+    let Some(mut ctx) = Context::new(pos) else {
+        return false;
+    };
+    let board = pos.board();
+    let occ = ctx.occ.without(ctx.king);
+    for to in king_attacks(ctx.king) & !ctx.our {
+        if board.attackers_to(to, ctx.them, occ).is_empty() {
+            return true;
+        }
+    }
+    if ctx.checkers.more_than_one() {
+        return false;
+    }
+    ctx.pinned = pinned(board, ctx.king, ctx.our, ctx.their, ctx.occ);
     let mut a = Any(false);
-    generate(pos, &mut a);
+    generate_non_king(pos, &ctx, &mut a);
     a.0
 }
 
@@ -285,12 +301,18 @@ fn generate<S: Sink>(pos: &Position, sink: &mut S) {
     if ctx.checkers.more_than_one() || sink.done() {
         return;
     }
+    generate_non_king(pos, &ctx, sink);
+}
+
+/// The moves of every piece but the king (the king is not in double check).
+fn generate_non_king<S: Sink>(pos: &Position, ctx: &Context, sink: &mut S) {
+    let board = pos.board();
     let target = ctx.target;
     let our = ctx.our;
     let occ = ctx.occ;
 
     if ctx.checkers.is_empty() {
-        castling(pos, &ctx, sink);
+        castling(pos, ctx, sink);
     }
 
     for from in board.knights() & our & !ctx.pinned {
@@ -320,7 +342,7 @@ fn generate<S: Sink>(pos: &Position, sink: &mut S) {
         return;
     }
 
-    pawn_moves(pos, &ctx, sink);
+    pawn_moves(pos, ctx, sink);
 }
 
 fn pawn_moves<S: Sink>(pos: &Position, ctx: &Context, sink: &mut S) {

@@ -307,13 +307,16 @@ bitflags! {
         const LOWERCASE_PIECE = 1 << 11;
         /// A figurine piece symbol (♘f3, ♞f6).
         const FIGURINE = 1 << 12;
+        /// A dash written as another Unicode character than `-`: a hyphen, a non-breaking
+        /// hyphen, an en or em dash, a minus sign (`O‑O`, `e2–e4`).
+        const UNICODE_DASH = 1 << 13;
     }
 }
 
 impl Forgiven {
     /// A sentence for each flag set, in flag order, for warnings.
     pub fn descriptions(self) -> impl Iterator<Item = &'static str> {
-        const TEXT: [&str; 13] = [
+        const TEXT: [&str; 14] = [
             "castling written with zeros or lower-case o",
             "pawn move written with the letter P",
             "capture written without x",
@@ -327,8 +330,35 @@ impl Forgiven {
             "null move",
             "piece letter in lower case",
             "figurine piece symbol",
+            "dash written as another character than -",
         ];
         (0..TEXT.len()).filter_map(move |i| (self.bits() & (1 << i) != 0).then_some(TEXT[i]))
+    }
+}
+
+impl fmt::Display for Forgiven {
+    /// The descriptions of the flags set, joined by `; ` (`nothing forgiven` when none is).
+    ///
+    /// ```
+    /// use pgn::Forgiven;
+    /// let f = Forgiven::LONG_ALGEBRAIC | Forgiven::OVER_DISAMBIGUATION;
+    /// assert_eq!(
+    ///     f.to_string(),
+    ///     "origin square given more fully than needed; move written in long algebraic notation"
+    /// );
+    /// assert_eq!(Forgiven::empty().to_string(), "nothing forgiven");
+    /// ```
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_empty() {
+            return f.write_str("nothing forgiven");
+        }
+        for (i, text) in self.descriptions().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            f.write_str(text)?;
+        }
+        Ok(())
     }
 }
 
@@ -562,10 +592,15 @@ impl SanToken {
                     forgiven |= Forgiven::FIGURINE;
                     i += 3;
                     b"KQRBNP"[usize::from(x - 0x94) % 6]
+                } else if let [0xe2, 0x80, 0x90..=0x95, ..] | [0xe2, 0x88, 0x92, ..] = token[i..] {
+                    // U+2010 to U+2015 (hyphens and dashes), U+2212 (minus sign).
+                    forgiven |= Forgiven::UNICODE_DASH;
+                    i += 3;
+                    b'-'
                 } else {
                     return Err(unreadable(
                         token,
-                        "unexpected character (not ASCII and not a chess figurine)",
+                        "unexpected character (not ASCII, a chess figurine or a dash)",
                     ));
                 };
                 match buf.get_mut(len) {
@@ -1137,12 +1172,484 @@ impl Position {
     ///
     /// # Errors
     /// [`SanError`]: unreadable, illegal or ambiguous.
+    #[inline]
     pub fn resolve_san(&self, token: &[u8]) -> Result<Resolved, SanError> {
-        SanToken::from_ascii(token)?.resolve(self)
+        match quick::resolve(self, token) {
+            Some(resolved) => Ok(resolved),
+            None => SanToken::from_ascii(token)?.resolve(self),
+        }
+    }
+
+    /// Reads a move token, resolves it and plays it in this position, returning the move and
+    /// what was forgiven: [`Position::resolve_san`] without a copy of the position, for
+    /// readers that only go forward. On error the position is unchanged.
+    ///
+    /// ```
+    /// use pgn::{Forgiven, Position};
+    /// let mut pos = Position::new();
+    /// let (_, forgiven) = pos.play_san(b"e4")?;
+    /// assert!(forgiven.is_empty());
+    /// let (_, forgiven) = pos.play_san(b"Ng8-f6")?;
+    /// assert_eq!(forgiven, Forgiven::OVER_DISAMBIGUATION | Forgiven::LONG_ALGEBRAIC);
+    /// assert!(pos.play_san(b"Ke3").is_err());
+    /// assert_eq!(pos.to_fen(), "rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2");
+    /// # Ok::<(), pgn::SanError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`SanError`]: unreadable, illegal or ambiguous.
+    #[inline]
+    pub fn play_san(&mut self, token: &[u8]) -> Result<(Move, Forgiven), SanError> {
+        if let Some(played) = quick::play(self, token) {
+            return Ok(played);
+        }
+        let resolved = SanToken::from_ascii(token)?.resolve(self)?;
+        *self = resolved.after;
+        Ok((resolved.mv, resolved.forgiven))
     }
 
     /// The canonical SAN of a legal move, with `+` or `#`.
     pub fn san(&self, m: &Move) -> SanPlus {
         SanPlus::from_move(self, m)
+    }
+}
+
+/// A fast path for the tokens of nearly every real game: SAN as the standard writes it,
+/// naming a move that no other piece of its kind could make. It finds the move without
+/// setting up a full move-generation context, and gives exactly what the general path
+/// gives; anything else (castling, disambiguation, en passant, several candidates, any
+/// lenient form, any error) is left to the general path by returning `None`.
+mod quick {
+    use super::{Forgiven, Resolved, San, SanPlus, Suffix};
+    use crate::attacks::{
+        bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
+    };
+    use crate::movegen::{self, Context};
+    use crate::{Bitboard, CastlingSide, Color, File, Move, Position, Rank, Role, Square};
+
+    /// The parts of a canonical SAN token.
+    struct Parsed {
+        role: Role,
+        /// The pawn's file of a pawn capture, or the file of a piece told apart by it.
+        file: Option<File>,
+        /// The rank of a piece told apart by it.
+        rank: Option<Rank>,
+        /// Castling.
+        castle: Option<CastlingSide>,
+        capture: bool,
+        to: Square,
+        promotion: Option<Role>,
+        suffix: Option<Suffix>,
+    }
+
+    #[inline]
+    fn square(f: u8, r: u8) -> Option<Square> {
+        Some(Square::from_coords(
+            File::from_byte(f)?,
+            Rank::from_byte(r)?,
+        ))
+    }
+
+    #[inline]
+    fn promotion(b: u8) -> Option<Role> {
+        match b {
+            b'Q' => Some(Role::Queen),
+            b'R' => Some(Role::Rook),
+            b'B' => Some(Role::Bishop),
+            b'N' => Some(Role::Knight),
+            _ => None,
+        }
+    }
+
+    #[inline(always)]
+    fn parse(token: &[u8]) -> Option<Parsed> {
+        let (body, suffix) = match token {
+            [body @ .., b'+'] => (body, Some(Suffix::Check)),
+            [body @ .., b'#'] => (body, Some(Suffix::Checkmate)),
+            body => (body, None),
+        };
+        let parsed = |role, file, capture, to, promotion| {
+            Some(Parsed {
+                role,
+                file,
+                rank: None,
+                castle: None,
+                capture,
+                to,
+                promotion,
+                suffix,
+            })
+        };
+        let told_apart = |p: u8, by: u8, capture: bool, f: u8, r: u8| {
+            let mut parsed = parsed(
+                Role::from_upper_byte(p)?,
+                None,
+                capture,
+                square(f, r)?,
+                None,
+            )?;
+            match by {
+                b'a'..=b'h' => parsed.file = File::from_byte(by),
+                _ => parsed.rank = Some(Rank::from_byte(by)?),
+            }
+            Some(parsed)
+        };
+        let castle = |side| {
+            Some(Parsed {
+                role: Role::King,
+                file: None,
+                rank: None,
+                castle: Some(side),
+                capture: false,
+                to: Square::A1,
+                promotion: None,
+                suffix,
+            })
+        };
+        match *body {
+            [b'O', b'-', b'O'] => castle(CastlingSide::KingSide),
+            [b'O', b'-', b'O', b'-', b'O'] => castle(CastlingSide::QueenSide),
+            [p @ (b'N' | b'B' | b'R' | b'Q' | b'K'), f, r] => {
+                parsed(Role::from_upper_byte(p)?, None, false, square(f, r)?, None)
+            }
+            [p @ (b'N' | b'B' | b'R' | b'Q' | b'K'), b'x', f, r] => {
+                parsed(Role::from_upper_byte(p)?, None, true, square(f, r)?, None)
+            }
+            [
+                p @ (b'N' | b'B' | b'R' | b'Q'),
+                by @ (b'a'..=b'h' | b'1'..=b'8'),
+                f,
+                r,
+            ] => told_apart(p, by, false, f, r),
+            [
+                p @ (b'N' | b'B' | b'R' | b'Q'),
+                by @ (b'a'..=b'h' | b'1'..=b'8'),
+                b'x',
+                f,
+                r,
+            ] => told_apart(p, by, true, f, r),
+            [f @ b'a'..=b'h', r] => parsed(Role::Pawn, None, false, square(f, r)?, None),
+            [f @ b'a'..=b'h', r, b'=', p] => {
+                parsed(Role::Pawn, None, false, square(f, r)?, Some(promotion(p)?))
+            }
+            [from @ b'a'..=b'h', b'x', f, r] => parsed(
+                Role::Pawn,
+                Some(File::from_byte(from)?),
+                true,
+                square(f, r)?,
+                None,
+            ),
+            [from @ b'a'..=b'h', b'x', f, r, b'=', p] => parsed(
+                Role::Pawn,
+                Some(File::from_byte(from)?),
+                true,
+                square(f, r)?,
+                Some(promotion(p)?),
+            ),
+            _ => None,
+        }
+    }
+
+    /// `true` if moving our piece from `from` to `to` (taking what stands there) leaves our
+    /// king on `king` attacked, given that the king is attacked by nothing that the move
+    /// does not take or block.
+    #[inline(always)]
+    fn exposes_king(pos: &Position, us: Color, king: Square, from: Square, to: Square) -> bool {
+        let board = pos.board();
+        let their = board.by_color(!us).without(to);
+        let occ = board.occupied().without(from).with(to);
+        (rook_attacks(king, occ) & board.rooks_and_queens() & their).any()
+            || (bishop_attacks(king, occ) & board.bishops_and_queens() & their).any()
+    }
+
+    /// `true` if our piece (not the king) on `from` may move to `to`.
+    #[inline(always)]
+    fn is_legal(pos: &Position, us: Color, king: Square, from: Square, to: Square) -> bool {
+        let board = pos.board();
+        let contact = ((knight_attacks(king) & board.knights())
+            | (pawn_attacks(us, king) & board.pawns()))
+            & board.by_color(!us);
+        !(contact.without(to).any() || exposes_king(pos, us, king, from, to))
+    }
+
+    /// The move a canonical token names, if the fast path finds it.
+    #[inline(always)]
+    fn find(pos: &Position, token: &[u8]) -> Option<(Parsed, Move)> {
+        let p = parse(token)?;
+        if let Some(side) = p.castle {
+            let ctx = Context::new(pos)?;
+            let rook = movegen::castle_rook_if_legal(pos, &ctx, side)?;
+            return Some((
+                p,
+                Move::Castle {
+                    king: ctx.king,
+                    rook,
+                },
+            ));
+        }
+        let board = pos.board();
+        let us = pos.turn();
+        let them = !us;
+        let our = board.by_color(us);
+        let to = p.to;
+        if our.contains(to) || pos.ep_square() == Some(to) {
+            return None;
+        }
+        let king = (board.kings() & our).single_square()?;
+        let capture = if board.by_color(them).contains(to) {
+            match board.role_at(to) {
+                Some(Role::King) | None => return None,
+                role => role,
+            }
+        } else {
+            None
+        };
+        let from = match p.role {
+            Role::King => {
+                if !king_attacks(king).contains(to)
+                    || board
+                        .attackers_to(to, them, board.occupied().without(king))
+                        .any()
+                {
+                    return None;
+                }
+                king
+            }
+            Role::Pawn => {
+                let last_rank = Bitboard::backrank(them).contains(to);
+                if last_rank != p.promotion.is_some() {
+                    return None;
+                }
+                let back = |sq: Square| match us {
+                    Color::White => sq.offset(-8),
+                    Color::Black => sq.offset(8),
+                };
+                let pawns = board.by_piece(Role::Pawn.of(us));
+                match p.file {
+                    None => {
+                        if capture.is_some() {
+                            return None;
+                        }
+                        let one = back(to)?;
+                        if pawns.contains(one) {
+                            one
+                        } else if !board.occupied().contains(one)
+                            && to.rank() == Rank::Fourth.relative_to(us)
+                        {
+                            let two = back(one)?;
+                            if !pawns.contains(two) {
+                                return None;
+                            }
+                            two
+                        } else {
+                            return None;
+                        }
+                    }
+                    Some(file) => {
+                        capture?;
+                        let from = Square::from_coords(file, back(to)?.rank());
+                        if !(pawn_attacks(us, from).contains(to) && pawns.contains(from)) {
+                            return None;
+                        }
+                        from
+                    }
+                }
+            }
+            role => {
+                let pieces = board.by_piece(role.of(us));
+                let occ = board.occupied();
+                let reach = match role {
+                    Role::Knight => knight_attacks(to),
+                    Role::Bishop => bishop_attacks(to, occ),
+                    Role::Rook => rook_attacks(to, occ),
+                    _ => bishop_attacks(to, occ) | rook_attacks(to, occ),
+                };
+                let candidates = reach & pieces;
+                if p.file.is_none() && p.rank.is_none() {
+                    candidates.single_square()?
+                } else {
+                    // Told apart as SAN does: among the legal moves, by the file if it
+                    // suffices, else by the rank. Anything else is left to the general path.
+                    let [a, b] = [candidates.first()?, candidates.last()?];
+                    if a == b || candidates.count() != 2 {
+                        return None;
+                    }
+                    let by_file = a.file() != b.file();
+                    if by_file != p.file.is_some() {
+                        return None;
+                    }
+                    let named = if by_file {
+                        p.file.map(|f| f == a.file())?
+                    } else {
+                        p.rank.map(|r| r == a.rank())?
+                    };
+                    let (from, other) = if named { (a, b) } else { (b, a) };
+                    if p.file.is_some_and(|f| f != from.file())
+                        || p.rank.is_some_and(|r| r != from.rank())
+                        || !is_legal(pos, us, king, other, to)
+                    {
+                        return None;
+                    }
+                    from
+                }
+            }
+        };
+        // Checks by a knight or a pawn are answered only by taking the checker; a slider's
+        // check, like a pin, shows as an attack on the king after the move. (Straight-line
+        // code: cheaper than branching on whether a pin is possible.)
+        if p.role != Role::King && !is_legal(pos, us, king, from, to) {
+            return None;
+        }
+        let mv = Move::Normal {
+            role: p.role,
+            from,
+            capture,
+            to,
+            promotion: p.promotion,
+        };
+        Some((p, mv))
+    }
+
+    /// What the general path forgives in a token `find` read, given the move's suffix.
+    #[inline]
+    fn forgiven(p: &Parsed, mv: &Move, suffix: Option<Suffix>) -> Forgiven {
+        let mut forgiven = Forgiven::empty();
+        if p.capture != mv.is_capture() {
+            forgiven |= if p.capture {
+                Forgiven::SUPERFLUOUS_CAPTURE
+            } else {
+                Forgiven::MISSING_CAPTURE
+            };
+        }
+        if suffix != p.suffix {
+            forgiven |= Forgiven::CHECK_SUFFIX;
+        }
+        forgiven
+    }
+
+    /// [`Position::resolve_san`]'s fast path.
+    pub(super) fn resolve(pos: &Position, token: &[u8]) -> Option<Resolved> {
+        let (p, mv) = find(pos, token)?;
+        let after = pos.play(&mv);
+        let suffix = Suffix::for_position(&after);
+        Some(Resolved {
+            mv,
+            forgiven: forgiven(&p, &mv, suffix),
+            after,
+            san: SanPlus {
+                san: match p.castle {
+                    Some(side) => San::Castle(side),
+                    None => San::Normal {
+                        role: p.role,
+                        file: p.file,
+                        rank: p.rank,
+                        capture: mv.is_capture(),
+                        to: p.to,
+                        promotion: p.promotion,
+                    },
+                },
+                suffix,
+            },
+        })
+    }
+
+    /// [`Position::play_san`]'s fast path.
+    #[inline]
+    pub(super) fn play(pos: &mut Position, token: &[u8]) -> Option<(Move, Forgiven)> {
+        let (p, mv) = find(pos, token)?;
+        pos.play_mut(&mv);
+        let suffix = Suffix::for_position(pos);
+        Some((mv, forgiven(&p, &mv, suffix)))
+    }
+}
+
+#[cfg(test)]
+mod quick_tests {
+    use super::{SanToken, quick};
+    use crate::Position;
+
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+    }
+
+    /// Spellings of a move: canonical, and departures the fast path must either leave to
+    /// the general one or resolve exactly as it does.
+    fn spellings(san: &str) -> Vec<String> {
+        let bare = san.trim_end_matches(['+', '#']);
+        let mut out = vec![
+            san.to_owned(),
+            bare.to_owned(),
+            format!("{bare}+"),
+            format!("{bare}#"),
+            format!("{bare}++"),
+        ];
+        if bare.contains('x') {
+            out.push(bare.replace('x', ""));
+        } else if bare.len() >= 3 && bare.as_bytes()[0].is_ascii_uppercase() {
+            out.push(format!("{}x{}", &bare[..1], &bare[1..]));
+        } else if bare.len() == 2 {
+            out.push(format!("{}x{bare}", (bare.as_bytes()[0] ^ 1) as char));
+        }
+        out
+    }
+
+    #[test]
+    fn quick_path_agrees_with_the_general_one() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let starts = [
+            Position::new(),
+            Position::from_fen(
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            )
+            .expect("fen"),
+            Position::from_fen("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1").expect("fen"),
+            Position::from_fen("n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1").expect("fen"),
+        ];
+        let (mut quick_hits, mut total) = (0u64, 0u64);
+        for game in 0..300 {
+            let mut pos = starts[game % starts.len()];
+            for _ in 0..160 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                for m in &moves {
+                    let san = pos.san(m).to_string();
+                    for token in spellings(&san) {
+                        let slow =
+                            SanToken::from_ascii(token.as_bytes()).and_then(|t| t.resolve(&pos));
+                        if let Some(fast) = quick::resolve(&pos, token.as_bytes()) {
+                            assert_eq!(Ok(&fast), slow.as_ref(), "{token} in {pos:?}");
+                            quick_hits += u64::from(token == san);
+                        }
+                        assert_eq!(pos.resolve_san(token.as_bytes()), slow, "{token}");
+                        let mut played = pos;
+                        let result = played.play_san(token.as_bytes());
+                        match &slow {
+                            Ok(r) => {
+                                assert_eq!(result, Ok((r.mv, r.forgiven)), "{token}");
+                                assert_eq!(played, r.after, "{token}");
+                            }
+                            Err(e) => {
+                                assert_eq!(result.as_ref().err(), Some(e), "{token}");
+                                assert_eq!(played, pos, "{token}");
+                            }
+                        }
+                    }
+                    total += 1;
+                }
+                let m = moves[(rng.next() % moves.len() as u64) as usize];
+                pos = pos.play(&m);
+            }
+        }
+        // Nearly every canonical token takes the fast path.
+        assert!(quick_hits * 10 > total * 8, "{quick_hits} of {total}");
     }
 }

@@ -1,0 +1,194 @@
+//! What the subcommands need of a game's rules beyond [`notation::Rules`]: the FEN of a
+//! position, a move's fields in JSON, the variant a game is played in, a diagram.
+//!
+//! Every subcommand that reads games is generic over [`Notate`], and [`chess`] and
+//! [`draughts`] say which rules PGN and PDN files are read with. Plugging in other rules
+//! is a matter of these two functions and one `impl Notate`.
+
+use std::io::{self, Read};
+
+use notation::{Diagnostic, GameReader, KeepRaw, RawRules, ReadOptions, Rules, Tags, WriteOptions};
+
+use crate::json;
+
+/// A game's rules, as `notate` uses them.
+pub trait Notate: Rules + Sync {
+    /// How `fmt` writes a game.
+    fn write_options(&self) -> WriteOptions;
+
+    /// The variant a game is played in, from its tags, for `json` and `stats`.
+    fn variant(&self, tags: &Tags) -> String;
+
+    /// A position as FEN, when the rules know positions.
+    fn fen(&self, position: &Self::Position) -> Option<String>;
+
+    /// Appends the JSON fields naming a move played from `position` (no braces, no
+    /// trailing comma): `"san":"e4","uci":"e2e4"` for chess, `"move":"32-28"` for
+    /// draughts.
+    fn move_fields(&self, position: &Self::Position, mv: &Self::Move, out: &mut String);
+
+    /// A move as text, for `stats` (openings) and `show`.
+    fn move_text(&self, position: &Self::Position, mv: &Self::Move) -> String {
+        let mut out = String::new();
+        self.write_move(position, mv, &mut out);
+        out
+    }
+
+    /// A text diagram of a position, when the rules know positions.
+    fn diagram(&self, position: &Self::Position) -> Option<String>;
+
+    /// Reads every game of `input` for `check`, passing each one's counts and diagnostics
+    /// to `each`; returns the diagnostics outside any game.
+    ///
+    /// The default builds each game with [`GameReader`]; rules with a faster way to play
+    /// every move without building a tree (a validating visitor) use it here.
+    fn check_stream(
+        &self,
+        input: &mut dyn Read,
+        options: ReadOptions,
+        each: &mut dyn FnMut(Checked) -> io::Result<()>,
+    ) -> io::Result<Vec<Diagnostic>>
+    where
+        Self: Sized,
+    {
+        let mut reader = GameReader::new(self, input, options).keep_raw(KeepRaw::Never);
+        while let Some(game) = reader.read_game()? {
+            each(Checked {
+                moves: game.game.node_count() as u64,
+                diagnostics: game.diagnostics,
+            })?;
+        }
+        Ok(reader.take_orphans())
+    }
+}
+
+/// What checking one game found.
+pub struct Checked {
+    /// Moves played, variations included.
+    pub moves: u64,
+    /// Warnings and errors, in input order.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The rules PGN files are read with.
+pub type ChessRules = pgn::Chess;
+
+/// The rules PDN files are read with.
+pub type DraughtsRules = pdn::Draughts;
+
+/// The rules for PGN files.
+pub fn chess() -> ChessRules {
+    pgn::Chess
+}
+
+/// The rules for PDN files.
+pub fn draughts() -> DraughtsRules {
+    pdn::Draughts::new()
+}
+
+impl Notate for RawRules {
+    fn write_options(&self) -> WriteOptions {
+        WriteOptions::PGN
+    }
+
+    fn variant(&self, tags: &Tags) -> String {
+        if self.dialect.strict_layout {
+            tags.get("Variant").unwrap_or("Standard").to_owned()
+        } else {
+            tags.get("GameType").unwrap_or("20").to_owned()
+        }
+    }
+
+    fn fen(&self, _: &Self::Position) -> Option<String> {
+        None
+    }
+
+    fn move_fields(&self, _: &Self::Position, mv: &Self::Move, out: &mut String) {
+        out.push_str("\"move\":");
+        json::string(&mv.0, out);
+    }
+
+    fn diagram(&self, _: &Self::Position) -> Option<String> {
+        None
+    }
+}
+
+impl Notate for pgn::Chess {
+    fn write_options(&self) -> WriteOptions {
+        WriteOptions::PGN
+    }
+
+    fn variant(&self, tags: &Tags) -> String {
+        match self.start_position(tags) {
+            // A game that starts in a Chess960 position is a Chess960 game, whether or not
+            // its Variant tag says so.
+            Ok(setup) if setup.position.castling_mode() == pgn::CastlingMode::Chess960 => {
+                pgn::Variant::Chess960.name().to_owned()
+            }
+            _ => pgn::Variant::from_tag(tags.get("Variant").unwrap_or(""))
+                .name()
+                .to_owned(),
+        }
+    }
+
+    fn fen(&self, position: &pgn::Position) -> Option<String> {
+        Some(position.to_fen())
+    }
+
+    fn move_fields(&self, position: &pgn::Position, mv: &pgn::Move, out: &mut String) {
+        out.push_str("\"san\":");
+        json::string(&position.san(mv).to_string(), out);
+        out.push_str(",\"uci\":");
+        let uci = pgn::Uci::from_move(mv, position.castling_mode());
+        json::string(&uci.to_string(), out);
+    }
+
+    fn diagram(&self, position: &pgn::Position) -> Option<String> {
+        Some(crate::show::chess_diagram(position))
+    }
+
+    /// Checks with the chess crate's validating visitor: every move is resolved and
+    /// played, variations included, without building a tree.
+    fn check_stream(
+        &self,
+        input: &mut dyn Read,
+        options: ReadOptions,
+        each: &mut dyn FnMut(Checked) -> io::Result<()>,
+    ) -> io::Result<Vec<Diagnostic>> {
+        let mut reader = pgn::ValidatingReader::with_options(input, options);
+        while let Some(game) = reader.read_game()? {
+            each(Checked {
+                moves: game.plies,
+                diagnostics: game.diagnostics,
+            })?;
+        }
+        Ok(reader.take_orphans())
+    }
+}
+
+impl Notate for pdn::Draughts {
+    fn write_options(&self) -> WriteOptions {
+        pdn::PDN_WRITE
+    }
+
+    fn variant(&self, tags: &Tags) -> String {
+        match self.start_position(tags) {
+            Ok(setup) => setup.position.game_type().variant().name().to_owned(),
+            // Game types the crate does not play (chess, Othello, …): as the tag says.
+            Err(_) => tags.get("GameType").unwrap_or("?").to_owned(),
+        }
+    }
+
+    fn fen(&self, board: &pdn::Board) -> Option<String> {
+        Some(board.position().to_fen())
+    }
+
+    fn move_fields(&self, board: &pdn::Board, mv: &pdn::PdnMove, out: &mut String) {
+        out.push_str("\"move\":");
+        json::string(&self.move_text(board, mv), out);
+    }
+
+    fn diagram(&self, board: &pdn::Board) -> Option<String> {
+        Some(crate::show::draughts_diagram(board.position()))
+    }
+}

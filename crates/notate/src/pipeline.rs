@@ -1,0 +1,440 @@
+//! Reading one input with one thread or several, with output in input order.
+//!
+//! One thread reads the input straight through the notation reader: memory is bounded
+//! by the largest game.
+//!
+//! Several threads: a splitter cuts the decompressed stream into chunks of about
+//! [`CHUNK_BYTES`] at game boundaries, a pool of workers reads each chunk as if it were a
+//! file of its own, and the calling thread puts the workers' results back in input order
+//! and emits them. A fixed number of credits bounds the chunks in flight (read, being
+//! worked on, or waiting for an earlier chunk), so memory stays constant however long the
+//! input and however uneven the chunks.
+//!
+//! A chunk read on its own numbers its lines and games from zero. Its [`Origin`] (the
+//! lines and bytes before it, counted by the splitter) puts lines back right in the
+//! worker; games are renumbered by the emitter, the only one who knows how many games
+//! the earlier chunks held.
+
+use std::collections::BTreeMap;
+use std::io::{self, Read};
+use std::sync::mpsc::{Receiver, SyncSender, channel, sync_channel};
+use std::sync::{Arc, Mutex};
+
+use notation::{Diagnostic, DiagnosticKind};
+
+/// The size a chunk is cut at (the next game boundary after it).
+pub const CHUNK_BYTES: usize = 1 << 20;
+
+/// Where a chunk starts in its input.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Origin {
+    /// Lines before the chunk.
+    pub lines: u64,
+    /// Bytes before the chunk.
+    pub offset: u64,
+}
+
+impl Origin {
+    /// Moves a diagnostic found in the chunk to its place in the input. A diagnostic
+    /// with no known location (line 0) keeps it.
+    pub fn place(&self, d: &mut Diagnostic) {
+        if d.location.line > 0 {
+            d.location.line += self.lines;
+            d.location.offset += self.offset;
+        }
+    }
+}
+
+/// The work of a subcommand on one stream: a whole input, or one chunk of it.
+pub trait Task: Sync {
+    /// What is emitted, in input order: typically one per game.
+    type Item: Send;
+
+    /// Reads `input`, passing each item to `sink`. Returns the number of games read, by
+    /// which the games of later chunks are renumbered.
+    fn run(
+        &self,
+        input: &mut dyn Read,
+        origin: Origin,
+        sink: &mut dyn FnMut(Self::Item) -> io::Result<()>,
+    ) -> io::Result<u64>;
+}
+
+/// Runs `task` over `input` with `jobs` threads, calling `emit` with each item in input
+/// order and the number of games before the item's chunk (0 with one thread), to add to
+/// the chunk-relative game indexes the item holds.
+pub fn drive<T: Task>(
+    task: &T,
+    mut input: Box<dyn Read + Send>,
+    jobs: usize,
+    emit: &mut dyn FnMut(T::Item, u64) -> io::Result<()>,
+) -> io::Result<()> {
+    if jobs <= 1 {
+        task.run(&mut input, Origin::default(), &mut |item| emit(item, 0))?;
+        return Ok(());
+    }
+    parallel(task, input, jobs, emit)
+}
+
+/// What a worker hands back for one chunk.
+struct Done<I> {
+    items: Vec<I>,
+    games: u64,
+}
+
+type Job = (u64, Vec<u8>, Origin);
+
+fn parallel<T: Task>(
+    task: &T,
+    input: Box<dyn Read + Send>,
+    jobs: usize,
+    emit: &mut dyn FnMut(T::Item, u64) -> io::Result<()>,
+) -> io::Result<()> {
+    // Credits: a chunk is read only with one, and gives it back once emitted.
+    let in_flight = 2 * jobs + 2;
+    let (credit_tx, credit_rx) = sync_channel::<()>(in_flight);
+    for _ in 0..in_flight {
+        // The channel has room for every credit; a failure is impossible and harmless.
+        let _ = credit_tx.send(());
+    }
+    let (work_tx, work_rx) = sync_channel::<Job>(jobs);
+    let work_rx = Arc::new(Mutex::new(work_rx));
+    let (done_tx, done_rx) = channel::<(u64, io::Result<Done<T::Item>>)>();
+
+    std::thread::scope(|scope| {
+        let splitter_done = done_tx.clone();
+        scope.spawn(move || split(input, credit_rx, work_tx, splitter_done));
+        for _ in 0..jobs {
+            let work_rx = Arc::clone(&work_rx);
+            let done_tx = done_tx.clone();
+            scope.spawn(move || work(task, &work_rx, &done_tx));
+        }
+        drop(done_tx);
+        let result = reorder(done_rx, &credit_tx, emit);
+        // Whatever happened, let the other threads run out: without credits the
+        // splitter stops, and without a receiver the workers do.
+        drop(credit_tx);
+        result
+    })
+}
+
+/// The splitter's loop: a credit, a chunk, a job; an I/O error ends the input as the
+/// last "chunk", so that it is reported after everything read before it.
+fn split(
+    input: Box<dyn Read + Send>,
+    credits: Receiver<()>,
+    work: SyncSender<Job>,
+    done: std::sync::mpsc::Sender<(u64, io::Result<Done<impl Send>>)>,
+) {
+    let mut splitter = Splitter::new(input, CHUNK_BYTES);
+    let mut seq = 0;
+    loop {
+        if credits.recv().is_err() {
+            return;
+        }
+        match splitter.next_chunk() {
+            Ok(Some((chunk, origin))) => {
+                if work.send((seq, chunk, origin)).is_err() {
+                    return;
+                }
+            }
+            Ok(None) => return,
+            Err(e) => {
+                let _ = done.send((seq, Err(e)));
+                return;
+            }
+        }
+        seq += 1;
+    }
+}
+
+fn work<T: Task>(
+    task: &T,
+    jobs: &Mutex<Receiver<Job>>,
+    done: &std::sync::mpsc::Sender<(u64, io::Result<Done<T::Item>>)>,
+) {
+    loop {
+        // A poisoned lock means another worker panicked; stop quietly, the emitter
+        // reports the missing chunk as an error.
+        let job = match jobs.lock() {
+            Ok(rx) => rx.recv(),
+            Err(_) => return,
+        };
+        let Ok((seq, chunk, origin)) = job else {
+            return;
+        };
+        let mut items = Vec::new();
+        let result = task
+            .run(&mut &chunk[..], origin, &mut |item| {
+                items.push(item);
+                Ok(())
+            })
+            .map(|games| Done { items, games });
+        if done.send((seq, result)).is_err() {
+            return;
+        }
+    }
+}
+
+/// Puts the chunks back in order and emits them.
+fn reorder<I>(
+    done: Receiver<(u64, io::Result<Done<I>>)>,
+    credits: &SyncSender<()>,
+    emit: &mut dyn FnMut(I, u64) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut waiting = BTreeMap::new();
+    let mut next = 0u64;
+    let mut games = 0u64;
+    for (seq, result) in done {
+        waiting.insert(seq, result);
+        while let Some(result) = waiting.remove(&next) {
+            let chunk = result?;
+            for item in chunk.items {
+                emit(item, games)?;
+            }
+            games += chunk.games;
+            next += 1;
+            // The splitter may have stopped already; a lost credit is then harmless.
+            let _ = credits.try_send(());
+        }
+    }
+    if waiting.is_empty() {
+        Ok(())
+    } else {
+        Err(io::Error::other(
+            "a worker thread stopped before finishing its part of the input",
+        ))
+    }
+}
+
+/// Cuts a stream into chunks that end at game boundaries.
+///
+/// A boundary is the start of a line that opens a tag (`[`), after an empty line, after
+/// a termination marker: where every reader agrees that a game ends and the next begins,
+/// so that a chunk read alone gives what the whole input read at once gives. A stream
+/// with no such place for a long stretch is cut at weaker places (an empty line before
+/// `[`, then any line end) rather than held whole in memory.
+pub struct Splitter<R> {
+    inner: R,
+    carry: Vec<u8>,
+    eof: bool,
+    target: usize,
+    origin: Origin,
+}
+
+impl<R: Read> Splitter<R> {
+    /// A splitter aiming at chunks of `target` bytes.
+    pub fn new(inner: R, target: usize) -> Self {
+        Splitter {
+            inner,
+            carry: Vec::new(),
+            eof: false,
+            target: target.max(1024),
+            origin: Origin::default(),
+        }
+    }
+
+    /// The next chunk and where it starts, or `None` at the end of the stream.
+    pub fn next_chunk(&mut self) -> io::Result<Option<(Vec<u8>, Origin)>> {
+        let mut buf = std::mem::take(&mut self.carry);
+        buf.reserve(self.target + (self.target >> 3));
+        let mut goal = self.target;
+        let mut searched = 0;
+        loop {
+            if !self.eof && buf.len() < goal {
+                let old = buf.len();
+                buf.resize(goal, 0);
+                let n = fill(&mut self.inner, &mut buf[old..])?;
+                buf.truncate(old + n);
+                self.eof = old + n < goal;
+            }
+            if self.eof {
+                if buf.is_empty() {
+                    return Ok(None);
+                }
+                return Ok(Some(self.cut(buf, None)));
+            }
+            // Look near the end, so that the chunk is close to its target and little is
+            // carried over into the next one.
+            let from = searched.max(buf.len().saturating_sub(self.target / 4));
+            let strength = if buf.len() < 16 * self.target {
+                Strength::AfterMarker
+            } else if buf.len() < 64 * self.target {
+                Strength::BlankLine
+            } else {
+                Strength::LineEnd
+            };
+            if let Some(at) = find_boundary(&buf, from, strength) {
+                return Ok(Some(self.cut(buf, Some(at))));
+            }
+            searched = buf.len().saturating_sub(16);
+            goal = buf.len() + self.target;
+        }
+    }
+
+    fn cut(&mut self, mut buf: Vec<u8>, at: Option<usize>) -> (Vec<u8>, Origin) {
+        if let Some(at) = at {
+            self.carry = buf[at..].to_vec();
+            buf.truncate(at);
+        }
+        let origin = self.origin;
+        self.origin.lines += count_lines(&buf);
+        self.origin.offset += buf.len() as u64;
+        (buf, origin)
+    }
+}
+
+/// Reads until `buf` is full or the stream ends; returns the bytes read.
+fn fill<R: Read>(inner: &mut R, buf: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match inner.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+/// How sure a boundary must be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Strength {
+    /// `marker`, empty line, `[`.
+    AfterMarker,
+    /// Empty line, `[`.
+    BlankLine,
+    /// Any line end.
+    LineEnd,
+}
+
+/// The first boundary at or after `from` (an index where the next chunk starts).
+fn find_boundary(buf: &[u8], from: usize, strength: Strength) -> Option<usize> {
+    let from = from.min(buf.len());
+    if strength == Strength::LineEnd {
+        return memchr::memchr(b'\n', &buf[from..]).map(|i| from + i + 1);
+    }
+    for i in memchr::memmem::find_iter(&buf[from..], b"\n[") {
+        let at = from + i + 1;
+        let before = &buf[..at - 1];
+        let blank = before.ends_with(b"\n") || before.ends_with(b"\n\r");
+        if !blank {
+            continue;
+        }
+        if strength == Strength::BlankLine || ends_with_marker(before) {
+            return Some(at);
+        }
+    }
+    None
+}
+
+/// Whether the text ends (before white space) with a termination marker standing as a
+/// token of its own.
+fn ends_with_marker(text: &[u8]) -> bool {
+    let end = text
+        .iter()
+        .rposition(|b| !b.is_ascii_whitespace())
+        .map_or(0, |i| i + 1);
+    let text = &text[..end];
+    let start = text
+        .iter()
+        .rposition(|b| b.is_ascii_whitespace() || matches!(b, b')' | b'}'))
+        .map_or(0, |i| i + 1);
+    matches!(
+        &text[start..],
+        b"1-0" | b"0-1" | b"1/2-1/2" | b"*" | b"2-0" | b"0-2" | b"1-1" | b"0-0"
+    )
+}
+
+/// Lines ended in `bytes`, as the reader counts them: LF, CR LF and a lone CR each end one.
+pub fn count_lines(bytes: &[u8]) -> u64 {
+    if memchr::memchr(b'\r', bytes).is_none() {
+        return memchr::memchr_iter(b'\n', bytes).count() as u64;
+    }
+    memchr::memchr2_iter(b'\n', b'\r', bytes)
+        .filter(|&i| !(bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n')))
+        .count() as u64
+}
+
+/// Drops the notes a reader gives once per input (a byte order mark, tabs, lone carriage
+/// returns, a long line) when a later chunk gives them again: read whole, the input
+/// would have given each once.
+#[derive(Default)]
+pub struct OncePerInput {
+    seen: [bool; 4],
+}
+
+impl OncePerInput {
+    /// Whether to keep `d`.
+    pub fn keep(&mut self, d: &Diagnostic) -> bool {
+        let slot = match d.kind {
+            DiagnosticKind::ByteOrderMark => 0,
+            DiagnosticKind::Tab => 1,
+            DiagnosticKind::LoneCarriageReturn => 2,
+            DiagnosticKind::LongLine { .. } => 3,
+            _ => return true,
+        };
+        !std::mem::replace(&mut self.seen[slot], true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chunks(text: &[u8], target: usize) -> Vec<(Vec<u8>, Origin)> {
+        let mut s = Splitter::new(text, target);
+        let mut out = Vec::new();
+        while let Some(c) = s.next_chunk().expect("in memory") {
+            out.push(c);
+        }
+        out
+    }
+
+    #[test]
+    fn cuts_after_markers_only() {
+        let game = b"[Event \"x\"]\n[Site \"y\"]\n\n1. e4 { a\n\n[not a tag] } e5 1-0\n\n";
+        let text: Vec<u8> = game
+            .iter()
+            .copied()
+            .cycle()
+            .take(game.len() * 200)
+            .collect();
+        let parts = chunks(&text, 1024);
+        assert!(parts.len() > 3);
+        let joined: Vec<u8> = parts.iter().flat_map(|(c, _)| c.clone()).collect();
+        assert_eq!(joined, text);
+        let mut lines = 0;
+        let mut offset = 0;
+        for (chunk, origin) in &parts {
+            assert!(chunk.starts_with(b"[Event"));
+            assert_eq!(origin.lines, lines);
+            assert_eq!(origin.offset, offset);
+            lines += count_lines(chunk);
+            offset += chunk.len() as u64;
+        }
+    }
+
+    #[test]
+    fn cuts_text_without_boundaries_at_line_ends() {
+        let text: Vec<u8> = b"e4 e5 Nf3\n"
+            .iter()
+            .copied()
+            .cycle()
+            .take(200_000)
+            .collect();
+        let parts = chunks(&text, 1024);
+        assert!(parts.len() > 1);
+        assert!(parts.iter().all(|(c, _)| c.ends_with(b"\n")));
+    }
+
+    #[test]
+    fn markers() {
+        assert!(ends_with_marker(b"1. e4 1-0\n\n"));
+        assert!(ends_with_marker(b"1. e4 *\r\n"));
+        assert!(!ends_with_marker(b"1. e4 e5\n"));
+        assert!(!ends_with_marker(b"[Result \"1-0\"]\n"));
+        assert_eq!(count_lines(b"a\r\nb\rc\n"), 3);
+    }
+}

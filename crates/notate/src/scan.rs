@@ -1,0 +1,87 @@
+//! `notate scan`: structure only, through the reader's fast path (a [`Visitor`] that
+//! counts; no move is read by any rules).
+
+use std::io::{self, Read};
+use std::ops::{AddAssign, ControlFlow};
+
+use notation::{At, Dialect, Nag, RawGame, RawValue, ReadOptions, Reader, Skip, Visitor};
+
+use crate::pipeline::{Origin, Task};
+
+/// Counts for `scan`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Games.
+    pub games: u64,
+    /// Tag pairs.
+    pub tags: u64,
+    /// Move tokens.
+    pub moves: u64,
+    /// Annotation glyphs (suffix annotations included).
+    pub nags: u64,
+    /// Comments.
+    pub comments: u64,
+    /// Variations.
+    pub variations: u64,
+}
+
+impl AddAssign for Counts {
+    fn add_assign(&mut self, o: Counts) {
+        self.games += o.games;
+        self.tags += o.tags;
+        self.moves += o.moves;
+        self.nags += o.nags;
+        self.comments += o.comments;
+        self.variations += o.variations;
+    }
+}
+
+impl Visitor for Counts {
+    type Output = ();
+
+    fn tag(&mut self, _: &[u8], _: RawValue<'_>, _: At<'_>) -> ControlFlow<()> {
+        self.tags += 1;
+        ControlFlow::Continue(())
+    }
+    fn move_token(&mut self, _: &[u8], _: At<'_>) -> ControlFlow<()> {
+        self.moves += 1;
+        ControlFlow::Continue(())
+    }
+    fn nag(&mut self, _: Nag, _: At<'_>) -> ControlFlow<()> {
+        self.nags += 1;
+        ControlFlow::Continue(())
+    }
+    fn comment(&mut self, _: &[u8], _: At<'_>) -> ControlFlow<()> {
+        self.comments += 1;
+        ControlFlow::Continue(())
+    }
+    fn begin_variation(&mut self, _: At<'_>) -> ControlFlow<(), Skip> {
+        self.variations += 1;
+        ControlFlow::Continue(Skip(false))
+    }
+    fn end_game(&mut self, _: RawGame<'_>) {
+        self.games += 1;
+    }
+}
+
+/// Counts one stream.
+pub struct ScanTask {
+    /// The lexical dialect.
+    pub dialect: Dialect,
+}
+
+impl Task for ScanTask {
+    type Item = Counts;
+
+    fn run(
+        &self,
+        input: &mut dyn Read,
+        _origin: Origin,
+        sink: &mut dyn FnMut(Counts) -> io::Result<()>,
+    ) -> io::Result<u64> {
+        let mut counts = Counts::default();
+        Reader::new(input, self.dialect, ReadOptions::default()).visit_all(&mut counts)?;
+        sink(counts)?;
+        Ok(counts.games)
+    }
+}

@@ -1,0 +1,215 @@
+//! `notate stats`: games, plies, results, variants, tags, openings, errors.
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::{self, Read, Write};
+
+use notation::{GameReader, KeepRaw, LineId, Player, ReadOptions, Severity};
+
+use crate::games::Notate;
+use crate::pipeline::{Origin, Task};
+
+/// How many plies name an opening.
+const OPENING_PLIES: usize = 2;
+/// How many openings are listed.
+const TOP_OPENINGS: usize = 10;
+
+/// Statistics of a stream, merged over chunks and inputs.
+#[derive(Debug, Default)]
+pub struct Stats {
+    /// Inputs.
+    pub files: u64,
+    /// Games.
+    pub games: u64,
+    /// Main-line plies.
+    pub plies: u64,
+    /// The longest main line.
+    pub longest: u64,
+    /// Moves in variations.
+    pub variation_moves: u64,
+    /// Games with at least one error.
+    pub games_with_errors: u64,
+    /// Error diagnostics.
+    pub errors: u64,
+    /// Warning diagnostics.
+    pub warnings: u64,
+    /// Games by result.
+    pub results: BTreeMap<String, u64>,
+    /// Games by variant.
+    pub variants: BTreeMap<String, u64>,
+    /// Games by tag present.
+    pub tags: BTreeMap<String, u64>,
+    /// Games by first moves (games from the standard start position only).
+    pub openings: HashMap<String, u64>,
+    /// The notes a reader gives once per input (tabs, a long line, …) that were seen,
+    /// as bits: counted once per input by [`Stats::end_input`], however many chunks
+    /// repeat them.
+    pub file_notes: u8,
+}
+
+impl Stats {
+    /// Adds `other` to `self`.
+    pub fn merge(&mut self, other: Stats) {
+        self.files += other.files;
+        self.games += other.games;
+        self.plies += other.plies;
+        self.longest = self.longest.max(other.longest);
+        self.variation_moves += other.variation_moves;
+        self.games_with_errors += other.games_with_errors;
+        self.errors += other.errors;
+        self.warnings += other.warnings;
+        self.file_notes |= other.file_notes;
+        for (map, from) in [
+            (&mut self.results, other.results),
+            (&mut self.variants, other.variants),
+            (&mut self.tags, other.tags),
+        ] {
+            for (k, v) in from {
+                *map.entry(k).or_default() += v;
+            }
+        }
+        for (k, v) in other.openings {
+            *self.openings.entry(k).or_default() += v;
+        }
+    }
+
+    /// Counts the notes given once per input; called after the last chunk of an input.
+    pub fn end_input(&mut self) {
+        self.warnings += u64::from(self.file_notes.count_ones());
+        self.file_notes = 0;
+    }
+
+    /// The report.
+    pub fn write(&self, out: &mut dyn Write) -> io::Result<()> {
+        let percent = |n: u64| 100.0 * n as f64 / self.games.max(1) as f64;
+        writeln!(out, "files: {}", self.files)?;
+        writeln!(out, "games: {}", self.games)?;
+        writeln!(
+            out,
+            "plies: {} in main lines (average {:.1}, longest {}), {} in variations",
+            self.plies,
+            self.plies as f64 / self.games.max(1) as f64,
+            self.longest,
+            self.variation_moves
+        )?;
+        writeln!(
+            out,
+            "diagnostics: {} errors, {} warnings; {} games with errors",
+            self.errors, self.warnings, self.games_with_errors
+        )?;
+        writeln!(out, "results:")?;
+        for (k, v) in &self.results {
+            writeln!(out, "  {k:<8} {v:>10} {:>6.1}%", percent(*v))?;
+        }
+        writeln!(out, "variants:")?;
+        for (k, v) in &self.variants {
+            writeln!(out, "  {k:<20} {v:>10} {:>6.1}%", percent(*v))?;
+        }
+        writeln!(out, "tags (games having each):")?;
+        for (k, v) in &self.tags {
+            writeln!(out, "  {k:<20} {v:>10} {:>6.1}%", percent(*v))?;
+        }
+        let mut openings: Vec<_> = self.openings.iter().collect();
+        // Most common first; equal counts in text order, so that the report is stable.
+        openings.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
+        writeln!(out, "openings (first {OPENING_PLIES} plies, most common):")?;
+        for (k, v) in openings.into_iter().take(TOP_OPENINGS) {
+            writeln!(out, "  {k:<20} {v:>10} {:>6.1}%", percent(*v))?;
+        }
+        Ok(())
+    }
+}
+
+/// Gathers statistics of a stream.
+pub struct StatsTask<'r, G> {
+    /// The rules.
+    pub rules: &'r G,
+    /// How to read.
+    pub options: ReadOptions,
+}
+
+impl<G: Notate> Task for StatsTask<'_, G> {
+    type Item = Stats;
+
+    fn run(
+        &self,
+        input: &mut dyn Read,
+        _origin: Origin,
+        sink: &mut dyn FnMut(Stats) -> io::Result<()>,
+    ) -> io::Result<u64> {
+        let mut stats = Stats::default();
+        let mut reader = GameReader::new(self.rules, input, self.options).keep_raw(KeepRaw::Never);
+        while let Some(read) = reader.read_game()? {
+            let game = &read.game;
+            stats.games += 1;
+            let plies = game.line(LineId::MAIN).moves.len() as u64;
+            stats.plies += plies;
+            stats.longest = stats.longest.max(plies);
+            stats.variation_moves += game.node_count() as u64 - plies;
+            let mut errors = 0;
+            for d in &read.diagnostics {
+                if d.severity == Severity::Error {
+                    errors += 1;
+                } else if let Some(bit) = file_note(d) {
+                    stats.file_notes |= bit;
+                } else {
+                    stats.warnings += 1;
+                }
+            }
+            stats.errors += errors;
+            if errors > 0 {
+                stats.games_with_errors += 1;
+            }
+            *stats
+                .results
+                .entry(game.result.as_str().to_owned())
+                .or_default() += 1;
+            *stats
+                .variants
+                .entry(self.rules.variant(&game.tags))
+                .or_default() += 1;
+            for tag in game.tags.iter() {
+                *stats.tags.entry(tag.name.clone()).or_default() += 1;
+            }
+            if let Some(opening) = opening(self.rules, game) {
+                *stats.openings.entry(opening).or_default() += 1;
+            }
+        }
+        let games = stats.games;
+        sink(stats)?;
+        Ok(games)
+    }
+}
+
+/// The bit of a note a reader gives once per input, if `d` is one.
+fn file_note(d: &notation::Diagnostic) -> Option<u8> {
+    use notation::DiagnosticKind::*;
+    match d.kind {
+        ByteOrderMark => Some(1),
+        Tab => Some(2),
+        LoneCarriageReturn => Some(4),
+        LongLine { .. } => Some(8),
+        _ => None,
+    }
+}
+
+/// The first plies of a game played from the standard start, as `1. e4 e5`.
+fn opening<G: Notate>(rules: &G, game: &notation::Game<G::Move>) -> Option<String> {
+    if game.tags.contains("FEN") || game.line(LineId::MAIN).moves.len() < OPENING_PLIES {
+        return None;
+    }
+    let mut position = rules.start_position(&game.tags).ok()?.position;
+    let mut text = String::new();
+    for node in game.mainline().take(OPENING_PLIES) {
+        if !text.is_empty() {
+            text.push(' ');
+        }
+        if rules.turn(&position) == Player::First {
+            text.push_str(&format!("{}. ", rules.move_number(&position)));
+        } else if text.is_empty() {
+            text.push_str(&format!("{}... ", rules.move_number(&position)));
+        }
+        text.push_str(&rules.move_text(&position, &node.mv));
+        rules.play(&mut position, &node.mv);
+    }
+    Some(text)
+}

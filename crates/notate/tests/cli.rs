@@ -1,0 +1,336 @@
+//! The `notate` binary, run as a person runs it: on the project's corpus, on temporary
+//! files (compressed, misnamed, broken), on standard input.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn notate() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_notate"))
+}
+
+/// The project's root, where `corpus/` is.
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn run(args: &[&str]) -> Output {
+    notate()
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("notate runs")
+}
+
+fn run_stdin(args: &[&str], input: &[u8]) -> Output {
+    let mut child = notate()
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("notate runs");
+    let mut stdin = child.stdin.take().expect("piped");
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        // The child may stop reading early; a broken pipe is then expected.
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().expect("notate ends");
+    let _ = writer.join();
+    out
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().unwrap_or(-1)
+}
+
+/// A temporary folder removed when dropped.
+struct Temp(PathBuf);
+
+impl Temp {
+    fn new(name: &str) -> Temp {
+        let dir = std::env::temp_dir().join(format!("notate-test-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        Temp(dir)
+    }
+
+    fn file(&self, name: &str, bytes: &[u8]) -> String {
+        let path = self.0.join(name);
+        std::fs::write(&path, bytes).expect("temp file");
+        path.display().to_string()
+    }
+}
+
+impl Drop for Temp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+const GAME: &str = "[Event \"e\"]\n[Site \"s\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n[White \"w\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 {a comment} 3. Bb5 (3. Bc4 Bc5) 3... a6 1-0\n\n";
+
+/// A game the reader cannot fully read: its comment is never closed.
+const BROKEN: &str = "[Event \"broken\"]\n[Result \"*\"]\n\n1. e4 {never closed *\n";
+
+#[test]
+fn help_everywhere() {
+    for sub in ["check", "fmt", "scan", "json", "stats", "perft", "show"] {
+        let o = run(&[sub, "--help"]);
+        assert_eq!(code(&o), 0, "{sub} --help");
+        assert!(stdout(&o).contains("Usage: notate"), "{sub} --help");
+    }
+    assert_eq!(code(&run(&["--help"])), 0);
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(code(&run(&[])), 2);
+    assert_eq!(code(&run(&["frobnicate"])), 2);
+    let o = run(&["check", "no/such/file.pgn"]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("no/such/file.pgn"), "{}", stderr(&o));
+    assert_eq!(code(&run(&["perft", "x"])), 2);
+    assert_eq!(code(&run(&["perft", "--variant", "go", "3"])), 2);
+    assert_eq!(code(&run(&["show", "not a fen at all"])), 2);
+}
+
+#[test]
+fn check_the_corpus() {
+    let o = run(&["check", "corpus/"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    let last = out.lines().last().expect("summary");
+    // The corpus grows; every file in it is read.
+    let files = ["corpus/pgn", "corpus/pdn"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(root().join(d)).expect("corpus"))
+        .count();
+    assert!(last.starts_with(&format!("files={files} games=")), "{last}");
+    assert!(last.contains(" errors=0 "), "{last}");
+    assert!(
+        out.contains("corpus/pgn/lenient.pgn:11:1: warning: no empty line between games (game 2)"),
+        "{out}"
+    );
+    let quiet = run(&["check", "--quiet", "corpus/"]);
+    assert_eq!(stdout(&quiet).lines().count(), 1);
+}
+
+#[test]
+fn check_reports_errors_with_exit_1() {
+    let t = Temp::new("errors");
+    let file = t.file("broken.pgn", format!("{GAME}{BROKEN}").as_bytes());
+    let o = run(&["check", &file]);
+    assert_eq!(code(&o), 1, "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("error: comment has no closing } (game 2)"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn standard_input_and_content_sniffing() {
+    let o = run_stdin(&["scan", "-"], GAME.as_bytes());
+    assert_eq!(code(&o), 0);
+    assert_eq!(
+        stdout(&o).trim(),
+        "games=1 tags=7 sans=8 nags=0 comments=1 variations=1"
+    );
+    // A PDN file with no telling name: read as PDN (draughts result markers).
+    let t = Temp::new("sniff");
+    let pdn = std::fs::read(root().join("corpus/pdn/international.pdn")).expect("corpus");
+    let file = t.file("games.txt", &pdn);
+    let o = run(&["json", &file]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let forced = run(&["json", "--format", "pdn", &file]);
+    assert_eq!(stdout(&o), stdout(&forced));
+}
+
+#[test]
+fn compressed_inputs() {
+    let t = Temp::new("compressed");
+    let text = format!("{GAME}{GAME}");
+    let plain = t.file("plain.pgn", text.as_bytes());
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(text.as_bytes()).expect("gzip");
+    let gz = t.file("games.pgn.gz", &gz.finish().expect("gzip"));
+    let mut bz = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
+    bz.write_all(text.as_bytes()).expect("bzip2");
+    let bz = t.file("games.pgn.bz2", &bz.finish().expect("bzip2"));
+    let zst = t.file(
+        "games.pgn.zst",
+        &zstd::encode_all(text.as_bytes(), 3).expect("zstd"),
+    );
+    // Misnamed: zstd bytes in a .pgn file still read.
+    let misnamed = t.file(
+        "really-zstd.pgn",
+        &zstd::encode_all(text.as_bytes(), 3).expect("zstd"),
+    );
+    let expected = stdout(&run(&["fmt", &plain]));
+    assert!(expected.contains("3. Bb5"));
+    for file in [&gz, &bz, &zst, &misnamed] {
+        let o = run(&["fmt", file]);
+        assert_eq!(code(&o), 0, "{file}: {}", stderr(&o));
+        assert_eq!(stdout(&o), expected, "{file}");
+    }
+    // A folder: every PGN file below it, compressed or not.
+    let o = run(&["scan", &t.0.display().to_string()]);
+    assert!(stdout(&o).starts_with("games=10 "), "{}", stdout(&o));
+    // A corrupt compressed file is an I/O failure naming the file.
+    let bad = t.file("corrupt.pgn.gz", &[0x1f, 0x8b, 8, 0, 1, 2, 3, 4, 5]);
+    let o = run(&["check", &bad]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("corrupt.pgn.gz"), "{}", stderr(&o));
+}
+
+#[test]
+fn fmt_never_drops_a_game() {
+    let t = Temp::new("fmt");
+    let input = format!("{GAME}{BROKEN}\n{GAME}");
+    let file = t.file("mixed.pgn", input.as_bytes());
+    let o = run(&["fmt", &file]);
+    assert_eq!(code(&o), 1);
+    let out = stdout(&o);
+    assert!(out.contains(BROKEN.trim_end()), "{out}");
+    assert_eq!(out.matches("[Event \"e\"]").count(), 2);
+    assert!(
+        stderr(&o).contains("game 2 passed through unchanged"),
+        "{}",
+        stderr(&o)
+    );
+
+    let rejects = t.0.join("rejects.pgn").display().to_string();
+    let output = t.0.join("out.pgn").display().to_string();
+    let o = run(&["fmt", &file, "--rejects", &rejects, "-o", &output]);
+    assert_eq!(code(&o), 1);
+    let written = std::fs::read_to_string(&output).expect("output");
+    let rejected = std::fs::read_to_string(&rejects).expect("rejects");
+    assert_eq!(written.matches("[Event \"e\"]").count(), 2);
+    assert!(!written.contains("broken"));
+    assert_eq!(rejected, format!("{}\n\n", BROKEN.trim_end()));
+    // The export format is a fixed point.
+    let again = run(&["fmt", &output]);
+    assert_eq!(stdout(&again), written);
+}
+
+/// Many games, some broken, some with tabs: big enough for several chunks.
+fn big_input() -> String {
+    let mut text = String::new();
+    let mut i = 0;
+    while text.len() < 3 << 20 {
+        i += 1;
+        match i % 97 {
+            0 => text.push_str(BROKEN),
+            13 => text.push_str(&GAME.replace("e5", "e5\t")),
+            _ => text.push_str(GAME),
+        }
+    }
+    text
+}
+
+#[test]
+fn parallel_output_equals_sequential_output() {
+    let t = Temp::new("parallel");
+    let file = t.file("big.pgn", big_input().as_bytes());
+    for sub in ["check", "json", "fmt", "stats", "scan"] {
+        let one = run(&[sub, "--jobs", "1", &file]);
+        let three = run(&[sub, "--jobs", "3", &file]);
+        assert_eq!(code(&one), code(&three), "{sub}");
+        let (a, b) = (stdout(&one), stdout(&three));
+        // check's summary ends with a speed, which differs.
+        let strip = |s: &str| {
+            s.rsplit_once("games/s")
+                .map_or(s.to_owned(), |(a, _)| a.to_owned())
+        };
+        assert_eq!(strip(&a), strip(&b), "{sub}");
+        assert!(!a.is_empty(), "{sub}");
+    }
+    let o = run(&["check", "--jobs", "2", &file]);
+    assert_eq!(stdout(&o).matches("tab character").count(), 1);
+}
+
+#[test]
+fn perft_counts() {
+    let o = run(&["perft", "4"]);
+    assert_eq!(stdout(&o).trim(), "197281");
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let o = run(&["perft", kiwipete, "3"]);
+    assert_eq!(stdout(&o).trim(), "97862");
+    let o = run(&["perft", "--variant", "english", "6"]);
+    assert_eq!(stdout(&o).trim(), "36768");
+    let o = run(&["perft", "--variant", "21", "4", "--divide"]);
+    let out = stdout(&o);
+    assert_eq!(out.lines().last(), Some("1469"));
+    assert_eq!(out.lines().filter(|l| l.contains(": ")).count(), 7);
+}
+
+#[test]
+fn show_diagrams() {
+    let o = run(&[
+        "show",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+    ]);
+    assert_eq!(code(&o), 0);
+    assert!(
+        stdout(&o).contains("4 | . . . . P . . . |"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(stdout(&o).contains("Black to move"));
+    let o = run(&["show", "--variant", "english", "B:W21-32:B1-12"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stdout(&o).contains("FEN: B:W21"), "{}", stdout(&o));
+}
+
+#[test]
+fn hostile_inputs_never_panic() {
+    let t = Temp::new("hostile");
+    let mut deep = String::from("[Event \"deep\"]\n\n1. e4 ");
+    for _ in 0..20_000 {
+        deep.push_str("( e4 ");
+    }
+    deep.push_str("*\n");
+    let mut noise = Vec::new();
+    let mut x: u32 = 12345;
+    for _ in 0..200_000 {
+        x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+        noise.push((x >> 16) as u8);
+    }
+    let files = [
+        t.file("deep.pgn", deep.as_bytes()),
+        t.file("noise.pgn", &noise),
+        t.file("noise.pdn", &noise),
+        t.file("empty.pgn", b""),
+        t.file("brackets.pgn", b"[[[[ ]]]] {{{ ((( )))\n\n[\n"),
+    ];
+    for file in &files {
+        for sub in ["check", "fmt", "json", "stats", "scan"] {
+            for jobs in ["1", "2"] {
+                let o = run(&[sub, "--jobs", jobs, file]);
+                assert!(matches!(code(&o), 0..=2), "{sub} {file}: {}", stderr(&o));
+                assert!(
+                    !stderr(&o).contains("panicked"),
+                    "{sub} {file}: {}",
+                    stderr(&o)
+                );
+            }
+        }
+        let o = run(&["show", file]);
+        assert!(
+            !stderr(&o).contains("panicked"),
+            "show {file}: {}",
+            stderr(&o)
+        );
+    }
+}

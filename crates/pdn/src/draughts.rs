@@ -1,0 +1,1033 @@
+//! The PDN rules: [`Draughts`], its positions ([`Board`]) and moves ([`PdnMove`]).
+
+use std::fmt::{self, Write as _};
+use std::sync::Arc;
+
+use notation::{
+    DiagnosticKind, Dialect, GameResult, MoveContext, Player, Rules, Setup, SetupError, Tags,
+};
+
+use crate::fen::FenWarning;
+use crate::gametype::{GameType, GameTypeError};
+use crate::geometry::GeometryError;
+use crate::movetext::{MoveError, MoveWarning};
+use crate::result::ResultType;
+use crate::{Color, Move, NotationKind, Position, Variant};
+
+/// The variants a game that declares no type may be inferred to be, in order of
+/// preference (after the reader's default, which comes first).
+///
+/// Each is tried on the set-up and the moves; the first that reads them all is kept.
+/// Frisian, American pool, Portuguese and Spantsiretti draughts are left out: each reads
+/// the same move text as an earlier variant (International, English, Spanish, Russian)
+/// for long stretches of a game, so that they could only be told apart late and at a
+/// cost, and files of them name their game type.
+pub const INFERRED_VARIANTS: [Variant; 10] = [
+    Variant::International,
+    Variant::English,
+    Variant::Italian,
+    Variant::Russian,
+    Variant::Czech,
+    Variant::Brazilian,
+    Variant::Spanish,
+    Variant::Thai,
+    Variant::Turkish,
+    Variant::Canadian,
+];
+
+/// Draughts for the notation layer: implements [`notation::Rules`], so that
+/// [`notation::GameReader`] reads PDN files into games of legal draughts moves and
+/// [`notation::write_game`] writes them back (with [`PDN_WRITE`](crate::PDN_WRITE)).
+///
+/// The game type of a game comes from its tags: `GameType` (read leniently, what was
+/// forgiven becomes a warning), else lidraughts' `Variant`, else the reader's default
+/// (international draughts, as PDN says). `FEN` sets the start position, with or without
+/// `SetUp` (or `Setup`); `/FEN "…"/` in the movetext sets up another position (the move
+/// number goes on; `/FEN "W::"/`, a FEN with no pieces, is a pass). Game types this
+/// crate does not play (chess, Othello, reserved numbers, antidraughts) are
+/// [`SetupError::Unsupported`]: the notation layer keeps such a game's movetext as text.
+///
+/// Moves are read leniently ([`Leniency`]) and written in their shortest PDN 3.0 form
+/// with the game type's capture separator. The result is kept in the game type's own
+/// tokens: `1-0` in an international game (PDN 2.0) is read as `2-0`, with a warning.
+///
+/// ```
+/// use notation::{GameReader, ReadOptions, write_game};
+/// use pdn::{Draughts, PDN_WRITE};
+///
+/// let pdn = b"[GameType \"20\"]\n\n1. 32-28 19-23 2. 28x19 14x23 (2... 13x24) 2-0\n";
+/// let rules = Draughts::new();
+/// let game = GameReader::new(&rules, &pdn[..], ReadOptions::default())
+///     .next()
+///     .expect("one game")?;
+/// assert!(game.diagnostics.is_empty());
+/// let mut out = String::new();
+/// write_game(&rules, &game.game, &PDN_WRITE, &mut out)?;
+/// assert!(out.ends_with("[GameType \"20\"]\n\n1. 32-28 19-23 2. 28x19 14x23 ( 2... 13x24 ) 2-0\n\n"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// When a game declares no type, or declares a numbering its moves do not follow, its
+/// type is inferred:
+///
+/// A game's type comes from its `GameType` tag, else from its `Variant` tag, else it is
+/// inferred, with a warning whenever the inference departs from the default:
+///
+/// - A game that declares no type is read in every game type of the default and then
+///   [`INFERRED_VARIANTS`] in which its set-up can stand (a set-up of algebraic
+///   squares tries the algebraic game types first). Each move is read in each of
+///   them: those that cannot play it are dropped, and so are those that read it only
+///   by forgiving another game type's way of writing it (squares in the other notation,
+///   another game type's capture separator) when some reading reads it as written. The
+///   first one left is the game's type: a game that fits international draughts is
+///   international, a game whose first move is `11-15` is English, an algebraic game
+///   whose captures are written `c3:e5` is Russian and one written `c3xe5` Czech. The
+///   other game types are set up only when the first move is read, and once one reading
+///   is left the others cost nothing.
+/// - A game that declares a type in full with a numbering of its own
+///   (`20,W,10,10,N1,0`) but writes its moves in the variant's standard numbering is
+///   read the same way in both numberings.
+/// - An ambiguous capture (a capture named by its ends that could take different
+///   pieces) makes one reading per candidate, until a later move rules all but one out;
+///   it is written back as ambiguously as it was read while more than one is left.
+///
+/// Every inference is reported where it happens, as a warning (an error when reading
+/// strictly).
+///
+/// ```
+/// use notation::{read_games, ReadOptions};
+/// use pdn::Draughts;
+///
+/// let english = b"1. 11-15 23-19 2. 8-11 22-17 *\n";
+/// let games = read_games(&Draughts::new(), &english[..], ReadOptions::default());
+/// assert_eq!(games[0].game.mainline().count(), 4);
+/// assert!(games[0].diagnostics[0].to_string().contains("read as English draughts"));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Draughts {
+    default: GameType,
+    infer: bool,
+}
+
+impl Default for Draughts {
+    fn default() -> Self {
+        Draughts::new()
+    }
+}
+
+impl Draughts {
+    /// PDN's rules: a game that declares no type is international draughts, unless its
+    /// set-up and moves are another game's.
+    pub const fn new() -> Draughts {
+        Draughts {
+            default: GameType::new(Variant::International),
+            infer: true,
+        }
+    }
+
+    /// Rules whose games that declare no type are `game_type` games first (a reader of
+    /// a collection known to be English draughts, say). Inference stays on.
+    pub const fn with_default(game_type: GameType) -> Draughts {
+        Draughts {
+            default: game_type,
+            infer: true,
+        }
+    }
+
+    /// The same rules, inferring game types or not: without inference a game that
+    /// declares no type is a game of the default type, whatever its moves.
+    #[must_use]
+    pub const fn inferring(self, infer: bool) -> Draughts {
+        Draughts {
+            default: self.default,
+            infer,
+        }
+    }
+
+    /// The game type of a game that declares none, before its moves are read.
+    pub const fn default_game_type(&self) -> GameType {
+        self.default
+    }
+
+    /// Whether game types are inferred.
+    pub const fn infers(&self) -> bool {
+        self.infer
+    }
+
+    /// The game types to read an undeclared game in: the default, then the inferred
+    /// variants' standard game types.
+    fn undeclared_candidates(&self) -> Vec<GameType> {
+        let mut out = vec![self.default];
+        if self.infer {
+            out.extend(
+                INFERRED_VARIANTS
+                    .iter()
+                    .map(|&v| GameType::new(v))
+                    .filter(|gt| *gt != self.default),
+            );
+        }
+        out
+    }
+
+    /// The game type the tags declare, if they declare one: `GameType`, else `Variant`.
+    /// Also returns the start FEN the variant implies (lidraughts' Frysk!) and what was
+    /// forgiven.
+    fn declared(&self, tags: &Tags) -> Result<Option<Declared>, SetupError> {
+        if let Some(value) = tags.get("GameType").filter(|v| !v.trim().is_empty()) {
+            let (game_type, warnings) =
+                GameType::parse_lenient(value).map_err(|e| game_type_error(value, e))?;
+            return Ok(Some(Declared {
+                game_type,
+                start_fen: None,
+                warnings: warnings
+                    .into_iter()
+                    .map(|w| format!("GameType \"{value}\": {w}"))
+                    .collect(),
+            }));
+        }
+        if let Some(value) = tags.get("Variant").filter(|v| !v.trim().is_empty()) {
+            let tag = GameType::from_variant_tag(value)
+                .map_err(|e| SetupError::Unsupported(e.to_string()))?;
+            return Ok(Some(Declared {
+                game_type: tag.game_type,
+                start_fen: tag.start_fen,
+                warnings: Vec::new(),
+            }));
+        }
+        Ok(None)
+    }
+}
+
+/// A game type given by the tags.
+struct Declared {
+    game_type: GameType,
+    start_fen: Option<&'static str>,
+    warnings: Vec<String>,
+}
+
+fn game_type_error(value: &str, error: GameTypeError) -> SetupError {
+    match error {
+        GameTypeError::Unsupported(u) => SetupError::Unsupported(u.to_string()),
+        GameTypeError::Board {
+            source: source @ (GeometryError::San | GeometryError::TooLarge { .. }),
+            ..
+        } => SetupError::Unsupported(format!("GameType \"{value}\": {source}")),
+        other => SetupError::Invalid(format!("GameType \"{value}\": {other}")),
+    }
+}
+
+/// Why a board reads moves in more than one game type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Inference {
+    /// The tags declare the game type in its standard form: nothing is inferred.
+    None,
+    /// The tags declare no game type.
+    Undeclared,
+    /// The tags declare a game type with a numbering of its own.
+    Numbering(GameType),
+}
+
+/// The position of a PDN game, as the notation layer keeps it: a draughts
+/// [`Position`], and, while the game may still be read otherwise, its other readings.
+///
+/// A game has several readings while its type is inferred (one per game type that
+/// still reads all its moves) and after an ambiguous capture (one per candidate), until
+/// later moves rule all but one out. The preferred reading is the first one left.
+#[derive(Clone, Debug)]
+pub struct Board {
+    position: Position,
+    /// The other readings still consistent with the moves, in order of preference.
+    others: Vec<Position>,
+    inference: Inference,
+    /// Before the first move of a game whose type is inferred: the other game types to
+    /// try, set up when the first move is read rather than for every game.
+    start: Option<Arc<Start>>,
+}
+
+/// The other game types a game may start in, not yet set up.
+#[derive(Debug)]
+struct Start {
+    /// In order of preference, after the board's position's.
+    candidates: Vec<GameType>,
+    /// The set-up they start from (the standard start without one).
+    fen: Option<String>,
+}
+
+impl Board {
+    /// A board of a declared game type.
+    pub fn new(position: Position) -> Board {
+        Board {
+            position,
+            others: Vec::new(),
+            inference: Inference::None,
+            start: None,
+        }
+    }
+
+    /// The position, in the preferred reading.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The game type of the preferred reading.
+    pub fn game_type(&self) -> GameType {
+        self.position.game_type()
+    }
+
+    /// The positions of the other readings still consistent with the moves, in order of
+    /// preference: empty once the game reads one way only. (Before the first move of a
+    /// game whose type is inferred, the other game types are not set up yet.)
+    pub fn alternatives(&self) -> &[Position] {
+        &self.others
+    }
+
+    /// Whether the game may still be read otherwise: its type is inferred and not
+    /// settled, or an ambiguous capture is not resolved.
+    pub fn is_open(&self) -> bool {
+        !self.others.is_empty() || self.start.is_some()
+    }
+
+    /// Whether there is more than one reading.
+    fn single(&self) -> bool {
+        self.others.is_empty() && self.start.is_none()
+    }
+
+    /// How many readings there are (before the first move of a game whose type is
+    /// inferred, counting every game type still to try).
+    fn reading_count(&self) -> usize {
+        1 + self.others.len() + self.start.as_ref().map_or(0, |s| s.candidates.len())
+    }
+
+    /// The reading with this index, the preferred first. The other game types of a game
+    /// whose first move is still to come are set up here; `None` if the set-up fails.
+    fn reading(&self, index: usize) -> Option<Position> {
+        match index.checked_sub(1) {
+            None => Some(self.position.clone()),
+            Some(i) if i < self.others.len() => Some(self.others[i].clone()),
+            Some(i) => {
+                let start = self.start.as_ref()?;
+                let &game_type = start.candidates.get(i - self.others.len())?;
+                start_in(game_type, start.fen.as_deref())
+                    .ok()
+                    .map(|(p, _)| p)
+            }
+        }
+    }
+
+    /// Whether the reading with this index writes squares by algebraic names.
+    fn reading_is_algebraic(&self, index: usize) -> Option<bool> {
+        let game_type = match index.checked_sub(1) {
+            None => self.game_type(),
+            Some(i) if i < self.others.len() => self.others[i].game_type(),
+            Some(i) => *self.start.as_ref()?.candidates.get(i - self.others.len())?,
+        };
+        Some(game_type.notation().kind == NotationKind::Alphanumeric)
+    }
+
+    /// The game types of every reading.
+    fn game_types(&self) -> impl Iterator<Item = GameType> + '_ {
+        std::iter::once(self.game_type())
+            .chain(self.others.iter().map(Position::game_type))
+            .chain(self.start.iter().flat_map(|s| s.candidates.iter().copied()))
+    }
+}
+
+/// A move of a PDN game: a draughts [`Move`] and, while the board has several readings
+/// (see [`Board`]), which reading it was read in and the move in each other reading
+/// that could read it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PdnMove {
+    mv: Move,
+    reading: Option<Box<Reading>>,
+}
+
+/// How a move was read on a board with several readings.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Reading {
+    /// The index, among the board's readings, of the one the move was read in: the
+    /// preferred reading from then on.
+    from: u16,
+    /// Each other reading after the move, in order of preference: the index of the
+    /// board's reading it continues, and the move played there. An ambiguous capture
+    /// continues one reading with each of its candidates.
+    others: Vec<(u16, Move)>,
+}
+
+/// The most readings a board keeps: ambiguous captures in a row multiply them.
+const MAX_READINGS: usize = 16;
+
+impl PdnMove {
+    /// The draughts move.
+    pub fn get(&self) -> &Move {
+        &self.mv
+    }
+
+    /// The draughts move.
+    pub fn into_move(self) -> Move {
+        self.mv
+    }
+
+    /// The other moves this move may be, in readings of the game the later moves have
+    /// not yet ruled out when it was read: another game type's, or another candidate
+    /// of an ambiguous capture.
+    pub fn alternatives(&self) -> impl Iterator<Item = &Move> {
+        self.reading
+            .iter()
+            .flat_map(|r| r.others.iter().map(|(_, m)| m))
+    }
+}
+
+impl From<Move> for PdnMove {
+    fn from(mv: Move) -> PdnMove {
+        PdnMove { mv, reading: None }
+    }
+}
+
+impl AsRef<Move> for PdnMove {
+    fn as_ref(&self) -> &Move {
+        &self.mv
+    }
+}
+
+/// One thing reading a move forgave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Leniency {
+    /// The move text departs from how PDN 3.0 writes moves.
+    Move(MoveWarning),
+    /// A capture named by its ends that could take different pieces. Each candidate
+    /// is kept as a reading of the game until a later move rules it out; the first
+    /// one left is preferred (a strict reader refuses the move).
+    Ambiguous {
+        /// The full notation of each candidate, the preferred first.
+        candidates: Vec<String>,
+    },
+    /// The move was read in another game type than the one preferred so far.
+    GameType {
+        /// The game type the tags declare in full with a numbering of its own; `None`
+        /// when they declare none.
+        declared: Option<GameType>,
+        /// The game type preferred before the move.
+        from: GameType,
+        /// The game type the move was read in.
+        to: GameType,
+        /// Whether the preferred game type could read the move at all (only by
+        /// forgiving how it is written).
+        readable: bool,
+    },
+}
+
+impl fmt::Display for Leniency {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Leniency::Move(w) => write!(f, "{w}"),
+            Leniency::Ambiguous { candidates } => write!(
+                f,
+                "ambiguous capture: it could be {}; read as {} unless a later move rules it out",
+                candidates.join(" or "),
+                candidates.first().map_or("", String::as_str)
+            ),
+            Leniency::GameType {
+                declared: None,
+                from,
+                to,
+                readable,
+            } => {
+                f.write_str("no GameType tag, and the move ")?;
+                if *readable {
+                    write!(f, "is written as {} draughts writes moves", to.variant())?;
+                } else {
+                    write!(f, "is not legal in {} draughts", from.variant())?;
+                }
+                write!(
+                    f,
+                    ": read as {} draughts (GameType \"{}\")",
+                    to.variant(),
+                    to.to_short_string()
+                )
+            }
+            Leniency::GameType {
+                declared: Some(declared),
+                to,
+                readable,
+                ..
+            } => {
+                write!(f, "the move ")?;
+                if *readable {
+                    f.write_str("is written")?;
+                } else {
+                    write!(
+                        f,
+                        "is not legal in the numbering of GameType \"{declared}\"; it is written"
+                    )?;
+                }
+                write!(
+                    f,
+                    " in the numbering of GameType \"{}\": read so",
+                    to.to_short_string()
+                )
+            }
+        }
+    }
+}
+
+/// What reading a move forgave: each [`Leniency`], in order. `Display` joins them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Forgiven(pub Vec<Leniency>);
+
+impl fmt::Display for Forgiven {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, l) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{l}")?;
+        }
+        Ok(())
+    }
+}
+
+impl notation::Forgiveness for Forgiven {
+    fn is_none(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// How well a reading reads a move's text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Fit {
+    /// As written, or forgiving only what is no sign of another game type.
+    Fits,
+    /// Only by forgiving another game type's capture separator.
+    Separator,
+    /// Only by forgiving squares in the other notation.
+    Notation,
+}
+
+fn fit(forgiven: &[Leniency]) -> Fit {
+    let mut fit = Fit::Fits;
+    for l in forgiven {
+        match l {
+            Leniency::Move(MoveWarning::AlphaSquare(_) | MoveWarning::NumericSquare(_)) => {
+                fit = Fit::Notation;
+            }
+            Leniency::Move(MoveWarning::Separator { .. }) => fit = fit.max(Fit::Separator),
+            _ => {}
+        }
+    }
+    fit
+}
+
+/// Whether a FEN names its squares by algebraic names (`Wc3`): some item is a letter
+/// other than `K` followed by a digit.
+fn fen_is_algebraic(fen: &str) -> bool {
+    fen.split([':', ','])
+        .map(|item| item.trim().trim_start_matches(['W', 'B', 'K', '?']))
+        .any(|item| {
+            let b = item.as_bytes();
+            b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1].is_ascii_digit()
+        })
+}
+
+/// The largest square number of a FEN of numbers (lidraughts' `H` and `F` counters
+/// left out).
+fn fen_largest_number(fen: &str) -> Option<u32> {
+    fen.split(':')
+        .filter(|field| !field.trim_start().starts_with(['H', 'F']))
+        .flat_map(|field| field.split([',', '-']))
+        .filter_map(|item| {
+            let digits = item.trim().trim_start_matches(['W', 'B', 'K', '?', '"']);
+            let digits = digits.trim_end_matches(['.', '"']);
+            digits.parse::<u32>().ok()
+        })
+        .max()
+}
+
+/// How many squares a game type is played on.
+fn playing_squares(game_type: GameType) -> u32 {
+    let all = u32::from(game_type.width()) * u32::from(game_type.height());
+    match game_type.variant().rules().board {
+        crate::BoardKind::Diagonal => all / 2,
+        crate::BoardKind::Full => all,
+    }
+}
+
+/// Reads a move in one position, leniently: each candidate of an ambiguous capture is
+/// a move, with a [`Leniency::Ambiguous`].
+fn read_in(position: &Position, text: &str) -> Result<(Vec<Move>, Vec<Leniency>), MoveError> {
+    match position.parse_move(text) {
+        Ok((mv, warnings)) => Ok((vec![mv], warnings.into_iter().map(Leniency::Move).collect())),
+        Err(MoveError::Ambiguous { text, candidates }) => {
+            let moves: Vec<Move> = candidates
+                .iter()
+                .filter_map(|c| position.parse_move(c).ok().map(|(mv, _)| mv))
+                .collect();
+            if moves.len() < 2 {
+                return Err(MoveError::Ambiguous { text, candidates });
+            }
+            Ok((moves, vec![Leniency::Ambiguous { candidates }]))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The start position of a game type: the FEN's, or the standard one.
+fn start_in(game_type: GameType, fen: Option<&str>) -> Result<(Position, Vec<FenWarning>), String> {
+    match fen {
+        Some(fen) => {
+            Position::from_fen_crowning(game_type, fen).map_err(|e| format!("FEN \"{fen}\": {e}"))
+        }
+        None => Ok((Position::start(game_type), Vec::new())),
+    }
+}
+
+/// The set-up inside the movetext: `FEN "…"`, or a FEN alone.
+fn setup_fen(text: &str) -> Result<&str, SetupError> {
+    let text = text.trim();
+    let rest = match text.get(..3) {
+        Some(word) if word.eq_ignore_ascii_case("FEN") => text[3..].trim_start(),
+        _ if text.starts_with('"') || text.starts_with(['W', 'B', '?']) => text,
+        _ => {
+            return Err(SetupError::Unsupported(format!(
+                "the set-up /{text}/ is not a FEN command"
+            )));
+        }
+    };
+    let fen = rest
+        .strip_prefix('"')
+        .and_then(|r| r.strip_suffix('"'))
+        .unwrap_or(rest);
+    Ok(fen)
+}
+
+/// A FEN with a side to move and no pieces at all (`B::`, Gérard Taille's null move):
+/// the side to move changes, the pieces stay.
+fn null_move(fen: &str) -> Option<Color> {
+    let fen: String = fen.chars().filter(|c| !c.is_whitespace()).collect();
+    let mut parts = fen.split(':');
+    let turn = match parts.next()? {
+        "W" => Color::White,
+        "B" => Color::Black,
+        _ => return None,
+    };
+    parts.all(str::is_empty).then_some(turn)
+}
+
+/// The Result tag's tokens for a result type: win, loss and draw of White.
+fn counterpart(result: GameResult, kind: ResultType) -> GameResult {
+    use GameResult::*;
+    match (kind, result) {
+        (ResultType::International, FirstWins) => FirstWinsTwo,
+        (ResultType::International, SecondWins) => SecondWinsTwo,
+        (ResultType::International, Draw) => DrawTwo,
+        (ResultType::Default, FirstWinsTwo) => FirstWins,
+        (ResultType::Default, SecondWinsTwo) => SecondWins,
+        (ResultType::Default, DrawTwo) => Draw,
+        (_, other) => other,
+    }
+}
+
+/// Whether a game type writes this result token.
+fn writes(game_type: GameType, result: GameResult) -> bool {
+    counterpart(result, game_type.result_type()) == result
+}
+
+impl Rules for Draughts {
+    type Position = Board;
+    type Move = PdnMove;
+    type Forgiven = Forgiven;
+    type MoveError = MoveError;
+
+    fn dialect(&self) -> Dialect {
+        Dialect::PDN
+    }
+
+    fn start_position(&self, tags: &Tags) -> Result<Setup<Board>, SetupError> {
+        let declared = self.declared(tags)?;
+        let mut warnings = Vec::new();
+        let (mut candidates, inference, start_fen) = match declared {
+            Some(d) => {
+                warnings.extend(d.warnings);
+                let standard = GameType::new(d.game_type.variant());
+                if d.game_type == standard {
+                    (vec![d.game_type], Inference::None, d.start_fen)
+                } else {
+                    (
+                        vec![d.game_type, standard],
+                        Inference::Numbering(d.game_type),
+                        d.start_fen,
+                    )
+                }
+            }
+            None => (self.undeclared_candidates(), Inference::Undeclared, None),
+        };
+
+        let fen_tag = tags.get("FEN").map(str::trim).filter(|f| !f.is_empty());
+        let set_up = tags
+            .get("SetUp")
+            .or_else(|| tags.get("Setup"))
+            .map(str::trim);
+        match (set_up, fen_tag) {
+            (None | Some("1"), _) | (Some("0"), None) => {}
+            (Some("0"), Some(_)) => {
+                warnings.push("SetUp \"0\" with a FEN tag: the FEN is used".to_owned());
+            }
+            (Some(other), _) => warnings.push(format!(
+                "SetUp \"{other}\" is neither 0 nor 1; the FEN tag decides"
+            )),
+        }
+        if set_up == Some("1") && fen_tag.is_none() {
+            warnings.push("SetUp \"1\" without a FEN tag: the standard start is used".to_owned());
+        }
+        let fen = fen_tag.or(start_fen);
+
+        // A FEN of algebraic squares fits the algebraic game types first, a FEN of
+        // numbers the numeric ones; boards too small for its squares are left out.
+        if let (Some(fen), Inference::Undeclared) = (fen, inference) {
+            let algebraic = fen_is_algebraic(fen);
+            candidates
+                .sort_by_key(|gt| (gt.notation().kind == NotationKind::Alphanumeric) != algebraic);
+            if let Some(max) = fen_largest_number(fen).filter(|_| !algebraic) {
+                candidates.retain(|gt| playing_squares(*gt) >= max);
+            }
+        }
+        // The first game type the set-up stands in is preferred; the others are set up
+        // when the first move is read.
+        let mut first_error = None;
+        let mut rest = candidates.into_iter();
+        let (position, fen_warnings) = loop {
+            let Some(game_type) = rest.next() else {
+                return Err(SetupError::Invalid(first_error.unwrap_or_default()));
+            };
+            match start_in(game_type, fen) {
+                Ok(found) => break found,
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
+            }
+        };
+        warnings.extend(fen_warnings.iter().map(|w| format!("FEN: {w}")));
+        if first_error.is_some() {
+            let why = match inference {
+                Inference::Numbering(gt) => {
+                    format!("GameType \"{gt}\" numbers the squares otherwise")
+                }
+                _ => "no GameType tag".to_owned(),
+            };
+            warnings.push(format!(
+                "{why}, and the FEN reads as {} draughts (GameType \"{}\")",
+                position.variant(),
+                position.game_type().to_short_string()
+            ));
+        }
+        let candidates: Vec<GameType> = rest.collect();
+        let start = (!candidates.is_empty()).then(|| {
+            Arc::new(Start {
+                candidates,
+                fen: fen.map(str::to_owned),
+            })
+        });
+        Ok(Setup {
+            position: Board {
+                position,
+                others: Vec::new(),
+                inference,
+                start,
+            },
+            warnings,
+        })
+    }
+
+    fn inline_setup(&self, current: &Board, text: &str) -> Result<Setup<Board>, SetupError> {
+        let fen = setup_fen(text)?;
+        let mut readings = Vec::new();
+        let mut first_error = None;
+        let mut warnings = None;
+        for position in (0..current.reading_count()).filter_map(|i| current.reading(i)) {
+            let game_type = position.game_type();
+            let read = match null_move(fen) {
+                Some(turn) => Position::from_pieces(game_type, turn, position.pieces())
+                    .map(|mut p| {
+                        // A pass by the second player completes a move.
+                        let passed =
+                            position.turn() != game_type.start() && turn == game_type.start();
+                        p.set_fullmove_number(position.fullmove_number() + u32::from(passed));
+                        (p, Vec::new())
+                    })
+                    .map_err(|e| format!("FEN \"{fen}\": {e}")),
+                None => start_in(game_type, Some(fen)).map(|(mut p, w)| {
+                    // The FEN has no move number (unless lidraughts' F field gives one):
+                    // the game's numbering goes on.
+                    let numbered = w
+                        .iter()
+                        .any(|w| matches!(w, FenWarning::Extension(f) if f.starts_with('F')));
+                    if !numbered {
+                        p.set_fullmove_number(position.fullmove_number());
+                    }
+                    (p, w)
+                }),
+            };
+            match read {
+                Ok((p, w)) => {
+                    warnings.get_or_insert(w);
+                    readings.push(p);
+                }
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+        let mut readings = readings.into_iter();
+        let Some(position) = readings.next() else {
+            return Err(SetupError::Invalid(first_error.unwrap_or_default()));
+        };
+        Ok(Setup {
+            position: Board {
+                position,
+                others: readings.collect(),
+                inference: current.inference,
+                start: None,
+            },
+            warnings: warnings
+                .unwrap_or_default()
+                .iter()
+                .map(|w| format!("FEN: {w}"))
+                .collect(),
+        })
+    }
+
+    fn read_move(
+        &self,
+        board: &Board,
+        token: &[u8],
+        _context: MoveContext,
+    ) -> Result<(PdnMove, Forgiven), MoveError> {
+        let text = match std::str::from_utf8(token) {
+            Ok(text) => text,
+            Err(_) => {
+                return Err(MoveError::Syntax(
+                    String::from_utf8_lossy(token).into_owned(),
+                ));
+            }
+        };
+        if board.single() {
+            // One reading: the common case. An ambiguous capture makes several.
+            match board.position.parse_move(text) {
+                Ok((mv, warnings)) => {
+                    let forgiven = warnings.into_iter().map(Leniency::Move).collect();
+                    return Ok((PdnMove { mv, reading: None }, Forgiven(forgiven)));
+                }
+                Err(MoveError::Ambiguous { .. }) => {}
+                Err(e) => return Err(e),
+            }
+        }
+
+        // Read the move in every reading. Those that read it only by forgiving another
+        // game type's way of writing it (the other notation, another capture separator)
+        // are dropped when some reading reads it as written.
+        // Readings in the notation the move is written in come first: when one of them
+        // reads it, the others (which would read it only in the other notation, and be
+        // dropped) are not even set up.
+        let algebraic = text.as_bytes().first().is_some_and(u8::is_ascii_alphabetic);
+        let count = board.reading_count();
+        let mut readings: Vec<Option<Position>> = vec![None; count];
+        let mut read: Vec<Option<(Vec<Move>, Vec<Leniency>)>> = vec![None; count];
+        let mut first_error = None;
+        for same_notation in [true, false] {
+            if !same_notation && read.iter().any(Option::is_some) {
+                break;
+            }
+            for i in 0..count {
+                let kind_matches = board.reading_is_algebraic(i) == Some(algebraic);
+                if kind_matches != same_notation {
+                    continue;
+                }
+                let Some(position) = board.reading(i) else {
+                    continue;
+                };
+                match read_in(&position, text) {
+                    Ok(r) => read[i] = Some(r),
+                    // The preferred reading's error is the one reported.
+                    Err(e) if i == 0 || first_error.is_none() => first_error = Some(e),
+                    Err(_) => {}
+                }
+                readings[i] = Some(position);
+            }
+        }
+        let mut entries: Vec<(Fit, u16, &Move, &[Leniency])> = Vec::new();
+        for (i, r) in read.iter().enumerate() {
+            let Some((moves, forgiven)) = r else { continue };
+            let index = u16::try_from(i).unwrap_or(u16::MAX);
+            let fit = fit(forgiven);
+            entries.extend(moves.iter().map(|m| (fit, index, m, forgiven.as_slice())));
+        }
+        // Only the readings that fit best are kept, in their order.
+        if let Some(best) = entries.iter().map(|e| e.0).min() {
+            entries.retain(|e| e.0 == best);
+        }
+        entries.truncate(MAX_READINGS);
+        let preferred_read = read.first().is_some_and(Option::is_some);
+        let mut entries = entries.into_iter();
+        let Some((_, from, mv, forgiven)) = entries.next() else {
+            return Err(first_error.unwrap_or(MoveError::Empty));
+        };
+        let mut forgiven = forgiven.to_vec();
+        let game_type = readings
+            .get(usize::from(from))
+            .and_then(Option::as_ref)
+            .map_or(board.game_type(), Position::game_type);
+        if game_type != board.game_type() {
+            forgiven.push(Leniency::GameType {
+                declared: match board.inference {
+                    Inference::Numbering(declared) => Some(declared),
+                    _ => None,
+                },
+                from: board.game_type(),
+                to: game_type,
+                readable: preferred_read,
+            });
+        }
+        let others: Vec<(u16, Move)> = entries.map(|(_, i, m, _)| (i, m.clone())).collect();
+        let reading = Some(Box::new(Reading { from, others }));
+        Ok((
+            PdnMove {
+                mv: mv.clone(),
+                reading,
+            },
+            Forgiven(forgiven),
+        ))
+    }
+
+    fn write_move(&self, board: &Board, mv: &PdnMove, out: &mut String) {
+        let Some(reading) = &mv.reading else {
+            out.push_str(&board.position.move_to_text(&mv.mv));
+            return;
+        };
+        let chosen = board.reading(usize::from(reading.from));
+        let position = chosen.as_ref().unwrap_or(&board.position);
+        if reading.others.iter().any(|(i, _)| *i == reading.from) {
+            // An ambiguous capture whose candidates are all still readings of the game:
+            // written as ambiguously as it was read, so that reading it back keeps them.
+            let g = position.geometry();
+            let sep = position.game_type().capture_separator();
+            let _ = write!(out, "{}{sep}{}", g.name(mv.mv.from()), g.name(mv.mv.to()));
+        } else {
+            out.push_str(&position.move_to_text(&mv.mv));
+        }
+    }
+
+    fn play(&self, board: &mut Board, mv: &PdnMove) {
+        let Some(reading) = &mv.reading else {
+            board.position.play_unchecked(&mv.mv);
+            board.others.clear();
+            board.start = None;
+            return;
+        };
+        let after = |i: u16, m: &Move| {
+            board.reading(usize::from(i)).map(|mut p| {
+                p.play_unchecked(m);
+                p
+            })
+        };
+        let others: Vec<Position> = reading
+            .others
+            .iter()
+            .filter_map(|(i, m)| after(*i, m))
+            .collect();
+        match after(reading.from, &mv.mv) {
+            Some(position) => {
+                board.position = position;
+                board.others = others;
+            }
+            None => {
+                board.position.play_unchecked(&mv.mv);
+                board.others.clear();
+            }
+        }
+        board.start = None;
+    }
+
+    fn turn(&self, board: &Board) -> Player {
+        if board.position.turn() == board.game_type().start() {
+            Player::First
+        } else {
+            Player::Second
+        }
+    }
+
+    fn move_number(&self, board: &Board) -> u64 {
+        u64::from(board.position.fullmove_number())
+    }
+
+    fn game_result(
+        &self,
+        tags: &Tags,
+        end: Option<&Board>,
+        result: GameResult,
+    ) -> (GameResult, Vec<DiagnosticKind>) {
+        let mut diagnostics = Vec::new();
+        // PDN lets a ResultFormat tag allow other results (pdntags.rst).
+        if let Some(value) = tags.get("Result").map(str::trim).filter(|v| !v.is_empty()) {
+            let readable = GameResult::from_token(value.as_bytes())
+                .or_else(|| GameResult::from_lenient_token(value.as_bytes()))
+                .is_some();
+            if !readable && !tags.contains("ResultFormat") {
+                diagnostics.push(DiagnosticKind::BadTagValue {
+                    name: "Result".to_owned(),
+                    message: format!(
+                        "\"{value}\" is not a result (2-0, 0-2, 1-1, 1-0, 0-1, 1/2-1/2, 0-0 or *)"
+                    ),
+                });
+            }
+        }
+        let (result, more) = self.result_for(tags, end, result);
+        diagnostics.extend(more);
+        (result, diagnostics)
+    }
+
+    fn move_continues(&self, token: &[u8]) -> bool {
+        // `1-` before ` 7`: a square, then a separator, and nothing after it.
+        match token.split_last() {
+            Some((&(b'-' | b'x' | b'X' | b':'), square)) => {
+                !square.is_empty()
+                    && square.iter().all(u8::is_ascii_alphanumeric)
+                    && square.last().is_some_and(u8::is_ascii_digit)
+            }
+            _ => false,
+        }
+    }
+}
+
+impl Draughts {
+    /// The result token a game keeps: the one its game type writes for the result, with
+    /// a diagnostic when the marker was the other result type's.
+    fn result_for(
+        &self,
+        tags: &Tags,
+        end: Option<&Board>,
+        result: GameResult,
+    ) -> (GameResult, Vec<DiagnosticKind>) {
+        let preferred = match end {
+            Some(board) => {
+                // While the game type is open, a result token one reading writes is
+                // kept as that reading's.
+                if board.game_types().any(|gt| writes(gt, result)) {
+                    return (result, Vec::new());
+                }
+                board.game_type()
+            }
+            None => match self.declared(tags) {
+                Ok(Some(d)) => d.game_type,
+                _ => return (result, Vec::new()),
+            },
+        };
+        let mapped = counterpart(result, preferred.result_type());
+        if mapped == result {
+            return (result, Vec::new());
+        }
+        let kind = DiagnosticKind::LenientResult {
+            found: result.to_string(),
+            result: mapped.to_string(),
+        };
+        (mapped, vec![kind])
+    }
+}

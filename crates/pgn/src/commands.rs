@@ -1,0 +1,655 @@
+//! Commands embedded in comments: `[%clk 1:30:00]`, `[%emt 0:00:12]`, `[%eval 0.17]`,
+//! `[%eval #-3]`, `[%csl Ga4]`, `[%cal Ge2e4]`, and any other `[%name …]`.
+//!
+//! Game trees keep comments as text. [`parse`] splits a comment into [`Segment`]s: the text
+//! between commands, as written, and each command with its typed value ([`Command`]);
+//! commands this module does not know, or cannot read, are kept as
+//! [`Command::Other`]. [`write()`] puts the segments back together: a comment parsed and
+//! written back is the same string, byte for byte. A command made by a program (with no
+//! text it was read from) is written in its canonical form ([`Command`]'s `Display`).
+//!
+//! ```
+//! use pgn::commands::{self, Command, Eval, Score, ClockTime, Segment};
+//!
+//! let comment = "[%eval -0.35] [%clk 1:29:57] Black is better. [%foo bar]";
+//! let segments = commands::parse(comment);
+//! let found: Vec<&Command> = segments.iter().filter_map(Segment::command).collect();
+//! assert_eq!(found[0], &Command::Eval(Eval { score: Score::Centipawns(-35), depth: None }));
+//! assert_eq!(found[1], &Command::Clock(ClockTime::from_millis(5_397_000)));
+//! assert_eq!(found[2], &Command::Other { name: "foo".into(), args: "bar".into() });
+//! assert_eq!(commands::write(&segments), comment);
+//!
+//! // A command made by a program.
+//! let mut segments = segments;
+//! segments.push(Segment::Text(" "));
+//! segments.push(Segment::new(Command::Eval(Eval { score: Score::Mate(-3), depth: None })));
+//! assert!(commands::write(&segments).ends_with("[%foo bar] [%eval #-3]"));
+//! ```
+
+use std::fmt;
+
+use crate::Square;
+
+/// A time on a clock or a duration: `[%clk 1:30:00]`, `[%emt 0:00:05.2]`.
+///
+/// Read as `H:MM:SS`, `M:SS` or `SS`, each with up to three decimals of a second; written
+/// as `H:MM:SS`, with the decimals that are not zero.
+///
+/// ```
+/// use pgn::commands::ClockTime;
+/// let t: ClockTime = "1:30:00".parse()?;
+/// assert_eq!(t.millis(), 5_400_000);
+/// assert_eq!(ClockTime::from_millis(59_900).to_string(), "0:00:59.9");
+/// # Ok::<(), pgn::commands::CommandError>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ClockTime {
+    millis: u64,
+}
+
+impl ClockTime {
+    /// A time of this many milliseconds.
+    pub const fn from_millis(millis: u64) -> ClockTime {
+        ClockTime { millis }
+    }
+
+    /// The time in milliseconds.
+    pub const fn millis(self) -> u64 {
+        self.millis
+    }
+
+    /// The time as a [`std::time::Duration`].
+    pub const fn as_duration(self) -> std::time::Duration {
+        std::time::Duration::from_millis(self.millis)
+    }
+}
+
+impl fmt::Display for ClockTime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let seconds = self.millis / 1000;
+        let millis = self.millis % 1000;
+        write!(
+            f,
+            "{}:{:02}:{:02}",
+            seconds / 3600,
+            (seconds / 60) % 60,
+            seconds % 60
+        )?;
+        if millis > 0 {
+            let digits = format!("{millis:03}");
+            write!(f, ".{}", digits.trim_end_matches('0'))?;
+        }
+        Ok(())
+    }
+}
+
+/// Why a command's arguments cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CommandError {
+    /// Not a time such as `1:30:00` or `0:00:59.9`.
+    #[error("{0:?} is not a time (H:MM:SS with up to three decimals)")]
+    Time(String),
+    /// Not an evaluation such as `0.17`, `-1.25` or `#-3`, with an optional `,depth`.
+    #[error("{0:?} is not an evaluation (pawns such as -1.25, or mate such as #-3)")]
+    Eval(String),
+    /// Not a list of coloured squares (`Ga4,Rb5`) or arrows (`Ge2e4`).
+    #[error("{0:?} is not a list of coloured squares or arrows (such as Ga4 or Ge2e4)")]
+    Marks(String),
+}
+
+fn parse_number(text: &str) -> Option<u64> {
+    if text.is_empty() || text.len() > 12 || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
+impl std::str::FromStr for ClockTime {
+    type Err = CommandError;
+
+    fn from_str(text: &str) -> Result<ClockTime, CommandError> {
+        let error = || CommandError::Time(text.to_owned());
+        let (whole, fraction) = match text.split_once('.') {
+            Some((whole, fraction)) => (whole, Some(fraction)),
+            None => (text, None),
+        };
+        let millis = match fraction {
+            None => 0,
+            Some(f) if (1..=3).contains(&f.len()) => {
+                let value = parse_number(f).ok_or_else(error)?;
+                value * 10u64.pow(3 - f.len() as u32)
+            }
+            Some(_) => return Err(error()),
+        };
+        let mut seconds: u64 = 0;
+        let parts: Vec<&str> = whole.split(':').collect();
+        if parts.len() > 3 {
+            return Err(error());
+        }
+        for (i, part) in parts.iter().enumerate() {
+            let value = parse_number(part).ok_or_else(error)?;
+            // Minutes and seconds after a larger unit are below 60.
+            if i > 0 && value >= 60 {
+                return Err(error());
+            }
+            seconds = seconds.checked_mul(60).ok_or_else(error)? + value;
+        }
+        let millis = seconds
+            .checked_mul(1000)
+            .and_then(|m| m.checked_add(millis))
+            .ok_or_else(error)?;
+        Ok(ClockTime { millis })
+    }
+}
+
+/// An engine's score: pawns (in centipawns) or a mate in so many moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Score {
+    /// An advantage in hundredths of a pawn, from White's point of view: `0.17` is 17.
+    Centipawns(i32),
+    /// Mate in this many moves: positive when White mates, negative when Black does.
+    Mate(i32),
+}
+
+/// `[%eval …]`: an engine's score, and the search depth when given (`[%eval 0.17,20]`).
+///
+/// ```
+/// use pgn::commands::{Eval, Score};
+/// let e: Eval = "#-3".parse()?;
+/// assert_eq!(e, Eval { score: Score::Mate(-3), depth: None });
+/// let e: Eval = "-1.5,22".parse()?;
+/// assert_eq!(e, Eval { score: Score::Centipawns(-150), depth: Some(22) });
+/// assert_eq!(e.to_string(), "-1.50,22");
+/// # Ok::<(), pgn::commands::CommandError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Eval {
+    /// The score.
+    pub score: Score,
+    /// The search depth, if given.
+    pub depth: Option<u32>,
+}
+
+impl std::str::FromStr for Eval {
+    type Err = CommandError;
+
+    fn from_str(text: &str) -> Result<Eval, CommandError> {
+        let error = || CommandError::Eval(text.to_owned());
+        let (score, depth) = match text.split_once(',') {
+            Some((score, depth)) => {
+                let depth = parse_number(depth)
+                    .and_then(|d| u32::try_from(d).ok())
+                    .ok_or_else(error)?;
+                (score, Some(depth))
+            }
+            None => (text, None),
+        };
+        let signed = |s: &str| -> Option<(bool, String)> {
+            match s.as_bytes().first()? {
+                b'-' => Some((true, s[1..].to_owned())),
+                b'+' => Some((false, s[1..].to_owned())),
+                _ => Some((false, s.to_owned())),
+            }
+        };
+        let score = if let Some(mate) = score.strip_prefix('#') {
+            let (negative, digits) = signed(mate).ok_or_else(error)?;
+            let n = parse_number(&digits)
+                .and_then(|n| i32::try_from(n).ok())
+                .ok_or_else(error)?;
+            Score::Mate(if negative { -n } else { n })
+        } else {
+            let (negative, digits) = signed(score).ok_or_else(error)?;
+            let (whole, fraction) = digits.split_once('.').unwrap_or((&digits, ""));
+            if fraction.len() > 2 || (whole.is_empty() && fraction.is_empty()) {
+                return Err(error());
+            }
+            let whole = if whole.is_empty() {
+                0
+            } else {
+                parse_number(whole).ok_or_else(error)?
+            };
+            let hundredths = match fraction.len() {
+                0 => 0,
+                1 => parse_number(fraction).ok_or_else(error)? * 10,
+                _ => parse_number(fraction).ok_or_else(error)?,
+            };
+            let cp = whole
+                .checked_mul(100)
+                .and_then(|w| w.checked_add(hundredths))
+                .and_then(|cp| i32::try_from(cp).ok())
+                .ok_or_else(error)?;
+            Score::Centipawns(if negative { -cp } else { cp })
+        };
+        Ok(Eval { score, depth })
+    }
+}
+
+impl fmt::Display for Eval {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.score {
+            Score::Centipawns(cp) => {
+                let sign = if cp < 0 { "-" } else { "" };
+                let abs = cp.unsigned_abs();
+                write!(f, "{sign}{}.{:02}", abs / 100, abs % 100)?;
+            }
+            Score::Mate(n) => write!(f, "#{n}")?,
+        }
+        if let Some(depth) = self.depth {
+            write!(f, ",{depth}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The colour of a square highlight or an arrow: `R`, `G`, `Y` or `B`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MarkColor {
+    /// `R`
+    Red,
+    /// `G`
+    Green,
+    /// `Y`
+    Yellow,
+    /// `B`
+    Blue,
+}
+
+impl MarkColor {
+    /// The letter: `R`, `G`, `Y` or `B`.
+    pub const fn char(self) -> char {
+        match self {
+            MarkColor::Red => 'R',
+            MarkColor::Green => 'G',
+            MarkColor::Yellow => 'Y',
+            MarkColor::Blue => 'B',
+        }
+    }
+
+    /// Reads a colour letter.
+    pub const fn from_byte(b: u8) -> Option<MarkColor> {
+        match b {
+            b'R' => Some(MarkColor::Red),
+            b'G' => Some(MarkColor::Green),
+            b'Y' => Some(MarkColor::Yellow),
+            b'B' => Some(MarkColor::Blue),
+            _ => None,
+        }
+    }
+}
+
+/// A coloured square of `[%csl …]`: `Ga4`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Highlight {
+    /// The colour.
+    pub color: MarkColor,
+    /// The square.
+    pub square: Square,
+}
+
+/// A coloured arrow of `[%cal …]`: `Ge2e4`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Arrow {
+    /// The colour.
+    pub color: MarkColor,
+    /// Where the arrow starts.
+    pub from: Square,
+    /// Where it points.
+    pub to: Square,
+}
+
+/// A command of a comment, `[%name args]`, with its typed value.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Command {
+    /// `[%clk H:MM:SS]`: the time left on the mover's clock after the move.
+    Clock(ClockTime),
+    /// `[%emt H:MM:SS]`: the time the move took.
+    ElapsedMoveTime(ClockTime),
+    /// `[%eval …]`: an engine's score.
+    Eval(Eval),
+    /// `[%csl Ga4,Rb5]`: coloured squares.
+    Squares(Vec<Highlight>),
+    /// `[%cal Ge2e4,Rd1d8]`: coloured arrows.
+    Arrows(Vec<Arrow>),
+    /// Any other command, or a known one whose arguments cannot be read: its name and its
+    /// arguments as written.
+    Other {
+        /// The name, after `%`.
+        name: String,
+        /// The arguments as written, without the white space around them.
+        args: String,
+    },
+}
+
+impl Command {
+    /// The command's name: `clk`, `emt`, `eval`, `csl`, `cal`, or another.
+    pub fn name(&self) -> &str {
+        match self {
+            Command::Clock(_) => "clk",
+            Command::ElapsedMoveTime(_) => "emt",
+            Command::Eval(_) => "eval",
+            Command::Squares(_) => "csl",
+            Command::Arrows(_) => "cal",
+            Command::Other { name, .. } => name,
+        }
+    }
+
+    /// Reads a command from its name and arguments; a known command whose arguments cannot
+    /// be read, and any other command, is [`Command::Other`].
+    ///
+    /// ```
+    /// use pgn::commands::{Command, ClockTime};
+    /// assert_eq!(Command::from_parts("clk", "0:05:00"), Command::Clock(ClockTime::from_millis(300_000)));
+    /// assert_eq!(Command::from_parts("clk", "soon").name(), "clk");
+    /// assert!(matches!(Command::from_parts("clk", "soon"), Command::Other { .. }));
+    /// ```
+    pub fn from_parts(name: &str, args: &str) -> Command {
+        Command::read(name, args).unwrap_or_else(|_| Command::Other {
+            name: name.to_owned(),
+            args: args.to_owned(),
+        })
+    }
+
+    /// Reads a known command's arguments.
+    ///
+    /// # Errors
+    /// [`CommandError`] when the arguments do not have the command's form. Unknown commands
+    /// are [`Command::Other`], not errors.
+    pub fn read(name: &str, args: &str) -> Result<Command, CommandError> {
+        Ok(match name {
+            "clk" => Command::Clock(args.parse()?),
+            "emt" => Command::ElapsedMoveTime(args.parse()?),
+            "eval" => Command::Eval(args.parse()?),
+            "csl" => Command::Squares(
+                marks(args, 3)?
+                    .into_iter()
+                    .map(|(color, squares)| Highlight {
+                        color,
+                        square: squares[0],
+                    })
+                    .collect(),
+            ),
+            "cal" => Command::Arrows(
+                marks(args, 5)?
+                    .into_iter()
+                    .map(|(color, squares)| Arrow {
+                        color,
+                        from: squares[0],
+                        to: squares[1],
+                    })
+                    .collect(),
+            ),
+            _ => Command::Other {
+                name: name.to_owned(),
+                args: args.to_owned(),
+            },
+        })
+    }
+}
+
+/// Reads `Ga4,Rb5` (`len` 3) or `Ge2e4,Rd1d8` (`len` 5).
+fn marks(args: &str, len: usize) -> Result<Vec<(MarkColor, [Square; 2])>, CommandError> {
+    let error = || CommandError::Marks(args.to_owned());
+    args.split(',')
+        .map(|item| {
+            let item = item.trim().as_bytes();
+            if item.len() != len {
+                return Err(error());
+            }
+            let color = MarkColor::from_byte(item[0]).ok_or_else(error)?;
+            let from = Square::from_ascii(&item[1..3]).map_err(|_| error())?;
+            let to = if len == 5 {
+                Square::from_ascii(&item[3..5]).map_err(|_| error())?
+            } else {
+                from
+            };
+            Ok((color, [from, to]))
+        })
+        .collect()
+}
+
+impl fmt::Display for Command {
+    /// The canonical form: `[%clk 1:30:00]`, `[%eval -0.35]`, `[%csl Ga4,Rb5]`, ….
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "[%{}", self.name())?;
+        match self {
+            Command::Clock(t) | Command::ElapsedMoveTime(t) => write!(f, " {t}")?,
+            Command::Eval(e) => write!(f, " {e}")?,
+            Command::Squares(list) => {
+                for (i, h) in list.iter().enumerate() {
+                    let sep = if i == 0 { ' ' } else { ',' };
+                    write!(f, "{sep}{}{}", h.color.char(), h.square)?;
+                }
+            }
+            Command::Arrows(list) => {
+                for (i, a) in list.iter().enumerate() {
+                    let sep = if i == 0 { ' ' } else { ',' };
+                    write!(f, "{sep}{}{}{}", a.color.char(), a.from, a.to)?;
+                }
+            }
+            Command::Other { args, .. } => {
+                if !args.is_empty() {
+                    write!(f, " {args}")?;
+                }
+            }
+        }
+        f.write_str("]")
+    }
+}
+
+/// A piece of a comment: text, or a command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Segment<'a> {
+    /// Text between commands, as written (white space included).
+    Text(&'a str),
+    /// A command.
+    Command {
+        /// Its typed value.
+        command: Command,
+        /// The command as written (`[%clk 1:30:00]`), when it was read from a comment:
+        /// [`write()`] writes it back unchanged. `None` for a command made by a program,
+        /// written in its canonical form.
+        written: Option<&'a str>,
+    },
+}
+
+impl<'a> Segment<'a> {
+    /// A command made by a program, to be written in its canonical form.
+    pub fn new(command: Command) -> Segment<'a> {
+        Segment::Command {
+            command,
+            written: None,
+        }
+    }
+
+    /// The command, if this segment is one.
+    pub fn command(&self) -> Option<&Command> {
+        match self {
+            Segment::Command { command, .. } => Some(command),
+            Segment::Text(_) => None,
+        }
+    }
+}
+
+/// Splits a comment into text and commands. A `[%` with no closing `]` is text.
+///
+/// ```
+/// use pgn::commands::{parse, Segment};
+/// let segments = parse("Good move [%csl Ga4]");
+/// assert_eq!(segments[0], Segment::Text("Good move "));
+/// assert_eq!(segments[1].command().map(|c| c.to_string()).as_deref(), Some("[%csl Ga4]"));
+/// ```
+pub fn parse(comment: &str) -> Vec<Segment<'_>> {
+    let mut segments = Vec::new();
+    let mut rest = comment;
+    let mut text_start = 0;
+    let mut offset = 0;
+    while let Some(i) = rest.find("[%") {
+        let command_start = offset + i;
+        let after = &rest[i + 2..];
+        let Some(close) = after.find(']') else {
+            break;
+        };
+        let inner = &after[..close];
+        let name_len = inner
+            .bytes()
+            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            .count();
+        let (name, args) = inner.split_at(name_len);
+        let valid = !name.is_empty()
+            && (args.is_empty() || args.starts_with(|c: char| c.is_whitespace()))
+            && !args.contains('[');
+        let end = command_start + 2 + close + 1;
+        if valid {
+            if text_start < command_start {
+                segments.push(Segment::Text(&comment[text_start..command_start]));
+            }
+            segments.push(Segment::Command {
+                command: Command::from_parts(name, args.trim()),
+                written: Some(&comment[command_start..end]),
+            });
+            text_start = end;
+            rest = &comment[end..];
+            offset = end;
+        } else {
+            // Not a command: look again after this `[%`.
+            rest = &comment[command_start + 2..];
+            offset = command_start + 2;
+        }
+    }
+    if text_start < comment.len() {
+        segments.push(Segment::Text(&comment[text_start..]));
+    }
+    segments
+}
+
+/// Writes segments back into a comment: text and commands read from a comment as they were
+/// written, commands made by a program in their canonical form.
+///
+/// ```
+/// use pgn::commands::{parse, write};
+/// let comment = "[%clk 0:03:00]  two spaces [%eval #3] [%unknown a b c]";
+/// assert_eq!(write(&parse(comment)), comment);
+/// ```
+pub fn write(segments: &[Segment<'_>]) -> String {
+    let mut out = String::new();
+    for segment in segments {
+        match segment {
+            Segment::Text(text) => out.push_str(text),
+            Segment::Command {
+                written: Some(text),
+                ..
+            } => out.push_str(text),
+            Segment::Command {
+                command,
+                written: None,
+            } => {
+                use fmt::Write as _;
+                // Writing into a String cannot fail.
+                let _ = write!(out, "{command}");
+            }
+        }
+    }
+    out
+}
+
+/// The commands of a comment, in order.
+///
+/// ```
+/// use pgn::commands::{commands, Command, ClockTime};
+/// let clocks: Vec<_> = commands("[%clk 0:00:09.5]")
+///     .filter_map(|c| match c { Command::Clock(t) => Some(t.millis()), _ => None })
+///     .collect();
+/// assert_eq!(clocks, [9_500]);
+/// ```
+pub fn commands(comment: &str) -> impl Iterator<Item = Command> + '_ {
+    parse(comment).into_iter().filter_map(|s| match s {
+        Segment::Command { command, .. } => Some(command),
+        Segment::Text(_) => None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips() {
+        for comment in [
+            "",
+            "plain text",
+            "[%clk 1:30:00]",
+            "[%emt 0:00:12] [%clk 1:29:48]",
+            "[%eval 0.17]",
+            "[%eval #-3]",
+            "[%eval -12.5,30]",
+            "[%csl Ga4]",
+            "[%csl Ga4,Rb5,Yc6,Bd7]",
+            "[%cal Ge2e4]",
+            "[%cal Ge2e4,Rd1d8]",
+            "[%clk  0:01:00 ]",
+            "[%unknown]",
+            "[%evp 0,12,18,25]",
+            "text [% not a command] [%clk] [%clk x] [%csl Z9] [%cal] end",
+            "unclosed [%clk 1:00:00",
+            "[%%] [%] [%[%clk 0:00:01]]",
+            "Ünïcödé [%clk 0:00:01] ♘",
+        ] {
+            assert_eq!(write(&parse(comment)), comment, "{comment:?}");
+        }
+    }
+
+    #[test]
+    fn typed_values() {
+        let typed: Vec<Command> = commands(
+            "[%clk 1:30:00] [%emt 0:00:05.25] [%eval 0.17] [%eval #-3] [%csl Ga4] [%cal Ge2e4]",
+        )
+        .collect();
+        assert_eq!(
+            typed,
+            [
+                Command::Clock(ClockTime::from_millis(5_400_000)),
+                Command::ElapsedMoveTime(ClockTime::from_millis(5_250)),
+                Command::Eval(Eval {
+                    score: Score::Centipawns(17),
+                    depth: None
+                }),
+                Command::Eval(Eval {
+                    score: Score::Mate(-3),
+                    depth: None
+                }),
+                Command::Squares(vec![Highlight {
+                    color: MarkColor::Green,
+                    square: Square::A4
+                }]),
+                Command::Arrows(vec![Arrow {
+                    color: MarkColor::Green,
+                    from: Square::E2,
+                    to: Square::E4
+                }]),
+            ]
+        );
+        // The canonical forms of these are what was written.
+        for c in &typed {
+            let text = c.to_string();
+            assert_eq!(
+                commands(&text).collect::<Vec<_>>(),
+                std::slice::from_ref(c),
+                "{text}"
+            );
+        }
+        assert_eq!(typed[0].to_string(), "[%clk 1:30:00]");
+        assert_eq!(typed[3].to_string(), "[%eval #-3]");
+        assert_eq!(typed[4].to_string(), "[%csl Ga4]");
+        assert_eq!(typed[5].to_string(), "[%cal Ge2e4]");
+    }
+
+    #[test]
+    fn unreadable_known_commands_are_kept() {
+        let c: Vec<_> = commands("[%clk 1:61:00] [%eval 0.175] [%csl Ga9]").collect();
+        assert!(
+            c.iter().all(|c| matches!(c, Command::Other { .. })),
+            "{c:?}"
+        );
+        assert_eq!(c[1].to_string(), "[%eval 0.175]");
+    }
+}

@@ -1,0 +1,601 @@
+//! Checking chess games without building them: a [`Visitor`] that resolves every move of
+//! the main line and of every variation on the fly.
+//!
+//! [`Validator`] keeps one position (and the one before the last move) per open variation,
+//! on a stack: no tree, no allocation per move. It reports what the tree builder
+//! ([`GameReader`](crate::GameReader)) reports, with the same messages, so that a checker
+//! can use either; it counts the moves it played.
+
+use std::collections::HashSet;
+use std::io::{self, Read};
+use std::ops::ControlFlow;
+
+use notation::{
+    At, Diagnostic, DiagnosticKind, Dialect, GameResult, Location, Nag, RawGame, RawValue,
+    ReadOptions, Reader, Rules, SetupError, Severity, Skip, Span, Visitor,
+};
+
+use crate::rules::{MoveError, StartTags, start_position};
+use crate::{Chess, Position};
+
+/// What checking one game found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ValidatedGame {
+    /// The 0-based index of the game in the input.
+    pub index: u64,
+    /// Where the game is in the input.
+    pub span: Span,
+    /// The moves played, in the main line and in every variation (the tree builder's
+    /// [`node_count`](notation::Game::node_count)).
+    pub plies: u64,
+    /// Warnings and errors, in input order, as the tree builder gives them.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl ValidatedGame {
+    /// The number of error diagnostics.
+    pub fn errors(&self) -> usize {
+        self.count(Severity::Error)
+    }
+
+    /// The number of warnings.
+    pub fn warnings(&self) -> usize {
+        self.count(Severity::Warning)
+    }
+
+    /// Whether any diagnostic is an error.
+    pub fn has_errors(&self) -> bool {
+        self.errors() > 0
+    }
+
+    fn count(&self, severity: Severity) -> usize {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == severity)
+            .count()
+    }
+}
+
+/// One open line: the position after its last move, the one before it (where a
+/// variation of that move starts), and how many moves it has.
+///
+/// The two positions take turns in two slots, so that a move costs one copy of a position.
+#[derive(Clone, Copy)]
+struct Frame {
+    slots: [Position; 2],
+    /// The slot of the position after the last move.
+    current: usize,
+    moves: u64,
+}
+
+impl Frame {
+    fn new(start: Position) -> Frame {
+        Frame {
+            slots: [start, start],
+            current: 0,
+            moves: 0,
+        }
+    }
+
+    fn position(&self) -> &Position {
+        &self.slots[self.current & 1]
+    }
+
+    fn before(&self) -> &Position {
+        &self.slots[(self.current & 1) ^ 1]
+    }
+}
+
+/// Below this many tags, duplicate tags are found by a scan of the names.
+const TAG_SCAN_LIMIT: usize = 48;
+
+/// The tag names of a game, in one reused buffer.
+#[derive(Default)]
+struct TagNames {
+    bytes: Vec<u8>,
+    /// Per name: where it ends in `bytes`, and a key made of its length and first bytes,
+    /// compared before the bytes themselves.
+    names: Vec<(usize, u64)>,
+    /// For games with many tags, so that finding duplicates stays linear.
+    set: HashSet<Vec<u8>>,
+}
+
+/// A key telling most names apart without comparing their bytes.
+fn name_key(name: &[u8]) -> u64 {
+    let mut key = [0u8; 8];
+    let n = name.len().min(7);
+    key[..n].copy_from_slice(&name[..n]);
+    key[7] = name.len() as u8;
+    u64::from_le_bytes(key)
+}
+
+impl TagNames {
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.names.clear();
+        self.set.clear();
+    }
+
+    /// Adds a name; `false` if it was there already.
+    fn insert(&mut self, name: &[u8]) -> bool {
+        let key = name_key(name);
+        if self.names.len() < TAG_SCAN_LIMIT {
+            let mut start = 0;
+            for &(end, k) in &self.names {
+                if k == key && self.bytes.get(start..end) == Some(name) {
+                    return false;
+                }
+                start = end;
+            }
+        } else {
+            if self.set.is_empty() {
+                let mut start = 0;
+                for &(end, _) in &self.names {
+                    self.set
+                        .insert(self.bytes.get(start..end).unwrap_or(&[]).to_vec());
+                    start = end;
+                }
+            }
+            if !self.set.insert(name.to_vec()) {
+                return false;
+            }
+        }
+        self.bytes.extend_from_slice(name);
+        self.names.push((self.bytes.len(), key));
+        true
+    }
+}
+
+/// A tag value kept for the start position.
+#[derive(Default)]
+struct StartTag {
+    value: String,
+    present: bool,
+}
+
+impl StartTag {
+    fn set(&mut self, value: &str) {
+        self.value.clear();
+        self.value.push_str(value);
+        self.present = true;
+    }
+
+    fn get(&self) -> Option<&str> {
+        self.present.then_some(self.value.as_str())
+    }
+}
+
+/// A [`Visitor`] that checks chess games: every move of the main line and of every
+/// variation is resolved and played, and everything forgiven or wrong is reported, as the
+/// tree builder reports it, without building a tree.
+///
+/// Drive it with a [`Reader`] (or use [`ValidatingReader`]):
+///
+/// ```
+/// use notation::{Dialect, ReadOptions, Reader};
+/// use pgn::{Severity, Validator};
+///
+/// let pgn = b"[Round \"1\"]\n\n1. e4 e5 (1... c5 2. Nf3) 2. Nf3 Nc6 3. Bb5 *\n\n\
+///             [Round \"2\"]\n\n1. e4 Ke7 2. d4 *\n";
+/// let options = ReadOptions::default();
+/// let mut reader = Reader::new(&pgn[..], Dialect::PGN, options);
+/// let mut validator = Validator::new(options);
+///
+/// let first = reader.read_game(&mut validator)?.unwrap();
+/// assert_eq!((first.plies, first.errors()), (7, 0));
+///
+/// let second = reader.read_game(&mut validator)?.unwrap();
+/// assert_eq!((second.plies, second.errors()), (1, 1));
+/// assert_eq!(second.diagnostics[0].severity, Severity::Error);
+/// assert_eq!(
+///     second.diagnostics[0].to_string(),
+///     "7:7: error: Ke7: illegal move: no black king can move to e7 \
+///      (position rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1) (game 2)"
+/// );
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub struct Validator {
+    options: ReadOptions,
+    in_game: bool,
+    /// Whether moves are no longer read: after an error, or for an unsupported game.
+    stopped: bool,
+    plies: u64,
+    diagnostics: Vec<Diagnostic>,
+    /// Diagnostics given outside any game, for the next game or the caller.
+    orphans: Vec<Diagnostic>,
+    frames: Vec<Frame>,
+    /// The move number written before the next move.
+    number: Option<u64>,
+    pending_warnings: Vec<String>,
+    pending_error: Option<SetupError>,
+    names: TagNames,
+    variant: StartTag,
+    set_up: StartTag,
+    fen: StartTag,
+    /// The frame of a game from the initial position, made once.
+    initial: Frame,
+}
+
+impl Validator {
+    /// A validator reporting with these options' severities.
+    pub fn new(options: ReadOptions) -> Validator {
+        Validator {
+            options,
+            in_game: false,
+            stopped: false,
+            plies: 0,
+            diagnostics: Vec::new(),
+            orphans: Vec::new(),
+            frames: Vec::new(),
+            number: None,
+            pending_warnings: Vec::new(),
+            pending_error: None,
+            names: TagNames::default(),
+            variant: StartTag::default(),
+            set_up: StartTag::default(),
+            fen: StartTag::default(),
+            initial: Frame::new(Position::new()),
+        }
+    }
+
+    /// Takes the diagnostics given outside any game (text after the last game, an empty
+    /// input).
+    pub fn take_orphans(&mut self) -> Vec<Diagnostic> {
+        std::mem::take(&mut self.orphans)
+    }
+
+    #[cold]
+    fn report(&mut self, kind: DiagnosticKind, at: &At<'_>) {
+        self.diagnostics.push(Diagnostic {
+            severity: self.options.severity(&kind),
+            location: at.location(),
+            game: at.game(),
+            kind,
+        });
+    }
+
+    #[cold]
+    fn flush_setup(&mut self, location: Location, game: u64) {
+        let warnings = std::mem::take(&mut self.pending_warnings);
+        let kinds = warnings
+            .into_iter()
+            .map(|message| DiagnosticKind::LenientSetup { message })
+            .chain(self.pending_error.take().map(|error| match error {
+                SetupError::Unsupported(message) => DiagnosticKind::Unsupported { message },
+                SetupError::Invalid(message) => DiagnosticKind::BadSetup { message },
+            }));
+        for kind in kinds {
+            self.diagnostics.push(Diagnostic {
+                severity: self.options.severity(&kind),
+                location,
+                game,
+                kind,
+            });
+        }
+    }
+
+    /// Reports the start position's diagnostics at the first movetext token.
+    #[inline]
+    fn flush_setup_at(&mut self, at: &At<'_>) {
+        if !self.pending_warnings.is_empty() || self.pending_error.is_some() {
+            self.flush_setup(at.location(), at.game());
+        }
+    }
+
+    fn stop_at(&mut self, at: &At<'_>) -> ControlFlow<()> {
+        self.flush_setup_at(at);
+        self.stopped = true;
+        ControlFlow::Break(())
+    }
+
+    fn has_move(&self) -> bool {
+        self.frames.last().is_some_and(|f| f.moves > 0)
+    }
+}
+
+impl Default for Validator {
+    fn default() -> Self {
+        Validator::new(ReadOptions::default())
+    }
+}
+
+impl Visitor for Validator {
+    type Output = ValidatedGame;
+
+    fn begin_game(&mut self) {
+        self.diagnostics = std::mem::take(&mut self.orphans);
+        self.in_game = true;
+        self.stopped = false;
+        self.plies = 0;
+        self.frames.clear();
+        self.number = None;
+        self.pending_warnings.clear();
+        self.pending_error = None;
+        self.names.clear();
+        self.variant.present = false;
+        self.set_up.present = false;
+        self.fen.present = false;
+    }
+
+    fn tag(&mut self, name: &[u8], value: RawValue<'_>, at: At<'_>) -> ControlFlow<()> {
+        let unescaped = if value.0.contains(&b'\\') {
+            value.unescaped()
+        } else {
+            std::borrow::Cow::Borrowed(value.0)
+        };
+        // Names and values are decoded only where they are needed: most are never looked at.
+        let lossy = |bytes: &[u8]| !bytes.is_ascii() && std::str::from_utf8(bytes).is_err();
+        let name_lossy = lossy(name);
+        if lossy(&unescaped) || name_lossy {
+            self.report(DiagnosticKind::NotUtf8, &at);
+        }
+        let decoded;
+        let name = if name_lossy {
+            decoded = notation::decode(name).0.into_owned().into_bytes();
+            &decoded[..]
+        } else {
+            name
+        };
+        if !self.names.insert(name) {
+            let name = String::from_utf8_lossy(name).into_owned();
+            self.report(DiagnosticKind::DuplicateTag { name }, &at);
+            return ControlFlow::Continue(());
+        }
+        if let Some(kind) = notation::check_tag_value(&Dialect::PGN, name, &unescaped) {
+            self.report(kind, &at);
+        }
+        let slot = match name {
+            b"Variant" => &mut self.variant,
+            b"SetUp" => &mut self.set_up,
+            b"FEN" => &mut self.fen,
+            _ => return ControlFlow::Continue(()),
+        };
+        slot.set(&notation::decode(&unescaped).0);
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self) -> ControlFlow<()> {
+        let tags = StartTags {
+            variant: self.variant.get(),
+            set_up: self.set_up.get(),
+            fen: self.fen.get(),
+        };
+        if tags.variant.is_none() && tags.set_up.is_none() && tags.fen.is_none() {
+            self.frames.push(self.initial);
+            return ControlFlow::Continue(());
+        }
+        match start_position(tags) {
+            Ok(setup) => {
+                self.pending_warnings = setup.warnings;
+                self.frames.push(Frame::new(setup.position));
+            }
+            Err(error) => {
+                self.stopped = true;
+                self.pending_error = Some(error);
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn move_number(&mut self, number: u64, _ellipsis: bool, at: At<'_>) -> ControlFlow<()> {
+        if self.stopped {
+            return self.stop_at(&at);
+        }
+        self.flush_setup_at(&at);
+        let written = at.bytes();
+        if written.len() > 1 && written[0] == b'0' && written[1].is_ascii_digit() {
+            let found = String::from_utf8_lossy(written).into_owned();
+            self.report(DiagnosticKind::MoveNumberLeadingZero { found }, &at);
+        }
+        self.number = Some(number);
+        ControlFlow::Continue(())
+    }
+
+    fn move_token(&mut self, token: &[u8], at: At<'_>) -> ControlFlow<()> {
+        if self.stopped {
+            return self.stop_at(&at);
+        }
+        self.flush_setup_at(&at);
+        let number = self.number.take();
+        let Some(frame) = self.frames.last_mut() else {
+            return self.stop_at(&at);
+        };
+        let current = frame.current & 1;
+        let next = current ^ 1;
+        frame.slots[next] = frame.slots[current];
+        match frame.slots[next].play_san(token) {
+            Ok((_, forgiven)) => {
+                let expected = u64::from(frame.slots[current].fullmoves());
+                frame.current = next;
+                frame.moves += 1;
+                self.plies += 1;
+                if let Some(found) = number.filter(|&n| n != expected) {
+                    self.report(DiagnosticKind::WrongMoveNumber { found, expected }, &at);
+                }
+                if !forgiven.is_empty() {
+                    let kind = DiagnosticKind::LenientMove {
+                        token: String::from_utf8_lossy(token).into_owned(),
+                        message: forgiven.to_string(),
+                    };
+                    self.report(kind, &at);
+                }
+                ControlFlow::Continue(())
+            }
+            Err(error) => {
+                let kind = DiagnosticKind::BadMove {
+                    token: String::from_utf8_lossy(token).into_owned(),
+                    message: MoveError::new(error, frame.position()).to_string(),
+                };
+                self.report(kind, &at);
+                self.stop_at(&at)
+            }
+        }
+    }
+
+    fn nag(&mut self, nag: Nag, at: At<'_>) -> ControlFlow<()> {
+        if self.stopped {
+            return self.stop_at(&at);
+        }
+        self.flush_setup_at(&at);
+        if !self.has_move() {
+            let kind = DiagnosticKind::UnexpectedToken(format!("annotation {nag} before any move"));
+            self.report(kind, &at);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn comment(&mut self, text: &[u8], at: At<'_>) -> ControlFlow<()> {
+        if self.stopped {
+            return self.stop_at(&at);
+        }
+        self.flush_setup_at(&at);
+        if !text.is_ascii() && std::str::from_utf8(text).is_err() {
+            self.report(DiagnosticKind::NotUtf8, &at);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self, at: At<'_>) -> ControlFlow<(), Skip> {
+        if self.stopped {
+            let _ = self.stop_at(&at);
+            return ControlFlow::Break(());
+        }
+        self.flush_setup_at(&at);
+        let Some(frame) = self.frames.last() else {
+            return ControlFlow::Continue(Skip(true));
+        };
+        if frame.moves == 0 {
+            let kind = DiagnosticKind::UnexpectedToken("variation before any move; skipped".into());
+            self.report(kind, &at);
+            return ControlFlow::Continue(Skip(true));
+        }
+        let start = *frame.before();
+        self.frames.push(Frame::new(start));
+        ControlFlow::Continue(Skip(false))
+    }
+
+    fn end_variation(&mut self, at: At<'_>) -> ControlFlow<()> {
+        if self.stopped {
+            return self.stop_at(&at);
+        }
+        self.flush_setup_at(&at);
+        if self.frames.len() > 1 {
+            if let Some(frame) = self.frames.pop() {
+                if frame.moves == 0 {
+                    self.report(DiagnosticKind::EmptyVariation, &at);
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn setup(&mut self, text: &[u8], at: At<'_>) -> ControlFlow<()> {
+        if self.stopped {
+            return self.stop_at(&at);
+        }
+        self.flush_setup_at(&at);
+        let Some(frame) = self.frames.last_mut() else {
+            return self.stop_at(&at);
+        };
+        let (text, _) = notation::decode(text);
+        match Chess.inline_setup(frame.position(), &text) {
+            Ok(setup) => {
+                let moves = frame.moves;
+                *frame = Frame::new(setup.position);
+                frame.moves = moves;
+                for message in setup.warnings {
+                    self.report(DiagnosticKind::LenientSetup { message }, &at);
+                }
+                ControlFlow::Continue(())
+            }
+            Err(error) => {
+                let kind = match error {
+                    SetupError::Unsupported(message) => DiagnosticKind::Unsupported { message },
+                    SetupError::Invalid(message) => DiagnosticKind::BadSetup { message },
+                };
+                self.report(kind, &at);
+                self.stop_at(&at)
+            }
+        }
+    }
+
+    fn result(&mut self, _result: GameResult, at: At<'_>) -> ControlFlow<()> {
+        self.flush_setup_at(&at);
+        ControlFlow::Continue(())
+    }
+
+    fn diagnostic(&mut self, diagnostic: Diagnostic) {
+        if self.in_game {
+            self.diagnostics.push(diagnostic);
+        } else {
+            self.orphans.push(diagnostic);
+        }
+    }
+
+    fn end_game(&mut self, raw: RawGame<'_>) -> ValidatedGame {
+        if !self.pending_warnings.is_empty() || self.pending_error.is_some() {
+            self.flush_setup(Location::default(), raw.index);
+        }
+        self.in_game = false;
+        ValidatedGame {
+            index: raw.index,
+            span: raw.span,
+            plies: self.plies,
+            diagnostics: std::mem::take(&mut self.diagnostics),
+        }
+    }
+}
+
+/// Checks chess games one by one from any [`io::Read`] with a [`Validator`]: the fast way
+/// to know whether games are valid, and what was forgiven in them.
+///
+/// ```
+/// use pgn::ValidatingReader;
+/// let input = b"[Round \"1\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n\
+///               [Round \"2\"]\n\n1. d4 d5 2. Nc3 Nc6 3. Bf4 Bf5 *\n";
+/// let games: Vec<_> = ValidatingReader::new(&input[..]).collect::<Result<_, _>>()?;
+/// assert_eq!(games.iter().map(|g| g.plies).collect::<Vec<_>>(), [4, 6]);
+/// assert!(games.iter().all(|g| g.diagnostics.is_empty()));
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub struct ValidatingReader<R> {
+    reader: Reader<R>,
+    validator: Validator,
+}
+
+impl<R: Read> ValidatingReader<R> {
+    /// A lenient validating reader of `input`.
+    pub fn new(input: R) -> ValidatingReader<R> {
+        ValidatingReader::with_options(input, ReadOptions::default())
+    }
+
+    /// A validating reader of `input` with these options.
+    pub fn with_options(input: R, options: ReadOptions) -> ValidatingReader<R> {
+        ValidatingReader {
+            reader: Reader::new(input, Chess.dialect(), options),
+            validator: Validator::new(options),
+        }
+    }
+
+    /// Checks the next game; `None` at the end of the input.
+    ///
+    /// # Errors
+    /// The input's I/O errors.
+    pub fn read_game(&mut self) -> io::Result<Option<ValidatedGame>> {
+        self.reader.read_game(&mut self.validator)
+    }
+
+    /// Diagnostics about text outside any game (after the last one, or an input without
+    /// games).
+    pub fn take_orphans(&mut self) -> Vec<Diagnostic> {
+        self.validator.take_orphans()
+    }
+}
+
+impl<R: Read> Iterator for ValidatingReader<R> {
+    type Item = io::Result<ValidatedGame>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.read_game().transpose()
+    }
+}
