@@ -1,5 +1,5 @@
-//! Perft counts of well-known test positions (depth ≤ 5 here; deeper ones are `#[ignore]`d:
-//! run them with `cargo test --release -p pgn --test perft -- --ignored`).
+//! Perft counts of well-known test positions: every standard position to depth 5 here;
+//! deeper ones are `#[ignore]`d (`cargo xtask slow-tests` runs them).
 
 use pgn::{CastlingMode, Position, perft};
 
@@ -38,21 +38,24 @@ const STANDARD: &[(&str, &[u64])] = &[
     ),
 ];
 
-#[test]
-fn standard_positions_to_depth_4() {
-    for (fen, counts) in STANDARD {
-        check(fen, CastlingMode::Standard, counts, 4);
-    }
+/// One test per position, so that the test runner spreads them over the cores.
+macro_rules! depth_5 {
+    ($($name:ident: $index:expr;)*) => {$(
+        #[test]
+        fn $name() {
+            let (fen, counts) = STANDARD[$index];
+            check(fen, CastlingMode::Standard, counts, 5);
+        }
+    )*};
 }
 
-#[test]
-fn start_position_depth_5() {
-    check(STANDARD[0].0, CastlingMode::Standard, STANDARD[0].1, 5);
-}
-
-#[test]
-fn endgame_position_depth_5() {
-    check(STANDARD[2].0, CastlingMode::Standard, STANDARD[2].1, 5);
+depth_5! {
+    start_position_to_depth_5: 0;
+    kiwipete_to_depth_5: 1;
+    endgame_to_depth_5: 2;
+    promotions_to_depth_5: 3;
+    talkchess_to_depth_5: 4;
+    steven_edwards_to_depth_5: 5;
 }
 
 #[test]
