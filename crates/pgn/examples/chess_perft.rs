@@ -1,4 +1,4 @@
-//! `cargo run --release -p pgn --example perft -- [FEN] [DEPTH]`: prints the perft count and the time.
+//! `cargo run --release -p pgn --example chess_perft -- [FEN] [DEPTH]`: prints the perft count and the time.
 
 use std::time::Instant;
 

@@ -1,6 +1,6 @@
 //! Prints perft counts and speed.
 //!
-//! `cargo run --release -p pdn --example perft -- GAME DEPTH [FEN|start] [merge|keep]`
+//! `cargo run --release -p pdn --example draughts_perft -- GAME DEPTH [FEN|start] [merge|keep]`
 //! where GAME is a variant name (`international`) or a `GameType` value
 //! (`20,W,14,14,N2,0`).
 
