@@ -374,3 +374,50 @@ fn conformance_fail_is_rejected_strictly() {
         }
     }
 }
+
+/// Holds [`pdn::ValidatingReader`] to the tree builder on one file: the same games, the
+/// same diagnostics, the same move counts and the same diagnostics outside any game.
+fn assert_validator_agrees(path: &Path, options: ReadOptions) {
+    let mut tree_reader = GameReader::new(&RULES, std::fs::File::open(path).unwrap(), options);
+    let tree: Vec<_> = (&mut tree_reader).map(Result::unwrap).collect();
+    let mut reader =
+        pdn::ValidatingReader::with_options(std::fs::File::open(path).unwrap(), RULES, options);
+    let fast: Vec<_> = (&mut reader).map(Result::unwrap).collect();
+    assert_eq!(tree.len(), fast.len(), "{}", path.display());
+    for (t, f) in tree.iter().zip(&fast) {
+        assert_eq!(
+            t.diagnostics,
+            f.diagnostics,
+            "{} game {}",
+            path.display(),
+            t.index
+        );
+        assert_eq!(t.game.node_count() as u64, f.plies, "{}", path.display());
+        assert_eq!((t.index, t.span), (f.index, f.span), "{}", path.display());
+    }
+    assert_eq!(
+        tree_reader.take_orphans(),
+        reader.take_orphans(),
+        "{}",
+        path.display()
+    );
+}
+
+#[test]
+fn validator_agrees_with_the_tree_builder() {
+    let mut files = corpus_files("pdn", "pdn");
+    if let Some(shared) = shared_corpus() {
+        for sub in ["succeed", "fail"] {
+            files.extend(files_in(
+                &shared.join("pdn/pdn3-conformance").join(sub),
+                "pdn",
+            ));
+        }
+    } else {
+        eprintln!("NOTATION_SHARED_CORPUS not set: shared tier skipped");
+    }
+    for path in &files {
+        assert_validator_agrees(path, ReadOptions::default());
+        assert_validator_agrees(path, ReadOptions::strict());
+    }
+}

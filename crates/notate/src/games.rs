@@ -191,4 +191,22 @@ impl Notate for pdn::Draughts {
     fn diagram(&self, board: &pdn::Board) -> Option<String> {
         Some(crate::show::draughts_diagram(board.position()))
     }
+
+    /// Checks with the draughts crate's validating visitor: every move is read and
+    /// played with these rules, variations included, without building a tree.
+    fn check_stream(
+        &self,
+        input: &mut dyn Read,
+        options: ReadOptions,
+        each: &mut dyn FnMut(Checked) -> io::Result<()>,
+    ) -> io::Result<Vec<Diagnostic>> {
+        let mut reader = pdn::ValidatingReader::with_options(input, *self, options);
+        while let Some(game) = reader.read_game()? {
+            each(Checked {
+                moves: game.plies,
+                diagnostics: game.diagnostics,
+            })?;
+        }
+        Ok(reader.take_orphans())
+    }
 }

@@ -48,6 +48,13 @@ impl<'r> At<'r> {
     pub fn location(&self) -> Location {
         crate::reader::locate(self.text, self.text_location, self.span.start)
     }
+
+    /// The same place in the input with another span: an earlier token of the same game
+    /// (a move cut short, `1-` of `1- 7`) or that token joined with this one. Visitors
+    /// outside this crate need it to report a joined move where the tree builder does.
+    pub fn with_span(&self, span: Span) -> At<'r> {
+        At { span, ..*self }
+    }
 }
 
 impl std::fmt::Debug for At<'_> {

@@ -1,6 +1,7 @@
 //! Benchmark of reading PDN with the draughts rules: every move resolved against the
 //! legal moves and played (the whole reader: lexer, game builder, rules), in bytes per
-//! second, next to the raw reader that keeps moves as tokens.
+//! second, next to the validating reader (the same rules, no tree) and the raw reader
+//! that keeps moves as tokens.
 //!
 //! The input is the PDN 3.0 conformance corpus's `succeed/` folder, concatenated (from
 //! `NOTATION_SHARED_CORPUS`, else `../shared/corpus` beside the workspace), or the
@@ -13,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use criterion::{Criterion, Throughput, criterion_main};
 use notation::{GameReader, RawRules, ReadOptions};
-use pdn::Draughts;
+use pdn::{Draughts, ValidatingReader};
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -59,6 +60,14 @@ fn read_benches(c: &mut Criterion) {
                 .filter_map(Result::ok)
                 .map(|g| g.game.node_count())
                 .sum::<usize>()
+        })
+    });
+    group.bench_function(format!("validate/{name}"), |b| {
+        b.iter(|| {
+            ValidatingReader::with_options(black_box(&bytes[..]), rules, ReadOptions::default())
+                .filter_map(Result::ok)
+                .map(|g| g.plies)
+                .sum::<u64>()
         })
     });
     group.bench_function(format!("raw/{name}"), |b| {

@@ -1,7 +1,7 @@
 //! The PDN rules: [`Draughts`], its positions ([`Board`]) and moves ([`PdnMove`]).
 
 use std::fmt::{self, Write as _};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use notation::{
     DiagnosticKind, Dialect, GameResult, MoveContext, Player, Rules, Setup, SetupError, Tags,
@@ -233,7 +233,7 @@ enum Inference {
 /// A game has several readings while its type is inferred (one per game type that
 /// still reads all its moves) and after an ambiguous capture (one per candidate), until
 /// later moves rule all but one out. The preferred reading is the first one left.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Board {
     position: Position,
     /// The other readings still consistent with the moves, in order of preference.
@@ -251,6 +251,54 @@ struct Start {
     candidates: Vec<GameType>,
     /// The set-up they start from (the standard start without one).
     fen: Option<String>,
+    /// Each candidate's start position once set up (`None` inside if the set-up fails):
+    /// reading the first move and playing it both need them, and a FEN costs more to
+    /// read than the move.
+    set_up: Vec<OnceLock<Option<Position>>>,
+}
+
+impl Start {
+    fn new(candidates: Vec<GameType>, fen: Option<String>) -> Start {
+        let set_up = candidates.iter().map(|_| OnceLock::new()).collect();
+        Start {
+            candidates,
+            fen,
+            set_up,
+        }
+    }
+
+    /// The start position of candidate `i`, set up on first use.
+    fn position(&self, i: usize) -> Option<&Position> {
+        let &game_type = self.candidates.get(i)?;
+        self.set_up
+            .get(i)?
+            .get_or_init(|| {
+                start_in(game_type, self.fen.as_deref())
+                    .ok()
+                    .map(|(p, _)| p)
+            })
+            .as_ref()
+    }
+}
+
+impl Clone for Board {
+    fn clone(&self) -> Board {
+        Board {
+            position: self.position.clone(),
+            others: self.others.clone(),
+            inference: self.inference,
+            start: self.start.clone(),
+        }
+    }
+
+    /// Field by field, so that keeping the board before each move reuses what the old
+    /// copy holds (see [`Position`]'s `clone_from`).
+    fn clone_from(&mut self, source: &Board) {
+        self.position.clone_from(&source.position);
+        self.others.clone_from(&source.others);
+        self.inference = source.inference;
+        self.start.clone_from(&source.start);
+    }
 }
 
 impl Board {
@@ -304,13 +352,11 @@ impl Board {
         match index.checked_sub(1) {
             None => Some(self.position.clone()),
             Some(i) if i < self.others.len() => Some(self.others[i].clone()),
-            Some(i) => {
-                let start = self.start.as_ref()?;
-                let &game_type = start.candidates.get(i - self.others.len())?;
-                start_in(game_type, start.fen.as_deref())
-                    .ok()
-                    .map(|(p, _)| p)
-            }
+            Some(i) => self
+                .start
+                .as_ref()?
+                .position(i - self.others.len())
+                .cloned(),
         }
     }
 
@@ -720,12 +766,8 @@ impl Rules for Draughts {
             ));
         }
         let candidates: Vec<GameType> = rest.collect();
-        let start = (!candidates.is_empty()).then(|| {
-            Arc::new(Start {
-                candidates,
-                fen: fen.map(str::to_owned),
-            })
-        });
+        let start = (!candidates.is_empty())
+            .then(|| Arc::new(Start::new(candidates, fen.map(str::to_owned))));
         Ok(Setup {
             position: Board {
                 position,

@@ -265,11 +265,19 @@ fn parse(
         warnings.push(FenWarning::Quoted);
         s = s[1..s.len() - 1].trim();
     }
-    let compact: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+    // Nearly every FEN is ASCII without white space: it is used as it is, not copied
+    // character by character (a FEN is read once per game type a game may be).
+    // `char::is_whitespace` also counts the vertical tab, which ASCII's does not.
+    let compact: std::borrow::Cow<'_, str> =
+        if s.is_ascii() && !s.bytes().any(|b| b.is_ascii_whitespace() || b == 0x0b) {
+            std::borrow::Cow::Borrowed(s)
+        } else {
+            std::borrow::Cow::Owned(s.chars().filter(|c| !c.is_whitespace()).collect())
+        };
     if compact.len() != s.len() {
         warnings.push(FenWarning::Whitespace);
     }
-    let mut body = compact.as_str();
+    let mut body = &*compact;
     if body.ends_with('.') {
         warnings.push(FenWarning::TrailingDot);
         body = body.trim_end_matches('.');
@@ -311,7 +319,8 @@ fn parse(
 
     let mut parsed = Parsed {
         turn,
-        pieces: Vec::new(),
+        // Room for a full board at once: growing the list piece by piece costs more.
+        pieces: Vec::with_capacity(geometry.len()),
         halfmove: None,
         fullmove: None,
     };
@@ -457,15 +466,14 @@ fn note_number(text: &str, leading_zero: bool, alpha_game: bool, warnings: &mut 
     if leading_zero {
         warnings.push(FenWarning::LeadingZero(text.to_owned()));
     }
-    if alpha_game {
-        let w = FenWarning::NumericSquare(text.to_owned());
-        // One note per FEN is enough for a whole numeric FEN.
-        if !warnings
+    // One note per FEN is enough for a whole numeric FEN; the text is copied only for
+    // that one (a FEN is read once per game type a game may be, so this adds up).
+    if alpha_game
+        && !warnings
             .iter()
             .any(|x| matches!(x, FenWarning::NumericSquare(_)))
-        {
-            warnings.push(w);
-        }
+    {
+        warnings.push(FenWarning::NumericSquare(text.to_owned()));
     }
 }
 

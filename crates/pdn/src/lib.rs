@@ -69,6 +69,7 @@ pub mod movetext;
 pub mod perft;
 mod position;
 pub mod result;
+mod validate;
 pub mod variant;
 
 pub use color::{Color, Piece, Role};
@@ -84,6 +85,7 @@ pub use moves::Move;
 pub use movetext::{MoveError, MoveWarning};
 pub use position::{IllegalMove, Outcome, Position, PositionError};
 pub use result::{GameResult, ResultType};
+pub use validate::{ValidatedGame, ValidatingReader, Validator};
 pub use variant::{
     BoardKind, Directions, KingRange, Landing, Precedence, Promotion, Removal, Rules, StartRows,
     UnknownVariant, Variant,

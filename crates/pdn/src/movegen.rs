@@ -16,7 +16,7 @@ use crate::board::{Engine, RawMove, State};
 use crate::variant::Precedence;
 
 /// The most pieces one capture can take: a board has at most 128 squares.
-const MAX_CAPTURES: usize = 128;
+pub(crate) const MAX_CAPTURES: usize = 128;
 
 /// One complete capture, as the search found it.
 pub(crate) struct Capture<'a, B> {
@@ -323,6 +323,53 @@ impl<B: Bits> Engine<B> {
                 search.jumps(bit, dirs, king);
             }
         }
+    }
+
+    /// Whether the side to move has a capture, found with masks: a first jump is a
+    /// capture (a capture that can go on is still one), so no search is needed. The step
+    /// fast path asks this for every step, where a full capture search would cost more
+    /// than the rest of reading the move.
+    pub(crate) fn has_capture(&self, st: &State<B>) -> bool {
+        let s = usize::from(st.side);
+        let o = s ^ 1;
+        let lay = &self.layout;
+        let rules = &self.rules;
+        let empty = lay.valid & !st.occupied();
+        let opp = st.men[o] | st.kings[o];
+        if opp.is_zero() {
+            return false;
+        }
+        // As `captures`: men jump the pieces they may take, in their directions.
+        let men = st.men[s];
+        let targets = if rules.men_take_kings { opp } else { st.men[o] };
+        let mut ds = rules.man_cap[s];
+        while ds != 0 {
+            let d = ds.trailing_zeros() as usize;
+            ds &= ds - 1;
+            if (lay.step(lay.step(men, d) & targets, d) & empty).any() {
+                return true;
+            }
+        }
+        // As `Search::jumps` for a king's first jump: a flying king slides over empty
+        // squares to the piece it takes. The king's own square stays occupied here, which
+        // changes nothing for a first jump (the king never passes its own square).
+        for from in st.kings[s].iter() {
+            let mut ds = rules.king_cap;
+            while ds != 0 {
+                let d = ds.trailing_zeros() as usize;
+                ds &= ds - 1;
+                let mut victim = lay.step(B::bit(from), d);
+                if rules.flying {
+                    while (victim & empty).any() {
+                        victim = lay.step(victim, d);
+                    }
+                }
+                if (victim & opp).any() && (lay.step(victim, d) & empty).any() {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// Appends the non-capturing moves of the side to move.

@@ -29,9 +29,93 @@ pub struct Move {
     pub(crate) to: Square,
     pub(crate) promotes: bool,
     /// For captures: one square per piece taken, the last one `to`.
-    pub(crate) path: Vec<Square>,
+    pub(crate) path: Squares,
     /// For captures: the pieces taken, in order.
-    pub(crate) captured: Vec<Square>,
+    pub(crate) captured: Squares,
+}
+
+/// How many squares a [`Squares`] holds without allocating: more than any capture of
+/// the real games takes, and no more than keeps a move about as small as two `Vec`s.
+const INLINE: usize = 22;
+
+/// The squares of a capture's path or of the pieces it takes: inline up to [`INLINE`]
+/// squares (every capture of real games), on the heap beyond, so that reading and playing
+/// a capture allocates nothing.
+#[derive(Clone)]
+pub(crate) enum Squares {
+    Inline { len: u8, squares: [Square; INLINE] },
+    Heap(Vec<Square>),
+}
+
+impl Squares {
+    /// No squares.
+    pub(crate) const fn new() -> Squares {
+        Squares::Inline {
+            len: 0,
+            squares: [Square::from_index(0); INLINE],
+        }
+    }
+}
+
+impl Default for Squares {
+    fn default() -> Self {
+        Squares::new()
+    }
+}
+
+impl std::ops::Deref for Squares {
+    type Target = [Square];
+
+    fn deref(&self) -> &[Square] {
+        match self {
+            Squares::Inline { len, squares } => &squares[..usize::from(*len)],
+            Squares::Heap(v) => v,
+        }
+    }
+}
+
+impl FromIterator<Square> for Squares {
+    fn from_iter<I: IntoIterator<Item = Square>>(iter: I) -> Squares {
+        let mut out = Squares::new();
+        for sq in iter {
+            match &mut out {
+                Squares::Inline { len, squares } => match squares.get_mut(usize::from(*len)) {
+                    Some(slot) => {
+                        *slot = sq;
+                        *len += 1;
+                    }
+                    None => {
+                        let mut v = squares.to_vec();
+                        v.push(sq);
+                        out = Squares::Heap(v);
+                    }
+                },
+                Squares::Heap(v) => v.push(sq),
+            }
+        }
+        out
+    }
+}
+
+impl std::fmt::Debug for Squares {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+// Equality and hashing are the squares', however they are stored.
+impl PartialEq for Squares {
+    fn eq(&self, other: &Squares) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for Squares {}
+
+impl std::hash::Hash for Squares {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (**self).hash(state);
+    }
 }
 
 impl Move {

@@ -9,8 +9,8 @@ use crate::board::{Engine, NO_SQUARE, RawMove, State};
 use crate::color::{Color, Piece, Role};
 use crate::gametype::GameType;
 use crate::geometry::{Geometry, Square};
-use crate::movegen::{FullSink, dedup};
-use crate::moves::Move;
+use crate::movegen::{FullSink, MAX_CAPTURES, dedup};
+use crate::moves::{Move, Squares};
 use crate::result::GameResult;
 use crate::variant::{BoardKind, Variant};
 
@@ -109,10 +109,32 @@ impl Handle {
     }
 }
 
-#[derive(Clone)]
 enum Inner {
     Small(Arc<Shared<u64>>, State<u64>),
     Large(Arc<Shared<u128>>, State<u128>),
+}
+
+impl Clone for Inner {
+    fn clone(&self) -> Inner {
+        match self {
+            Inner::Small(sh, st) => Inner::Small(Arc::clone(sh), *st),
+            Inner::Large(sh, st) => Inner::Large(Arc::clone(sh), *st),
+        }
+    }
+
+    /// Copying a position over one of the same game type (a validator keeps the position
+    /// before each move this way) copies the pieces only: no reference counting.
+    fn clone_from(&mut self, source: &Inner) {
+        match (self, source) {
+            (Inner::Small(sh, st), Inner::Small(from, src)) if Arc::ptr_eq(sh, from) => {
+                *st = *src;
+            }
+            (Inner::Large(sh, st), Inner::Large(from, src)) if Arc::ptr_eq(sh, from) => {
+                *st = *src;
+            }
+            (this, source) => *this = source.clone(),
+        }
+    }
 }
 
 /// Runs `$body` with `$sh: &Shared<B>` and `$st: &State<B>` for whichever
@@ -191,11 +213,26 @@ pub struct IllegalMove;
 /// assert_eq!(Position::new(Variant::International).perft(2), 81);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone)]
 pub struct Position {
     inner: Inner,
     fullmove: u32,
     halfmove: u32,
+}
+
+impl Clone for Position {
+    fn clone(&self) -> Position {
+        Position {
+            inner: self.inner.clone(),
+            fullmove: self.fullmove,
+            halfmove: self.halfmove,
+        }
+    }
+
+    fn clone_from(&mut self, source: &Position) {
+        self.inner.clone_from(&source.inner);
+        self.fullmove = source.fullmove;
+        self.halfmove = source.halfmove;
+    }
 }
 
 impl Position {
@@ -362,17 +399,7 @@ impl Position {
 
     /// Whether the side to move must capture.
     pub fn must_capture(&self) -> bool {
-        dispatch!(&self.inner, |sh, st| {
-            let mut out = Vec::new();
-            sh.engine.captures(
-                st,
-                &mut crate::movegen::RawSink {
-                    out: &mut out,
-                    best: 0,
-                },
-            );
-            !out.is_empty()
-        })
+        dispatch!(&self.inner, |sh, st| sh.engine.has_capture(st))
     }
 
     /// Whether the side to move has a legal move.
@@ -515,15 +542,6 @@ fn fill<B: Bits>(
     Ok(())
 }
 
-/// A sink that only notes that there is a capture.
-struct AnyCapture(bool);
-
-impl<B: Bits> crate::movegen::Sink<B> for AnyCapture {
-    fn capture(&mut self, _: &crate::movegen::Capture<'_, B>) {
-        self.0 = true;
-    }
-}
-
 fn quiet_step<B: Bits>(sh: &Shared<B>, st: &State<B>, from: Square, to: Square) -> Option<Move> {
     let (f, t) = (sh.bit(from)?, sh.bit(to)?);
     let s = usize::from(st.side);
@@ -538,9 +556,7 @@ fn quiet_step<B: Bits>(sh: &Shared<B>, st: &State<B>, from: Square, to: Square) 
     if !empty.has(t) {
         return None;
     }
-    let mut any = AnyCapture(false);
-    eng.captures(st, &mut any);
-    if any.0 {
+    if eng.has_capture(st) {
         return None;
     }
     let reaches = if king {
@@ -580,18 +596,27 @@ fn quiet_step<B: Bits>(sh: &Shared<B>, st: &State<B>, from: Square, to: Square) 
         from,
         to,
         promotes: !king && lay.promo[s].has(t),
-        path: Vec::new(),
-        captured: Vec::new(),
+        path: Squares::new(),
+        captured: Squares::new(),
     })
 }
 
 /// Keeps the captures of the highest precedence key that go from one square to another.
+/// A capture's raw move, path and pieces taken (the first `n` of each), kept in place.
+type Found<B> = (RawMove<B>, [u8; MAX_CAPTURES], [u8; MAX_CAPTURES], usize);
+
 struct Between<B> {
     from: u8,
     to: u8,
     best: u64,
     any: bool,
-    found: Vec<crate::movegen::FullCapture<B>>,
+    /// The first capture from `from` to `to` of the best key so far, kept in place (no
+    /// allocation per capture found), and how many there are.
+    first: Option<Found<B>>,
+    count: usize,
+    /// Whether every one of them is the first's raw move (same pieces taken, same
+    /// crowning), which `legal_moves` merges into one.
+    same: bool,
 }
 
 impl<B: Bits> crate::movegen::Sink<B> for Between<B> {
@@ -600,16 +625,25 @@ impl<B: Bits> crate::movegen::Sink<B> for Between<B> {
             return;
         }
         if !self.any || c.key > self.best {
-            self.found.clear();
+            self.first = None;
+            self.count = 0;
+            self.same = true;
             self.best = c.key;
             self.any = true;
         }
         if c.raw.from == self.from && c.raw.to == self.to {
-            self.found.push(crate::movegen::FullCapture {
-                raw: c.raw,
-                path: c.path.to_vec(),
-                taken: c.taken.to_vec(),
-            });
+            self.count += 1;
+            match &self.first {
+                Some((raw, ..)) => self.same &= *raw == c.raw,
+                None => {
+                    let (mut path, mut taken) = ([0; MAX_CAPTURES], [0; MAX_CAPTURES]);
+                    // A capture's path and pieces taken are as long as each other.
+                    let n = c.path.len().min(c.taken.len()).min(MAX_CAPTURES);
+                    path[..n].copy_from_slice(&c.path[..n]);
+                    taken[..n].copy_from_slice(&c.taken[..n]);
+                    self.first = Some((c.raw, path, taken, n));
+                }
+            }
         }
     }
 }
@@ -626,37 +660,34 @@ fn single_capture<B: Bits>(
         to: u8::try_from(t).ok()?,
         best: 0,
         any: false,
-        found: Vec::new(),
+        first: None,
+        count: 0,
+        same: true,
     };
     sh.engine.captures(st, &mut sink);
-    let first = sink.found.first()?;
+    let (raw, path, taken, n) = sink.first?;
     // As legal_moves: captures with the same start, end, pieces and crowning are one
     // (the first found), unless the variant counts each path.
     let one = if sh.engine.rules.dedup {
-        sink.found.iter().all(|c| c.raw == first.raw)
+        sink.same
     } else {
-        sink.found.len() == 1
+        sink.count == 1
     };
     if !one {
         return None;
     }
     let s = usize::from(st.side);
     Some(Move {
-        role: if st.kings[s].has(u32::from(first.raw.from)) {
+        role: if st.kings[s].has(u32::from(raw.from)) {
             Role::King
         } else {
             Role::Man
         },
         from,
         to,
-        promotes: first.raw.promote,
-        path: first
-            .path
-            .iter()
-            .map(|&b| sh.square(u32::from(b)))
-            .collect(),
-        captured: first
-            .taken
+        promotes: raw.promote,
+        path: path[..n].iter().map(|&b| sh.square(u32::from(b))).collect(),
+        captured: taken[..n]
             .iter()
             .map(|&b| sh.square(u32::from(b)))
             .collect(),
@@ -685,8 +716,8 @@ fn legal_moves<B: Bits>(sh: &Shared<B>, st: &State<B>) -> Vec<Move> {
                 from: sh.square(u32::from(r.from)),
                 to: sh.square(u32::from(r.to)),
                 promotes: r.promote,
-                path: Vec::new(),
-                captured: Vec::new(),
+                path: Squares::new(),
+                captured: Squares::new(),
             })
             .collect();
     }
@@ -729,7 +760,7 @@ fn play_raw<B: Bits>(sh: &Shared<B>, st: &mut State<B>, m: &Move) -> bool {
         return false;
     };
     let mut captured = B::ZERO;
-    for &sq in &m.captured {
+    for &sq in m.captured.iter() {
         match sh.bit(sq) {
             Some(b) => captured |= B::bit(b),
             None => return false,

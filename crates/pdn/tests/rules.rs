@@ -443,3 +443,33 @@ fn illegal_play_is_refused() {
     assert!(p.play(&m).is_err());
     assert_eq!(p, before);
 }
+
+/// `must_capture` finds captures with masks, without the capture search: it must say
+/// what the legal moves say in every variant, on positions of played-out games (kings,
+/// flying or not, men that may or may not take backwards or take kings).
+#[test]
+fn must_capture_agrees_with_the_legal_moves() {
+    for variant in Variant::ALL {
+        for seed in 0..8u64 {
+            let mut p = Position::new(variant);
+            let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+            for _ in 0..200 {
+                let legal = p.legal_moves();
+                assert_eq!(
+                    p.must_capture(),
+                    legal.iter().any(|m| m.is_capture()),
+                    "{variant:?}: {}",
+                    p.to_fen()
+                );
+                if legal.is_empty() {
+                    break;
+                }
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let m = &legal[(state % legal.len() as u64) as usize];
+                p.play(m).expect("a legal move");
+            }
+        }
+    }
+}

@@ -1,0 +1,592 @@
+//! Checking draughts games without building them: a [`Visitor`] that resolves every move
+//! of the main line and of every variation on the fly.
+//!
+//! [`Validator`] keeps one board (and the one before the last move) per open variation,
+//! on a stack: no tree. It reads, plays and sets up through the same [`Draughts`] rules
+//! the tree builder ([`notation::GameReader`]) uses, so game-type inference, ambiguous
+//! captures and set-ups behave alike; it reports what the tree builder reports, with the
+//! same messages, and counts the moves it played.
+
+use std::collections::HashSet;
+use std::io::{self, Read};
+use std::ops::ControlFlow;
+
+use notation::{
+    At, Diagnostic, DiagnosticKind, Forgiveness, GameResult, Location, MoveContext, Nag, RawGame,
+    RawValue, ReadOptions, Reader, Rules, SetupError, Severity, Skip, Span, Tag, Tags, Visitor,
+};
+
+use crate::{Board, Draughts};
+
+/// What checking one game found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ValidatedGame {
+    /// The 0-based index of the game in the input.
+    pub index: u64,
+    /// Where the game is in the input.
+    pub span: Span,
+    /// The moves played, in the main line and in every variation (the tree builder's
+    /// [`node_count`](notation::Game::node_count)).
+    pub plies: u64,
+    /// Warnings and errors, in input order, as the tree builder gives them.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl ValidatedGame {
+    /// The number of error diagnostics.
+    pub fn errors(&self) -> usize {
+        self.count(Severity::Error)
+    }
+
+    /// The number of warnings.
+    pub fn warnings(&self) -> usize {
+        self.count(Severity::Warning)
+    }
+
+    /// Whether any diagnostic is an error.
+    pub fn has_errors(&self) -> bool {
+        self.errors() > 0
+    }
+
+    fn count(&self, severity: Severity) -> usize {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == severity)
+            .count()
+    }
+}
+
+/// One open line: the board after its last move, the one before it (where a variation
+/// of that move starts), how many moves it has, and the set-up written after its last
+/// move (the tree keeps one per place and reports the one it replaces).
+struct Frame {
+    position: Board,
+    before: Board,
+    moves: u64,
+    /// The set-up at the line's current place (after move `moves`), if any.
+    setup: Option<(u64, String)>,
+}
+
+impl Frame {
+    fn new(start: Board) -> Frame {
+        Frame {
+            before: start.clone(),
+            position: start,
+            moves: 0,
+            setup: None,
+        }
+    }
+}
+
+/// The tags [`Draughts`] looks at: the start position's and the result's. The others are
+/// checked and forgotten.
+const KEPT_TAGS: [&str; 7] = [
+    "GameType",
+    "Variant",
+    "FEN",
+    "SetUp",
+    "Setup",
+    "Result",
+    "ResultFormat",
+];
+
+/// Below this many tags, duplicate tags are found by a scan of the names.
+const TAG_SCAN_LIMIT: usize = 16;
+
+/// The tag names of a game, reused from game to game.
+#[derive(Default)]
+struct TagNames {
+    names: Vec<String>,
+    count: usize,
+    /// For games with many tags, so that finding duplicates stays linear.
+    set: HashSet<String>,
+}
+
+impl TagNames {
+    fn clear(&mut self) {
+        self.count = 0;
+        self.set.clear();
+    }
+
+    /// Adds a name; `false` if it was there already.
+    fn insert(&mut self, name: &str) -> bool {
+        if self.count < TAG_SCAN_LIMIT {
+            if self.names[..self.count].iter().any(|n| n == name) {
+                return false;
+            }
+            // The name buffers are reused: no allocation per tag once warm.
+            match self.names.get_mut(self.count) {
+                Some(slot) => {
+                    slot.clear();
+                    slot.push_str(name);
+                }
+                None => self.names.push(name.to_owned()),
+            }
+            self.count += 1;
+            return true;
+        }
+        if self.set.is_empty() {
+            self.set
+                .extend(self.names[..self.count].iter().map(String::clone));
+        }
+        self.set.insert(name.to_owned())
+    }
+}
+
+/// A [`Visitor`] that checks draughts games: every move of the main line and of every
+/// variation is read and played with the [`Draughts`] rules, and everything forgiven or
+/// wrong is reported as the tree builder reports it, without building a tree.
+///
+/// Drive it with a [`Reader`] (or use [`ValidatingReader`]):
+///
+/// ```
+/// use notation::{Dialect, ReadOptions, Reader, Severity};
+/// use pdn::{Draughts, Validator};
+///
+/// let pdn = b"[GameType \"20\"]\n\n1. 32-28 19-23 2. 28x19 14x23 (2... 13x24) 2-0\n\n\
+///             [GameType \"20\"]\n\n1. 32-28 28-23 2. 33-29 *\n";
+/// let options = ReadOptions::default();
+/// let mut reader = Reader::new(&pdn[..], Dialect::PDN, options);
+/// let mut validator = Validator::new(Draughts::new(), options);
+///
+/// let first = reader.read_game(&mut validator)?.unwrap();
+/// assert_eq!((first.plies, first.errors()), (5, 0));
+///
+/// let second = reader.read_game(&mut validator)?.unwrap();
+/// assert_eq!((second.plies, second.errors()), (1, 1));
+/// assert_eq!(second.diagnostics[0].severity, Severity::Error);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub struct Validator {
+    rules: Draughts,
+    options: ReadOptions,
+    in_game: bool,
+    /// Whether moves are no longer read: after an error, or for an unsupported game.
+    stopped: bool,
+    plies: u64,
+    diagnostics: Vec<Diagnostic>,
+    /// Diagnostics given outside any game, for the next game or the caller.
+    orphans: Vec<Diagnostic>,
+    frames: Vec<Frame>,
+    /// The move number (and ellipsis) written before the next move.
+    context: MoveContext,
+    pending_warnings: Vec<String>,
+    pending_error: Option<SetupError>,
+    names: TagNames,
+    /// The tags the rules read, in file order.
+    tags: Tags,
+    /// The span of a move token cut short (`1-` of `1- 7`), to be joined with the next.
+    held: Option<Span>,
+}
+
+impl Validator {
+    /// A validator with these rules, reporting with these options' severities.
+    pub fn new(rules: Draughts, options: ReadOptions) -> Validator {
+        Validator {
+            rules,
+            options,
+            in_game: false,
+            stopped: false,
+            plies: 0,
+            diagnostics: Vec::new(),
+            orphans: Vec::new(),
+            frames: Vec::new(),
+            context: MoveContext::default(),
+            pending_warnings: Vec::new(),
+            pending_error: None,
+            names: TagNames::default(),
+            tags: Tags::new(),
+            held: None,
+        }
+    }
+
+    /// Takes the diagnostics given outside any game (text after the last game, an empty
+    /// input).
+    pub fn take_orphans(&mut self) -> Vec<Diagnostic> {
+        std::mem::take(&mut self.orphans)
+    }
+
+    #[cold]
+    fn report(&mut self, kind: DiagnosticKind, at: &At<'_>) {
+        self.diagnostics.push(Diagnostic {
+            severity: self.options.severity(&kind),
+            location: at.location(),
+            game: at.game(),
+            kind,
+        });
+    }
+
+    #[cold]
+    fn flush_setup(&mut self, location: Location, game: u64) {
+        let warnings = std::mem::take(&mut self.pending_warnings);
+        let kinds = warnings
+            .into_iter()
+            .map(|message| DiagnosticKind::LenientSetup { message })
+            .chain(self.pending_error.take().map(setup_error_kind));
+        for kind in kinds {
+            self.diagnostics.push(Diagnostic {
+                severity: self.options.severity(&kind),
+                location,
+                game,
+                kind,
+            });
+        }
+    }
+
+    /// Reports the start position's diagnostics at the first movetext token.
+    #[inline]
+    fn flush_setup_at(&mut self, at: &At<'_>) {
+        if !self.pending_warnings.is_empty() || self.pending_error.is_some() {
+            self.flush_setup(at.location(), at.game());
+        }
+    }
+
+    fn stop_at(&mut self, at: &At<'_>) -> ControlFlow<()> {
+        self.flush_setup_at(at);
+        self.stopped = true;
+        ControlFlow::Break(())
+    }
+
+    /// Reads a move token (joined or not) and plays it.
+    fn read_token(&mut self, token: &[u8], at: At<'_>) -> ControlFlow<()> {
+        self.flush_setup_at(&at);
+        let context = std::mem::take(&mut self.context);
+        let rules = self.rules;
+        let Some(frame) = self.frames.last_mut() else {
+            return self.stop_at(&at);
+        };
+        rules.follow_move_number(&mut frame.position, context);
+        match rules.read_move(&frame.position, token, context) {
+            Ok((mv, forgiven)) => {
+                let expected = rules.move_number(&frame.position);
+                frame.before.clone_from(&frame.position);
+                rules.play(&mut frame.position, &mv);
+                frame.moves += 1;
+                self.plies += 1;
+                if let Some(found) = context.number.filter(|&n| n != expected) {
+                    self.report(DiagnosticKind::WrongMoveNumber { found, expected }, &at);
+                }
+                if !forgiven.is_none() {
+                    let kind = DiagnosticKind::LenientMove {
+                        token: String::from_utf8_lossy(token).into_owned(),
+                        message: forgiven.to_string(),
+                    };
+                    self.report(kind, &at);
+                }
+                ControlFlow::Continue(())
+            }
+            Err(error) => {
+                let kind = DiagnosticKind::BadMove {
+                    token: String::from_utf8_lossy(token).into_owned(),
+                    message: error.to_string(),
+                };
+                self.report(kind, &at);
+                self.stop_at(&at)
+            }
+        }
+    }
+
+    /// Reads a move token cut short alone, when what follows it is not a move.
+    fn flush_held(&mut self, at: &At<'_>) -> ControlFlow<()> {
+        match self.held.take() {
+            Some(span) => {
+                let held = at.with_span(span);
+                self.read_token(held.bytes(), held)
+            }
+            None => ControlFlow::Continue(()),
+        }
+    }
+
+    /// What every movetext token but a move does first: stop if stopped, read a move
+    /// cut short, report the set-up's diagnostics.
+    #[inline]
+    fn before_token(&mut self, at: &At<'_>) -> ControlFlow<()> {
+        if self.stopped {
+            return self.stop_at(at);
+        }
+        if self.held.is_some() && self.flush_held(at).is_break() {
+            return ControlFlow::Break(());
+        }
+        self.flush_setup_at(at);
+        ControlFlow::Continue(())
+    }
+
+    fn has_move(&self) -> bool {
+        self.frames.last().is_some_and(|f| f.moves > 0)
+    }
+}
+
+fn setup_error_kind(error: SetupError) -> DiagnosticKind {
+    match error {
+        SetupError::Unsupported(message) => DiagnosticKind::Unsupported { message },
+        SetupError::Invalid(message) => DiagnosticKind::BadSetup { message },
+    }
+}
+
+impl Default for Validator {
+    fn default() -> Self {
+        Validator::new(Draughts::new(), ReadOptions::default())
+    }
+}
+
+impl Visitor for Validator {
+    type Output = ValidatedGame;
+
+    fn begin_game(&mut self) {
+        self.diagnostics = std::mem::take(&mut self.orphans);
+        self.in_game = true;
+        self.stopped = false;
+        self.plies = 0;
+        self.frames.clear();
+        self.context = MoveContext::default();
+        self.pending_warnings.clear();
+        self.pending_error = None;
+        self.names.clear();
+        self.tags = Tags::new();
+        self.held = None;
+    }
+
+    fn tag(&mut self, name: &[u8], value: RawValue<'_>, at: At<'_>) -> ControlFlow<()> {
+        let unescaped = value.unescaped();
+        let (value_text, lossy) = notation::decode(&unescaped);
+        let (name_text, name_lossy) = notation::decode(name);
+        if lossy || name_lossy {
+            self.report(DiagnosticKind::NotUtf8, &at);
+        }
+        if !self.names.insert(&name_text) {
+            let name = name_text.into_owned();
+            self.report(DiagnosticKind::DuplicateTag { name }, &at);
+            return ControlFlow::Continue(());
+        }
+        if let Some(kind) = notation::check_tag_value(
+            &self.rules.dialect(),
+            name_text.as_bytes(),
+            value_text.as_bytes(),
+        ) {
+            self.report(kind, &at);
+        }
+        if KEPT_TAGS.contains(&&*name_text) {
+            self.tags.push(Tag {
+                name: name_text.into_owned(),
+                value: value_text.into_owned(),
+                raw: None,
+            });
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self) -> ControlFlow<()> {
+        match self.rules.start_position(&self.tags) {
+            Ok(setup) => {
+                // Reported at the first movetext token, where a location is known.
+                self.pending_warnings = setup.warnings;
+                self.frames.push(Frame::new(setup.position));
+            }
+            Err(error) => {
+                self.stopped = true;
+                self.pending_error = Some(error);
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn move_number(&mut self, number: u64, ellipsis: bool, at: At<'_>) -> ControlFlow<()> {
+        self.before_token(&at)?;
+        let written = at.bytes();
+        if written.len() > 1 && written[0] == b'0' && written[1].is_ascii_digit() {
+            let found = String::from_utf8_lossy(written).into_owned();
+            self.report(DiagnosticKind::MoveNumberLeadingZero { found }, &at);
+        }
+        self.context = MoveContext {
+            number: Some(number),
+            ellipsis,
+        };
+        ControlFlow::Continue(())
+    }
+
+    fn move_token(&mut self, token: &[u8], at: At<'_>) -> ControlFlow<()> {
+        if self.stopped {
+            return self.stop_at(&at);
+        }
+        if let Some(held) = self.held.take() {
+            // `1-` then `7`: one move written with a space inside, read as written.
+            let joined = at.with_span(Span::new(held.start, at.span().end));
+            return self.read_token(joined.bytes(), joined);
+        }
+        if self.rules.move_continues(token) {
+            self.held = Some(at.span());
+            return ControlFlow::Continue(());
+        }
+        self.read_token(token, at)
+    }
+
+    fn nag(&mut self, nag: Nag, at: At<'_>) -> ControlFlow<()> {
+        self.before_token(&at)?;
+        if !self.has_move() {
+            let kind = DiagnosticKind::UnexpectedToken(format!("annotation {nag} before any move"));
+            self.report(kind, &at);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn comment(&mut self, text: &[u8], at: At<'_>) -> ControlFlow<()> {
+        self.before_token(&at)?;
+        if !text.is_ascii() && std::str::from_utf8(text).is_err() {
+            self.report(DiagnosticKind::NotUtf8, &at);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self, at: At<'_>) -> ControlFlow<(), Skip> {
+        if self.before_token(&at).is_break() {
+            return ControlFlow::Break(());
+        }
+        let Some(frame) = self.frames.last() else {
+            return ControlFlow::Continue(Skip(true));
+        };
+        if frame.moves == 0 {
+            let kind = DiagnosticKind::UnexpectedToken("variation before any move; skipped".into());
+            self.report(kind, &at);
+            return ControlFlow::Continue(Skip(true));
+        }
+        let start = frame.before.clone();
+        self.frames.push(Frame::new(start));
+        ControlFlow::Continue(Skip(false))
+    }
+
+    fn end_variation(&mut self, at: At<'_>) -> ControlFlow<()> {
+        self.before_token(&at)?;
+        if self.frames.len() > 1 {
+            if let Some(frame) = self.frames.pop() {
+                if frame.moves == 0 {
+                    self.report(DiagnosticKind::EmptyVariation, &at);
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn setup(&mut self, text: &[u8], at: At<'_>) -> ControlFlow<()> {
+        self.before_token(&at)?;
+        let text = notation::decode(text).0.into_owned();
+        let Some(frame) = self.frames.last() else {
+            return self.stop_at(&at);
+        };
+        match self.rules.inline_setup(&frame.position, &text) {
+            Ok(setup) => {
+                for message in setup.warnings {
+                    self.report(DiagnosticKind::LenientSetup { message }, &at);
+                }
+                let Some(frame) = self.frames.last_mut() else {
+                    return ControlFlow::Continue(());
+                };
+                frame.before = setup.position.clone();
+                frame.position = setup.position;
+                // The tree keeps one set-up per place (after a move, or at the start of
+                // a line) and reports the one a later set-up there replaces.
+                let place = frame.moves;
+                let replaced = match frame.setup.replace((place, text)) {
+                    Some((at_place, replaced)) if at_place == place => Some(replaced),
+                    _ => None,
+                };
+                if let Some(replaced) = replaced {
+                    let what = format!("set-up /{replaced}/ followed by another set-up");
+                    self.report(DiagnosticKind::UnexpectedToken(what), &at);
+                }
+                ControlFlow::Continue(())
+            }
+            Err(error) => {
+                self.report(setup_error_kind(error), &at);
+                self.stop_at(&at)
+            }
+        }
+    }
+
+    fn result(&mut self, result: GameResult, at: At<'_>) -> ControlFlow<()> {
+        let _ = self.flush_held(&at);
+        self.flush_setup_at(&at);
+        let end = self.frames.first().map(|frame| &frame.position);
+        let (_, forgiven) = self.rules.game_result(&self.tags, end, result);
+        for kind in forgiven {
+            self.report(kind, &at);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn diagnostic(&mut self, diagnostic: Diagnostic) {
+        if self.in_game {
+            self.diagnostics.push(diagnostic);
+        } else {
+            self.orphans.push(diagnostic);
+        }
+    }
+
+    fn end_game(&mut self, raw: RawGame<'_>) -> ValidatedGame {
+        if !self.pending_warnings.is_empty() || self.pending_error.is_some() {
+            self.flush_setup(Location::default(), raw.index);
+        }
+        self.in_game = false;
+        ValidatedGame {
+            index: raw.index,
+            span: raw.span,
+            plies: self.plies,
+            diagnostics: std::mem::take(&mut self.diagnostics),
+        }
+    }
+}
+
+/// Checks draughts games one by one from any [`io::Read`] with a [`Validator`]: the fast
+/// way to know whether games are valid, and what was forgiven in them.
+///
+/// ```
+/// use pdn::ValidatingReader;
+/// let input = b"[GameType \"20\"]\n\n1. 32-28 19-23 2. 28x19 14x23 2-0\n\n\
+///               1. 11-15 23-19 2. 8-11 22-17 *\n";
+/// let games: Vec<_> = ValidatingReader::new(&input[..]).collect::<Result<_, _>>()?;
+/// assert_eq!(games.iter().map(|g| g.plies).collect::<Vec<_>>(), [4, 4]);
+/// assert!(games[0].diagnostics.is_empty());
+/// // The second game declares no type: read as English draughts, with a warning.
+/// assert_eq!(games[1].warnings(), 1);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub struct ValidatingReader<R> {
+    reader: Reader<R>,
+    validator: Validator,
+}
+
+impl<R: Read> ValidatingReader<R> {
+    /// A lenient validating reader of `input`, with PDN's rules ([`Draughts::new`]).
+    pub fn new(input: R) -> ValidatingReader<R> {
+        ValidatingReader::with_options(input, Draughts::new(), ReadOptions::default())
+    }
+
+    /// A validating reader of `input` with these rules and options.
+    pub fn with_options(input: R, rules: Draughts, options: ReadOptions) -> ValidatingReader<R> {
+        ValidatingReader {
+            reader: Reader::new(input, rules.dialect(), options),
+            validator: Validator::new(rules, options),
+        }
+    }
+
+    /// Checks the next game; `None` at the end of the input.
+    ///
+    /// # Errors
+    /// The input's I/O errors.
+    pub fn read_game(&mut self) -> io::Result<Option<ValidatedGame>> {
+        self.reader.read_game(&mut self.validator)
+    }
+
+    /// Diagnostics about text outside any game (after the last one, or an input without
+    /// games).
+    pub fn take_orphans(&mut self) -> Vec<Diagnostic> {
+        self.validator.take_orphans()
+    }
+}
+
+impl<R: Read> Iterator for ValidatingReader<R> {
+    type Item = io::Result<ValidatedGame>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.read_game().transpose()
+    }
+}
