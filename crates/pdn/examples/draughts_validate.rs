@@ -2,7 +2,7 @@
 //! diagnostics it found: a small program to profile the validating path with.
 //!
 //! ```sh
-//! cargo run --release -p pdn --example validate -- FILE... [--repeat N]
+//! cargo run --release -p pdn --example draughts_validate -- FILE... [--repeat N]
 //! ```
 //!
 //! The files are concatenated (with a blank line between them, so that each file's last

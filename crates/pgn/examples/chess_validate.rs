@@ -1,4 +1,4 @@
-//! `cargo run --release -p pgn --example validate -- [--tree] FILE...`: checks every game,
+//! `cargo run --release -p pgn --example chess_validate -- [--tree] FILE...`: checks every game,
 //! resolving every move of the main line and of all variations, and prints one line of
 //! counts (as `peer-bench validate` does, to compare) and the time taken.
 //!

@@ -3,7 +3,7 @@
 //! move is legal by construction) and written with [`notation::write_game`] in PDN 3.0.
 //!
 //! ```sh
-//! cargo run -p pdn --example corpus -- corpus/pdn
+//! cargo run -p pdn --example draughts_corpus -- corpus/pdn
 //! ```
 //!
 //! The games are random but reproducible: a fixed seed per variant. Each file has a game
