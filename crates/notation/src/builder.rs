@@ -4,12 +4,13 @@ use std::collections::HashSet;
 use std::io::{self, Read};
 use std::ops::ControlFlow;
 
+use crate::collector::GameDiagnostics;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::reader::{ReadOptions, Reader};
-use crate::rules::{Forgiveness, MoveContext, Rules, SetupError};
+use crate::rules::{Forgiveness, MoveContext, Rules};
 use crate::tree::{Game, LineId, NodeId, Tail};
 use crate::visitor::{At, RawGame, RawValue, Skip, Visitor};
-use crate::{Dialect, GameResult, Location, Nag, Severity, Span, Tag};
+use crate::{Dialect, GameResult, Nag, Severity, Span, Tag};
 
 /// One game as read: the tree, what was forgiven or went wrong, and where it was.
 #[derive(Clone, Debug)]
@@ -60,13 +61,9 @@ struct Frame<P> {
 /// Builds [`Game`]s from a [`Reader`]'s callbacks, resolving and playing every move.
 pub struct GameBuilder<'r, R: Rules> {
     rules: &'r R,
-    options: ReadOptions,
     keep_raw: KeepRaw,
     game: Game<R::Move>,
-    diagnostics: Vec<Diagnostic>,
-    /// Diagnostics given outside any game, for the next game or the caller.
-    orphans: Vec<Diagnostic>,
-    in_game: bool,
+    diagnostics: GameDiagnostics,
     frames: Vec<Frame<R::Position>>,
     context: MoveContext,
     /// Whether moves are no longer read: after an error, or for unsupported rules.
@@ -74,11 +71,6 @@ pub struct GameBuilder<'r, R: Rules> {
     /// Where the movetext kept as text starts, once known.
     tail_start: Option<(LineId, u64)>,
     marker_start: Option<u64>,
-    /// A start position that could not be had, reported at the first movetext token.
-    pending_setup_error: Option<SetupError>,
-    /// What the start position's set-up forgave, reported at the first movetext token
-    /// (or at the end of a game without one), where a location and the game are known.
-    pending_setup_warnings: Vec<String>,
     /// Where the move number before the next move starts, so that text kept after a
     /// refused move starts with its number.
     number_start: Option<u64>,
@@ -96,19 +88,14 @@ impl<'r, R: Rules> GameBuilder<'r, R> {
     pub fn new(rules: &'r R, options: ReadOptions) -> GameBuilder<'r, R> {
         GameBuilder {
             rules,
-            options,
             keep_raw: KeepRaw::default(),
             game: Game::new(),
-            diagnostics: Vec::new(),
-            orphans: Vec::new(),
-            in_game: false,
+            diagnostics: GameDiagnostics::new(options),
             frames: Vec::new(),
             context: MoveContext::default(),
             stopped: false,
             tail_start: None,
             marker_start: None,
-            pending_setup_error: None,
-            pending_setup_warnings: Vec::new(),
             number_start: None,
             tag_names: HashSet::new(),
             held: None,
@@ -123,42 +110,17 @@ impl<'r, R: Rules> GameBuilder<'r, R> {
 
     /// Takes the diagnostics given outside any game (text after the last game, an empty input).
     pub fn take_orphans(&mut self) -> Vec<Diagnostic> {
-        std::mem::take(&mut self.orphans)
+        self.diagnostics.take_orphans()
     }
 
     fn report(&mut self, kind: DiagnosticKind, at: &At<'_>) {
-        self.diagnostics.push(Diagnostic {
-            severity: self.options.severity(&kind),
-            location: at.location(),
-            game: at.game(),
-            kind,
-        });
+        self.diagnostics.report(kind, at);
     }
 
-    /// Reports what the start position's set-up forgave or why it failed, once, at the
-    /// first movetext token (`None`: at the end of a game without one).
-    fn flush_setup(&mut self, location: Location, game: u64) {
-        let warnings = std::mem::take(&mut self.pending_setup_warnings);
-        let kinds = warnings
-            .into_iter()
-            .map(|message| DiagnosticKind::LenientSetup { message })
-            .chain(self.pending_setup_error.take().map(setup_error_kind));
-        for kind in kinds {
-            self.diagnostics.push(Diagnostic {
-                severity: self.options.severity(&kind),
-                location,
-                game,
-                kind,
-            });
-        }
-    }
-
-    /// Reports the pending set-up diagnostics at `at`, if there are any.
+    /// Reports what the start position's set-up said, once, at the first movetext token.
     #[inline]
     fn flush_setup_at(&mut self, at: &At<'_>) {
-        if !self.pending_setup_warnings.is_empty() || self.pending_setup_error.is_some() {
-            self.flush_setup(at.location(), at.game());
-        }
+        self.diagnostics.flush_setup_at(at);
     }
 
     /// Reads a move token (joined or not) and plays it.
@@ -265,14 +227,6 @@ fn typed_tag(name: &[u8]) -> Option<&'static str> {
     })
 }
 
-/// The diagnostic for a start position or set-up that could not be had.
-fn setup_error_kind(error: SetupError) -> DiagnosticKind {
-    match error {
-        SetupError::Unsupported(message) => DiagnosticKind::Unsupported { message },
-        SetupError::Invalid(message) => DiagnosticKind::BadSetup { message },
-    }
-}
-
 /// What the game builder reports about a tag's value: for the tags whose values have a
 /// form of their own (dates, rounds, times, time controls, ratings, whole numbers), a
 /// [`DiagnosticKind::BadTagValue`] when the value does not have it. The dialect says
@@ -328,16 +282,13 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
 
     fn begin_game(&mut self) {
         self.game = Game::new();
-        self.diagnostics = std::mem::take(&mut self.orphans);
-        self.in_game = true;
+        self.diagnostics.begin_game();
         self.frames.clear();
         self.context = MoveContext::default();
         self.stopped = false;
         self.tail_start = None;
         self.marker_start = None;
         self.held = None;
-        self.pending_setup_error = None;
-        self.pending_setup_warnings.clear();
         self.tag_names.clear();
     }
 
@@ -383,7 +334,7 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
         match self.rules.start_position(&self.game.tags) {
             Ok(setup) => {
                 // Reported at the first movetext token, where a location is known.
-                self.pending_setup_warnings = setup.warnings;
+                self.diagnostics.hold_setup_warnings(setup.warnings);
                 self.frames.push(Frame {
                     line: LineId::MAIN,
                     position: setup.position.clone(),
@@ -394,7 +345,7 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
             Err(e) => {
                 // Reported at the first movetext token, where a location is known.
                 self.stopped = true;
-                self.pending_setup_error = Some(e);
+                self.diagnostics.hold_setup_error(e);
             }
         }
         ControlFlow::Continue(())
@@ -566,7 +517,7 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
                 ControlFlow::Continue(())
             }
             Err(e) => {
-                self.report(setup_error_kind(e), &at);
+                self.report(DiagnosticKind::from(e), &at);
                 self.stop_at(&at)
             }
         }
@@ -588,18 +539,11 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
     }
 
     fn diagnostic(&mut self, diagnostic: Diagnostic) {
-        if self.in_game {
-            self.diagnostics.push(diagnostic);
-        } else {
-            self.orphans.push(diagnostic);
-        }
+        self.diagnostics.push(diagnostic);
     }
 
     fn end_game(&mut self, raw: RawGame<'_>) -> ReadGame<R::Move> {
-        if !self.pending_setup_warnings.is_empty() || self.pending_setup_error.is_some() {
-            self.flush_setup(Location::default(), raw.index);
-        }
-        self.in_game = false;
+        let diagnostics = self.diagnostics.end_game(raw.index);
         let mut game = std::mem::take(&mut self.game);
         let start = raw.span.start;
         if let Some((line, from)) = self.tail_start {
@@ -617,7 +561,6 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
                 game.tail = Some(Tail { line, text });
             }
         }
-        let diagnostics = std::mem::take(&mut self.diagnostics);
         let has_errors = diagnostics.iter().any(|d| d.severity == Severity::Error);
         let keep = match self.keep_raw {
             KeepRaw::Never => false,

@@ -12,8 +12,8 @@ use std::io::{self, Read};
 use std::ops::ControlFlow;
 
 use notation::{
-    At, Diagnostic, DiagnosticKind, Forgiveness, GameResult, Location, MoveContext, Nag, RawGame,
-    RawValue, ReadOptions, Reader, Rules, SetupError, Severity, Skip, Span, Tag, Tags, Visitor,
+    At, Diagnostic, DiagnosticKind, Forgiveness, GameDiagnostics, GameResult, MoveContext, Nag,
+    RawGame, RawValue, ReadOptions, Reader, Rules, Severity, Skip, Span, Tag, Tags, Visitor,
 };
 
 use crate::{Board, Draughts};
@@ -159,19 +159,14 @@ impl TagNames {
 /// ```
 pub struct Validator {
     rules: Draughts,
-    options: ReadOptions,
-    in_game: bool,
     /// Whether moves are no longer read: after an error, or for an unsupported game.
     stopped: bool,
     plies: u64,
-    diagnostics: Vec<Diagnostic>,
-    /// Diagnostics given outside any game, for the next game or the caller.
-    orphans: Vec<Diagnostic>,
+    /// The game's diagnostics, those given between games, and what the set-up said.
+    diagnostics: GameDiagnostics,
     frames: Vec<Frame>,
     /// The move number (and ellipsis) written before the next move.
     context: MoveContext,
-    pending_warnings: Vec<String>,
-    pending_error: Option<SetupError>,
     names: TagNames,
     /// The tags the rules read, in file order.
     tags: Tags,
@@ -184,16 +179,11 @@ impl Validator {
     pub fn new(rules: Draughts, options: ReadOptions) -> Validator {
         Validator {
             rules,
-            options,
-            in_game: false,
             stopped: false,
             plies: 0,
-            diagnostics: Vec::new(),
-            orphans: Vec::new(),
+            diagnostics: GameDiagnostics::new(options),
             frames: Vec::new(),
             context: MoveContext::default(),
-            pending_warnings: Vec::new(),
-            pending_error: None,
             names: TagNames::default(),
             tags: Tags::new(),
             held: None,
@@ -203,42 +193,17 @@ impl Validator {
     /// Takes the diagnostics given outside any game (text after the last game, an empty
     /// input).
     pub fn take_orphans(&mut self) -> Vec<Diagnostic> {
-        std::mem::take(&mut self.orphans)
+        self.diagnostics.take_orphans()
     }
 
-    #[cold]
     fn report(&mut self, kind: DiagnosticKind, at: &At<'_>) {
-        self.diagnostics.push(Diagnostic {
-            severity: self.options.severity(&kind),
-            location: at.location(),
-            game: at.game(),
-            kind,
-        });
-    }
-
-    #[cold]
-    fn flush_setup(&mut self, location: Location, game: u64) {
-        let warnings = std::mem::take(&mut self.pending_warnings);
-        let kinds = warnings
-            .into_iter()
-            .map(|message| DiagnosticKind::LenientSetup { message })
-            .chain(self.pending_error.take().map(setup_error_kind));
-        for kind in kinds {
-            self.diagnostics.push(Diagnostic {
-                severity: self.options.severity(&kind),
-                location,
-                game,
-                kind,
-            });
-        }
+        self.diagnostics.report(kind, at);
     }
 
     /// Reports the start position's diagnostics at the first movetext token.
     #[inline]
     fn flush_setup_at(&mut self, at: &At<'_>) {
-        if !self.pending_warnings.is_empty() || self.pending_error.is_some() {
-            self.flush_setup(at.location(), at.game());
-        }
+        self.diagnostics.flush_setup_at(at);
     }
 
     fn stop_at(&mut self, at: &At<'_>) -> ControlFlow<()> {
@@ -316,13 +281,6 @@ impl Validator {
     }
 }
 
-fn setup_error_kind(error: SetupError) -> DiagnosticKind {
-    match error {
-        SetupError::Unsupported(message) => DiagnosticKind::Unsupported { message },
-        SetupError::Invalid(message) => DiagnosticKind::BadSetup { message },
-    }
-}
-
 impl Default for Validator {
     fn default() -> Self {
         Validator::new(Draughts::new(), ReadOptions::default())
@@ -333,14 +291,11 @@ impl Visitor for Validator {
     type Output = ValidatedGame;
 
     fn begin_game(&mut self) {
-        self.diagnostics = std::mem::take(&mut self.orphans);
-        self.in_game = true;
+        self.diagnostics.begin_game();
         self.stopped = false;
         self.plies = 0;
         self.frames.clear();
         self.context = MoveContext::default();
-        self.pending_warnings.clear();
-        self.pending_error = None;
         self.names.clear();
         self.tags = Tags::new();
         self.held = None;
@@ -379,12 +334,12 @@ impl Visitor for Validator {
         match self.rules.start_position(&self.tags) {
             Ok(setup) => {
                 // Reported at the first movetext token, where a location is known.
-                self.pending_warnings = setup.warnings;
+                self.diagnostics.hold_setup_warnings(setup.warnings);
                 self.frames.push(Frame::new(setup.position));
             }
             Err(error) => {
                 self.stopped = true;
-                self.pending_error = Some(error);
+                self.diagnostics.hold_setup_error(error);
             }
         }
         ControlFlow::Continue(())
@@ -496,7 +451,7 @@ impl Visitor for Validator {
                 ControlFlow::Continue(())
             }
             Err(error) => {
-                self.report(setup_error_kind(error), &at);
+                self.report(DiagnosticKind::from(error), &at);
                 self.stop_at(&at)
             }
         }
@@ -514,23 +469,15 @@ impl Visitor for Validator {
     }
 
     fn diagnostic(&mut self, diagnostic: Diagnostic) {
-        if self.in_game {
-            self.diagnostics.push(diagnostic);
-        } else {
-            self.orphans.push(diagnostic);
-        }
+        self.diagnostics.push(diagnostic);
     }
 
     fn end_game(&mut self, raw: RawGame<'_>) -> ValidatedGame {
-        if !self.pending_warnings.is_empty() || self.pending_error.is_some() {
-            self.flush_setup(Location::default(), raw.index);
-        }
-        self.in_game = false;
         ValidatedGame {
             index: raw.index,
             span: raw.span,
             plies: self.plies,
-            diagnostics: std::mem::take(&mut self.diagnostics),
+            diagnostics: self.diagnostics.end_game(raw.index),
         }
     }
 }

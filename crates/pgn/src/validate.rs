@@ -11,7 +11,7 @@ use std::io::{self, Read};
 use std::ops::ControlFlow;
 
 use notation::{
-    At, Diagnostic, DiagnosticKind, Dialect, GameResult, Location, Nag, RawGame, RawValue,
+    At, Diagnostic, DiagnosticKind, Dialect, GameDiagnostics, GameResult, Nag, RawGame, RawValue,
     ReadOptions, Reader, Rules, SetupError, Severity, Skip, Span, Visitor,
 };
 
@@ -195,19 +195,14 @@ impl StartTag {
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub struct Validator {
-    options: ReadOptions,
-    in_game: bool,
     /// Whether moves are no longer read: after an error, or for an unsupported game.
     stopped: bool,
     plies: u64,
-    diagnostics: Vec<Diagnostic>,
-    /// Diagnostics given outside any game, for the next game or the caller.
-    orphans: Vec<Diagnostic>,
+    /// The game's diagnostics, those given between games, and what the set-up said.
+    diagnostics: GameDiagnostics,
     frames: Vec<Frame>,
     /// The move number written before the next move.
     number: Option<u64>,
-    pending_warnings: Vec<String>,
-    pending_error: Option<SetupError>,
     names: TagNames,
     variant: StartTag,
     set_up: StartTag,
@@ -220,16 +215,11 @@ impl Validator {
     /// A validator reporting with these options' severities.
     pub fn new(options: ReadOptions) -> Validator {
         Validator {
-            options,
-            in_game: false,
             stopped: false,
             plies: 0,
-            diagnostics: Vec::new(),
-            orphans: Vec::new(),
+            diagnostics: GameDiagnostics::new(options),
             frames: Vec::new(),
             number: None,
-            pending_warnings: Vec::new(),
-            pending_error: None,
             names: TagNames::default(),
             variant: StartTag::default(),
             set_up: StartTag::default(),
@@ -241,45 +231,17 @@ impl Validator {
     /// Takes the diagnostics given outside any game (text after the last game, an empty
     /// input).
     pub fn take_orphans(&mut self) -> Vec<Diagnostic> {
-        std::mem::take(&mut self.orphans)
+        self.diagnostics.take_orphans()
     }
 
-    #[cold]
     fn report(&mut self, kind: DiagnosticKind, at: &At<'_>) {
-        self.diagnostics.push(Diagnostic {
-            severity: self.options.severity(&kind),
-            location: at.location(),
-            game: at.game(),
-            kind,
-        });
-    }
-
-    #[cold]
-    fn flush_setup(&mut self, location: Location, game: u64) {
-        let warnings = std::mem::take(&mut self.pending_warnings);
-        let kinds = warnings
-            .into_iter()
-            .map(|message| DiagnosticKind::LenientSetup { message })
-            .chain(self.pending_error.take().map(|error| match error {
-                SetupError::Unsupported(message) => DiagnosticKind::Unsupported { message },
-                SetupError::Invalid(message) => DiagnosticKind::BadSetup { message },
-            }));
-        for kind in kinds {
-            self.diagnostics.push(Diagnostic {
-                severity: self.options.severity(&kind),
-                location,
-                game,
-                kind,
-            });
-        }
+        self.diagnostics.report(kind, at);
     }
 
     /// Reports the start position's diagnostics at the first movetext token.
     #[inline]
     fn flush_setup_at(&mut self, at: &At<'_>) {
-        if !self.pending_warnings.is_empty() || self.pending_error.is_some() {
-            self.flush_setup(at.location(), at.game());
-        }
+        self.diagnostics.flush_setup_at(at);
     }
 
     fn stop_at(&mut self, at: &At<'_>) -> ControlFlow<()> {
@@ -303,14 +265,11 @@ impl Visitor for Validator {
     type Output = ValidatedGame;
 
     fn begin_game(&mut self) {
-        self.diagnostics = std::mem::take(&mut self.orphans);
-        self.in_game = true;
+        self.diagnostics.begin_game();
         self.stopped = false;
         self.plies = 0;
         self.frames.clear();
         self.number = None;
-        self.pending_warnings.clear();
-        self.pending_error = None;
         self.names.clear();
         self.variant.present = false;
         self.set_up.present = false;
@@ -366,12 +325,12 @@ impl Visitor for Validator {
         }
         match start_position(tags) {
             Ok(setup) => {
-                self.pending_warnings = setup.warnings;
+                self.diagnostics.hold_setup_warnings(setup.warnings);
                 self.frames.push(Frame::new(setup.position));
             }
             Err(error) => {
                 self.stopped = true;
-                self.pending_error = Some(error);
+                self.diagnostics.hold_setup_error(error);
             }
         }
         ControlFlow::Continue(())
@@ -525,23 +484,15 @@ impl Visitor for Validator {
     }
 
     fn diagnostic(&mut self, diagnostic: Diagnostic) {
-        if self.in_game {
-            self.diagnostics.push(diagnostic);
-        } else {
-            self.orphans.push(diagnostic);
-        }
+        self.diagnostics.push(diagnostic);
     }
 
     fn end_game(&mut self, raw: RawGame<'_>) -> ValidatedGame {
-        if !self.pending_warnings.is_empty() || self.pending_error.is_some() {
-            self.flush_setup(Location::default(), raw.index);
-        }
-        self.in_game = false;
         ValidatedGame {
             index: raw.index,
             span: raw.span,
             plies: self.plies,
-            diagnostics: std::mem::take(&mut self.diagnostics),
+            diagnostics: self.diagnostics.end_game(raw.index),
         }
     }
 }

@@ -1,0 +1,146 @@
+//! The diagnostics of one game as a [`Visitor`](crate::Visitor) gathers them: shared by the
+//! tree builder and by the game crates' tree-less validators, so that all of them report
+//! the same things in the same places.
+
+use crate::diagnostic::{Diagnostic, DiagnosticKind};
+use crate::reader::ReadOptions;
+use crate::rules::SetupError;
+use crate::span::Location;
+use crate::visitor::At;
+
+impl From<SetupError> for DiagnosticKind {
+    /// The diagnostic for a start position or set-up that could not be had.
+    fn from(error: SetupError) -> DiagnosticKind {
+        match error {
+            SetupError::Unsupported(message) => DiagnosticKind::Unsupported { message },
+            SetupError::Invalid(message) => DiagnosticKind::BadSetup { message },
+        }
+    }
+}
+
+/// Gathers a game's diagnostics: routes those given outside any game to the next game (or
+/// to the caller), and holds what the start position's set-up said until the first
+/// movetext token gives it a location.
+///
+/// ```
+/// use notation::{DiagnosticKind, GameDiagnostics, ReadOptions};
+/// let mut d = GameDiagnostics::new(ReadOptions::default());
+/// d.begin_game();
+/// d.hold_setup_warnings(vec!["FEN without SetUp".to_owned()]);
+/// let diagnostics = d.end_game(0);
+/// assert!(matches!(diagnostics[0].kind, DiagnosticKind::LenientSetup { .. }));
+/// ```
+#[derive(Clone, Debug)]
+pub struct GameDiagnostics {
+    options: ReadOptions,
+    diagnostics: Vec<Diagnostic>,
+    /// Diagnostics given outside any game, for the next game or the caller.
+    orphans: Vec<Diagnostic>,
+    in_game: bool,
+    /// What the start position's set-up forgave.
+    pending_warnings: Vec<String>,
+    /// Why the start position could not be had.
+    pending_error: Option<SetupError>,
+}
+
+impl GameDiagnostics {
+    /// Diagnostics with these options' severities.
+    pub fn new(options: ReadOptions) -> GameDiagnostics {
+        GameDiagnostics {
+            options,
+            diagnostics: Vec::new(),
+            orphans: Vec::new(),
+            in_game: false,
+            pending_warnings: Vec::new(),
+            pending_error: None,
+        }
+    }
+
+    /// The options whose severities apply.
+    pub fn options(&self) -> ReadOptions {
+        self.options
+    }
+
+    /// A game begins: it takes the diagnostics given since the last one.
+    pub fn begin_game(&mut self) {
+        self.diagnostics = std::mem::take(&mut self.orphans);
+        self.in_game = true;
+        self.pending_warnings.clear();
+        self.pending_error = None;
+    }
+
+    /// A diagnostic the reader gave: the game's if one is open, else the next game's.
+    pub fn push(&mut self, diagnostic: Diagnostic) {
+        if self.in_game {
+            self.diagnostics.push(diagnostic);
+        } else {
+            self.orphans.push(diagnostic);
+        }
+    }
+
+    /// Reports `kind` at `at`, with the options' severity.
+    #[cold]
+    pub fn report(&mut self, kind: DiagnosticKind, at: &At<'_>) {
+        self.diagnostics.push(Diagnostic {
+            severity: self.options.severity(&kind),
+            location: at.location(),
+            game: at.game(),
+            kind,
+        });
+    }
+
+    /// Holds what the start position's set-up forgave until [`flush_setup_at`](Self::flush_setup_at).
+    pub fn hold_setup_warnings(&mut self, warnings: Vec<String>) {
+        self.pending_warnings = warnings;
+    }
+
+    /// Holds why the start position could not be had until [`flush_setup_at`](Self::flush_setup_at).
+    pub fn hold_setup_error(&mut self, error: SetupError) {
+        self.pending_error = Some(error);
+    }
+
+    /// Reports what the set-up said, if anything is held, at `at`: the first movetext token.
+    #[inline]
+    pub fn flush_setup_at(&mut self, at: &At<'_>) {
+        if !self.pending_warnings.is_empty() || self.pending_error.is_some() {
+            self.flush_setup(at.location(), at.game());
+        }
+    }
+
+    #[cold]
+    fn flush_setup(&mut self, location: Location, game: u64) {
+        let warnings = std::mem::take(&mut self.pending_warnings);
+        let kinds = warnings
+            .into_iter()
+            .map(|message| DiagnosticKind::LenientSetup { message })
+            .chain(self.pending_error.take().map(DiagnosticKind::from));
+        for kind in kinds {
+            self.diagnostics.push(Diagnostic {
+                severity: self.options.severity(&kind),
+                location,
+                game,
+                kind,
+            });
+        }
+    }
+
+    /// The game's diagnostics so far.
+    pub fn current(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    /// The game ends: what the set-up said in a game without movetext is reported (with no
+    /// location), and the game's diagnostics are handed over.
+    pub fn end_game(&mut self, game: u64) -> Vec<Diagnostic> {
+        if !self.pending_warnings.is_empty() || self.pending_error.is_some() {
+            self.flush_setup(Location::default(), game);
+        }
+        self.in_game = false;
+        std::mem::take(&mut self.diagnostics)
+    }
+
+    /// Takes the diagnostics given outside any game (text after the last game, an empty input).
+    pub fn take_orphans(&mut self) -> Vec<Diagnostic> {
+        std::mem::take(&mut self.orphans)
+    }
+}
