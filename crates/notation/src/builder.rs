@@ -400,7 +400,12 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
         }
         self.flush_setup_at(&at);
         match self.last_node() {
-            Some(node) => self.game.node_mut(node).nags.push(nag),
+            Some(node) => {
+                self.game.node_mut(node).nags.push(nag);
+                // In the tree now: a tail starting at a move number before it would
+                // hold it a second time.
+                self.number_start = None;
+            }
             None => self.report(
                 DiagnosticKind::UnexpectedToken(format!("annotation {nag} before any move")),
                 &at,
@@ -422,6 +427,9 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
             self.report(DiagnosticKind::NotUtf8, &at);
         }
         let text = fold_whitespace(&text);
+        // In the tree now: a tail starting at a move number before it would hold it a
+        // second time (found by the `pgn_games` fuzz target).
+        self.number_start = None;
         match self.last_node() {
             Some(node) => self.game.node_mut(node).comments.push(text),
             None => {

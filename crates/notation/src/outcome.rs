@@ -71,8 +71,9 @@ impl GameResult {
     /// forms included.
     pub fn from_lenient_token(token: &[u8]) -> Option<GameResult> {
         if !token.is_ascii() {
-            // Typographic dashes (`1–0`, `1/2—1/2`) for the hyphen.
-            let text = std::str::from_utf8(token).ok()?;
+            // Typographic dashes (`1–0`, `1/2—1/2`) for the hyphen; text that is not
+            // UTF-8 is read as Windows-1252 (`½-½` in Latin-1), as the reader does.
+            let (text, _) = crate::encoding::decode(token);
             let plain: String = text
                 .chars()
                 .map(|c| match c {
@@ -80,7 +81,7 @@ impl GameResult {
                     c => c,
                 })
                 .collect();
-            if plain != text {
+            if plain.as_bytes() != token {
                 return GameResult::from_token(plain.as_bytes())
                     .or_else(|| GameResult::from_lenient_token(plain.as_bytes()));
             }

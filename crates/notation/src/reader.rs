@@ -880,7 +880,7 @@ impl<R: Read> Reader<R> {
                                 if lenient {
                                     emit!(
                                         DiagnosticKind::LenientResult {
-                                            found: String::from_utf8_lossy(sym).into_owned(),
+                                            found: crate::encoding::decode(sym).0.into_owned(),
                                             result: r.to_string(),
                                         },
                                         start
@@ -910,7 +910,7 @@ impl<R: Read> Reader<R> {
                             emit!(
                                 DiagnosticKind::UnexpectedToken(format!(
                                     "evaluation symbol {} read as {}",
-                                    String::from_utf8_lossy(sym),
+                                    crate::encoding::decode(sym).0,
                                     nag
                                 )),
                                 start
@@ -1455,7 +1455,8 @@ impl<R: Read> Reader<R> {
                 }
                 // `%` may start an escape line and `/` a set-up; `N` alone and symbols
                 // starting with these bytes may be evaluation symbols (or `½-½`).
-                b'%' | b'/' | b'=' | b'+' | b'-' | 0xc2 | 0xe2 => break,
+                // (`0xb1` and `0xbd` are `±` and `½` in Latin-1 and Windows-1252.)
+                b'%' | b'/' | b'=' | b'+' | b'-' | 0xb1 | 0xbd | 0xc2 | 0xe2 => break,
                 b if crate::lexer::is_symbol_byte(b) => {
                     let mut end = start + 1;
                     while end < len && crate::lexer::is_symbol_byte(buf[end]) {
@@ -1642,6 +1643,9 @@ fn evaluation_symbol(symbol: &[u8]) -> Option<Nag> {
     // `∓`, `⩲`, `⩱`, `∞`, `□` (0xC2…, 0xE2…).
     match symbol {
         [b'N'] => Some(Nag(146)),
+        // `±` in Latin-1 or Windows-1252: read as the UTF-8 `±` is, so that a file
+        // re-encoded as UTF-8 reads the same.
+        [0xb1] => Some(Nag(16)),
         [b'=' | b'+' | b'-' | 0xc2 | 0xe2, ..] => evaluation_symbol_spelled(symbol),
         _ => None,
     }

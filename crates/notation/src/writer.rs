@@ -316,6 +316,7 @@ fn write_movetext<R: Rules>(
         }
         if let Some(tail) = &game.tail {
             w.tail(&tail.text);
+            w.close_tail(&tail.text, &rules.dialect(), 0);
         }
         None
     } else {
@@ -399,11 +400,11 @@ fn walk<R: Rules>(
             // after a second-player move, the next one (if the game allows it) is numbered.
             number_second = turn == Player::Second;
             if !options.reduced {
-                let suffix = if options.suffix_symbols {
-                    node.nags.iter().position(|nag| nag.suffix().is_some())
-                } else {
-                    None
-                };
+                // Only a first glyph can be glued on: reading puts a suffix first, so a
+                // later one glued on would come back in another order.
+                let suffix = (options.suffix_symbols
+                    && node.nags.first().is_some_and(|nag| nag.suffix().is_some()))
+                .then_some(0);
                 // The suffix is part of the move token, not an intervening annotation.
                 if let Some(suffix) = suffix.and_then(|i| node.nags[i].suffix()) {
                     scratch.push_str(suffix);
@@ -452,8 +453,9 @@ fn walk<R: Rules>(
         // The end of a line.
         if let Some(tail) = game.tail.as_ref().filter(|tail| tail.line == frame.line) {
             // Nothing after the tail's line is in the tree, and the tail text closes the
-            // open variations itself.
+            // open variations itself (or is closed for it, if it is cut short).
             w.tail(&tail.text);
+            w.close_tail(&tail.text, &rules.dialect(), stack.len().saturating_sub(1));
             tail_written = true;
             break;
         }
@@ -477,6 +479,7 @@ fn walk<R: Rules>(
         Some(tail) if !tail_written => {
             // The tail's line is not in this tree: keep the text rather than lose it.
             w.tail(&tail.text);
+            w.close_tail(&tail.text, &rules.dialect(), 0);
             Ok(end)
         }
         _ => Ok(end),
@@ -662,8 +665,8 @@ impl<'o> Movetext<'o> {
     }
 
     /// Movetext kept as text: its words wrap like tokens, but what gives line ends a
-    /// meaning keeps it: a `;` comment (outside braces) runs to the end of its line, and a
-    /// line starting with `%` stays an escape line.
+    /// meaning keeps it: a `;` comment (outside braces) runs to the end of its line, a
+    /// line starting with `%` stays an escape line, and a string stays on one line.
     fn tail(&mut self, text: &str) {
         let mut in_brace = false;
         for (i, source) in text.split(['\n', '\r']).enumerate() {
@@ -674,12 +677,15 @@ impl<'o> Movetext<'o> {
                 self.out.push('\n');
                 continue;
             }
+            let bytes = source.as_bytes();
             let mut start = None;
-            for (at, c) in source.char_indices() {
+            let mut at = 0;
+            while let Some(c) = source[at..].chars().next() {
                 if c.is_whitespace() {
                     if let Some(from) = start.take() {
                         self.word(&source[from..at]);
                     }
+                    at += c.len_utf8();
                     continue;
                 }
                 if in_brace {
@@ -691,13 +697,81 @@ impl<'o> Movetext<'o> {
                         self.word(&source[from..at]);
                     }
                     self.line_comment(&source[at + 1..]);
+                    at = source.len();
                     break;
+                } else if c == '"' {
+                    // A string ends at its closing quote or at the end of its line: it is
+                    // kept on one line, and closed, so that it cannot swallow what follows.
+                    let from = *start.get_or_insert(at);
+                    let mut end = at + 1;
+                    let mut closed = false;
+                    while end < bytes.len() {
+                        match bytes[end] {
+                            b'\\' if matches!(bytes.get(end + 1), Some(b'"' | b'\\')) => end += 2,
+                            b'"' => {
+                                end += 1;
+                                closed = true;
+                                break;
+                            }
+                            _ => end += 1,
+                        }
+                    }
+                    if closed {
+                        self.word(&source[from..end]);
+                    } else {
+                        self.word(&format!("{}\"", &source[from..end]));
+                    }
+                    start = None;
+                    at = end;
+                    continue;
                 }
                 start.get_or_insert(at);
+                at += c.len_utf8();
             }
             if let Some(from) = start {
-                self.word(&source[from..]);
+                self.word(&source[from..at]);
             }
+        }
+    }
+}
+
+impl Movetext<'_> {
+    /// Closes what a tail left open, so that the termination marker written after it is
+    /// read as the marker again: a brace comment or set-up cut short, and the variations
+    /// still open (the `open` ones around the tail, plus those it opens itself). Without
+    /// this a marker would be swallowed by the comment or taken for text inside a
+    /// variation, and every export would add one more.
+    fn close_tail(&mut self, text: &str, dialect: &crate::Dialect, open: usize) {
+        let bytes = text.as_bytes();
+        let mut depth = open;
+        let mut closer = None;
+        let mut pos = 0;
+        let mut gap = crate::Gap::default();
+        while let crate::Lexed::Token { token, end, .. } =
+            crate::lex(bytes, pos, true, false, dialect, &mut gap)
+        {
+            closer = None;
+            match token {
+                crate::Token::VariationOpen => depth += 1,
+                crate::Token::VariationClose => depth = depth.saturating_sub(1),
+                crate::Token::Comment {
+                    unterminated: true, ..
+                } => closer = Some("}"),
+                crate::Token::Setup {
+                    unterminated: true, ..
+                } => closer = Some("/"),
+                _ => {}
+            }
+            if end <= pos {
+                break;
+            }
+            pos = end;
+        }
+        if let Some(closer) = closer {
+            self.word(closer);
+        }
+        for _ in 0..depth {
+            self.word(")");
         }
     }
 }
@@ -960,7 +1034,7 @@ mod tests {
     }
 
     #[test]
-    fn suffix_symbols_attach_the_first_suffix_glyph() {
+    fn suffix_symbols_attach_a_leading_suffix_glyph() {
         let mut game = game(&["e4", "e5", "Nf3"]);
         let moves = game.line(LineId::MAIN).moves.clone();
         game.node_mut(moves[0])
@@ -971,6 +1045,13 @@ mod tests {
             suffix_symbols: true,
             ..WriteOptions::default()
         };
+        assert_eq!(
+            movetext(&write_with(&game, &options)),
+            "1. e4 $14 $5 $1 1... e5 2. Nf3?? *\n\n"
+        );
+        // Glyphs keep their order: only a first one is glued on (found by a property test:
+        // `[$14, $1]` was written `e4! $14` and read back as `[$1, $14]`).
+        game.node_mut(moves[0]).nags = vec![Nag::SPECULATIVE, Nag(14), Nag::GOOD];
         assert_eq!(
             movetext(&write_with(&game, &options)),
             "1. e4!? $14 $1 1... e5 2. Nf3?? *\n\n"
@@ -1237,6 +1318,36 @@ mod tests {
         assert_eq!(
             to_export_string(&PlyRules, &game, &reduced),
             Err(WriteError::ReducedTail)
+        );
+    }
+
+    #[test]
+    fn tail_cut_short_is_closed_before_the_marker() {
+        // A variation the tail opens and a comment it leaves open are closed, so that the
+        // marker after them reads back as the marker (found by the `pgn_games` fuzz target:
+        // each export added one more `*`).
+        let mut game = game(&["e4"]);
+        let e4 = game.line(LineId::MAIN).moves[0];
+        let variation = game.add_variation(e4);
+        game.push_move(variation, "d4".into());
+        game.tail = Some(Tail {
+            line: variation,
+            text: "Zz ( 1... e5 * {cut".into(),
+        });
+        let text = write(&game);
+        assert_eq!(
+            movetext(&text),
+            "1. e4 ( 1. d4 Zz ( 1... e5 * {cut } ) ) *\n\n"
+        );
+
+        // A string ends at its line's end when read: written, it is closed.
+        game.tail = Some(Tail {
+            line: LineId::MAIN,
+            text: "rs\"] a b\nc \"x\\\" y\" \"".into(),
+        });
+        assert_eq!(
+            movetext(&write(&game)),
+            "1. e4 ( 1. d4 ) rs\"] a b\" c \"x\\\" y\" \"\" *\n\n"
         );
     }
 
