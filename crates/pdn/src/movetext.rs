@@ -285,6 +285,19 @@ impl Position {
                 warnings.push(MoveWarning::NonstandardPath);
             }
         }
+        if candidates.len() > 1 && !middle.is_empty() {
+            // A full path names its capture even where a longer capture passes through
+            // the same squares (free choice of capture: Russian `c5:e3:g5` against
+            // `c5:a3:c1:e3:g5`).
+            let exact: Vec<&Move> = candidates
+                .iter()
+                .copied()
+                .filter(|m| m.path() == &squares[1..])
+                .collect();
+            if !exact.is_empty() {
+                candidates = exact;
+            }
+        }
         let chosen = self.choose(text, &candidates, from, to, &legal, &written.squares)?;
         self.note_separators(&written.seps, chosen, &mut warnings);
         Ok((chosen.clone(), warnings))

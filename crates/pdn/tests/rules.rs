@@ -473,3 +473,34 @@ fn must_capture_agrees_with_the_legal_moves() {
         }
     }
 }
+
+/// Where the capture is free, a shorter capture's full path also lies along a longer one:
+/// the full path names the shorter capture, and every capture's written form reads back
+/// to it (found by the property tests).
+#[test]
+fn full_path_names_a_capture_that_a_longer_one_passes_through() {
+    let cases = [
+        (Variant::Russian, "B:Wb2,d2,b4,d4,f4:Bc5", "c5:e3:g5"),
+        (Variant::Thai, "W:WK18:B15,25,7", "18-11-2"),
+        (
+            Variant::Pool,
+            "W:W19,20,23,24,25,26,28,32:B1,5,6,7,8,10,14,15,16",
+            "20x11x4",
+        ),
+        (
+            Variant::Spantsiretti,
+            "B:Wg1,i1,b2,d2,f2,e3,b4,f4:Ba5,c5,j6,c7,i7,b8,d8,h8,j8",
+            "a5:c3:a1",
+        ),
+    ];
+    for (variant, fen, text) in cases {
+        let p = pos(variant, fen);
+        let (m, warnings) = p.parse_move(text).expect(text);
+        assert_eq!(p.move_to_text_full(&m), text, "{variant:?}");
+        assert!(warnings.is_empty(), "{variant:?}: {warnings:?}");
+        for legal in p.legal_moves() {
+            let (back, _) = p.parse_move(&p.move_to_text(&legal)).expect(fen);
+            assert!(back.same_effect(&legal), "{variant:?}");
+        }
+    }
+}
