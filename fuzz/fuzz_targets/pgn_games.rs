@@ -1,0 +1,36 @@
+//! Chess PGN: the tree builder and the validating reader agree on every game, and the
+//! export is a fixed point.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use notation::{GameReader, WriteOptions};
+use notation_fuzz::{assert_export_fixed_point, options_for};
+use pgn::{Chess, ValidatingReader};
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&selector, input)) = data.split_first() else {
+        return;
+    };
+    let options = options_for(selector);
+    let mut tree_reader = GameReader::new(&Chess, input, options);
+    let tree: Vec<_> = (&mut tree_reader).map(|g| g.expect("reading a slice")).collect();
+    let mut fast_reader = ValidatingReader::with_options(input, options);
+    let fast: Vec<_> = (&mut fast_reader).map(|g| g.expect("reading a slice")).collect();
+    assert_eq!(tree.len(), fast.len());
+    for (t, f) in tree.iter().zip(&fast) {
+        assert_eq!(t.diagnostics, f.diagnostics, "game {}", t.index);
+        assert_eq!(t.game.node_count() as u64, f.plies, "game {}", t.index);
+        assert_eq!((t.index, t.span), (f.index, f.span));
+    }
+    assert_eq!(tree_reader.take_orphans(), fast_reader.take_orphans());
+
+    let write = if selector & 0x80 == 0 {
+        WriteOptions::default()
+    } else {
+        WriteOptions {
+            reduced: true,
+            ..WriteOptions::default()
+        }
+    };
+    assert_export_fixed_point(&Chess, input, &write);
+});

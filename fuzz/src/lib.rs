@@ -1,0 +1,70 @@
+#![feature(round_char_boundary)]
+//! What the fuzz targets share: the invariants that must hold for any input, checked with
+//! `assert!` so that libFuzzer reports a violation as a crash.
+//!
+//! - Reading never panics, and reading the same bytes with a validator (no tree) reports
+//!   exactly what the tree builder reports.
+//! - Writing a game read from anything gives text that reads back to as many games and
+//!   writes to the same bytes: export is a fixed point.
+
+use notation::{ReadGame, ReadOptions, Rules, WriteOptions, read_games, to_export_string};
+
+/// The read options a target tries: lenient, and strict with a small size limit (so that
+/// the too-large path is reached too).
+pub fn options_for(selector: u8) -> ReadOptions {
+    if selector & 1 == 0 {
+        ReadOptions::default()
+    } else {
+        ReadOptions {
+            max_game_bytes: 64 + usize::from(selector >> 1) * 16,
+            ..ReadOptions::strict()
+        }
+    }
+}
+
+/// Exports every game, or `None` if one cannot be written (a tree the writer refuses is
+/// reported as an error, which is allowed; a panic is not).
+pub fn export_all<R: Rules>(
+    rules: &R,
+    games: &[ReadGame<R::Move>],
+    options: &WriteOptions,
+) -> Option<String> {
+    let mut out = String::new();
+    for game in games {
+        out.push_str(&to_export_string(rules, &game.game, options).ok()?);
+    }
+    Some(out)
+}
+
+/// Reads `input`, writes it back, reads and writes that again: the second text must equal
+/// the first (export is a fixed point) and hold as many games.
+pub fn assert_export_fixed_point<R: Rules>(rules: &R, input: &[u8], options: &WriteOptions) {
+    let first = read_games(rules, input, ReadOptions::default());
+    let Some(exported) = export_all(rules, &first, options) else {
+        return;
+    };
+    let second = read_games(rules, exported.as_bytes(), ReadOptions::default());
+    assert_eq!(
+        first.len(),
+        second.len(),
+        "the export holds another number of games:\n{exported}"
+    );
+    let again = export_all(rules, &second, options).expect("the export of an export is writable");
+    if exported != again {
+        let at = exported
+            .bytes()
+            .zip(again.bytes())
+            .position(|(a, b)| a != b)
+            .unwrap_or(exported.len().min(again.len()));
+        let around = |s: &str| {
+            let from = s.floor_char_boundary(at.saturating_sub(200));
+            let to = s.ceil_char_boundary((at + 100).min(s.len()));
+            format!("{:?}", &s[from..to])
+        };
+        panic!(
+            "export is not a fixed point; first difference at byte {at}:\n first: {}\nsecond: {}",
+            around(&exported),
+            around(&again)
+        );
+    }
+}
