@@ -1,0 +1,206 @@
+//! Seeded property tests of draughts in each of the fourteen variants of
+//! [`Variant::ALL`] (strategies in `tests/src/arbitrary_draughts.rs`):
+//!
+//! - random legal games with comments, glyphs, variations and set-ups (the `FEN` tag,
+//!   `/FEN "…"/` in the movetext, passes) read back from their PDN export as the same tree,
+//!   with nothing to forgive, and their export is a fixed point;
+//! - FEN written and read back is the same position, in every position of random walks;
+//! - every legal move in every position of random walks, written in its shortest form and
+//!   with its full path, reads back as a move with the same effect, with nothing forgiven.
+//!
+//! Each property runs in each variant with its own fixed seed (no failure files), so that
+//! every run checks the same cases. Set `PROPTEST_CASES` to run more of them.
+#![allow(clippy::unwrap_used, missing_docs)]
+
+use notation::{Game, ReadOptions, Tags, read_games, to_export_string};
+use pdn::{Draughts, GameType, PDN_WRITE, PdnMove, Position, Variant};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngSeed, TestCaseResult, TestRunner};
+use workspace_tests::arbitrary_draughts::{GameSpec, PositionSpec, game_spec, position_spec};
+
+const RULES: Draughts = Draughts::new();
+
+/// Runs a property in a variant: a fixed seed per variant, no failure persistence;
+/// `PROPTEST_CASES` overrides the number of cases.
+fn check<S: Strategy>(
+    variant: Variant,
+    cases: u32,
+    strategy: S,
+    test: impl Fn(Variant, S::Value) -> TestCaseResult,
+) {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(cases);
+    let config = Config {
+        cases,
+        rng_seed: RngSeed::Fixed(0x0d2a_0947_5eed_0000 | u64::from(variant.game_type_number())),
+        failure_persistence: None,
+        ..Config::default()
+    };
+    let mut runner = TestRunner::new(config);
+    if let Err(e) = runner.run(&strategy, |value| test(variant, value)) {
+        panic!("{variant} draughts: {e}");
+    }
+}
+
+/// The tree without its tags, which the export completes with the roster.
+fn without_tags(game: &Game<PdnMove>) -> Game<PdnMove> {
+    let mut game = game.clone();
+    game.tags = Tags::new();
+    game
+}
+
+fn export(game: &Game<PdnMove>) -> String {
+    to_export_string(&RULES, game, &PDN_WRITE).unwrap()
+}
+
+/// Export → import gives the same tree; the export is a fixed point.
+fn round_trip(variant: Variant, spec: GameSpec) -> TestCaseResult {
+    let game = spec.build(variant);
+    let text = export(&game);
+    let read = read_games(&RULES, text.as_bytes(), ReadOptions::default());
+    prop_assert_eq!(read.len(), 1, "{}", text);
+    let again = &read[0];
+    prop_assert!(
+        again.diagnostics.is_empty(),
+        "{}\n{}",
+        again
+            .diagnostics
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n"),
+        text
+    );
+    let same = if spec.declares(variant) {
+        without_tags(&again.game) == without_tags(&game)
+    } else {
+        // A game that declares no type is read in every type its moves fit, and its moves
+        // say so until one reading is left: compare the draughts moves.
+        without_tags(&again.game).map_moves(PdnMove::into_move)
+            == without_tags(&game).map_moves(PdnMove::into_move)
+    };
+    prop_assert!(
+        same,
+        "the tree read back differs from the tree written:\n{}\nread back:\n{}",
+        text,
+        export(&again.game)
+    );
+    for tag in &game.tags {
+        prop_assert_eq!(
+            again.game.tags.get(&tag.name),
+            Some(tag.value.as_str()),
+            "{}",
+            text
+        );
+    }
+    prop_assert_eq!(export(&again.game), text, "the export is not a fixed point");
+    Ok(())
+}
+
+/// FEN write → read gives the same FEN, pieces and side to move, with nothing forgiven, in
+/// every position of a random walk.
+fn fen_round_trip(variant: Variant, spec: PositionSpec) -> TestCaseResult {
+    let game_type = GameType::new(variant);
+    for pos in spec.walk(game_type) {
+        let fen = pos.to_fen();
+        let read = Position::from_fen(game_type, &fen);
+        prop_assert!(read.is_ok(), "{}: {:?}", fen, read.err());
+        let (back, warnings) = read.unwrap();
+        prop_assert!(warnings.is_empty(), "{}: {:?}", fen, warnings);
+        prop_assert_eq!(back.to_fen(), fen.clone());
+        prop_assert_eq!(back.pieces(), pos.pieces(), "{}", fen);
+        prop_assert_eq!(back.turn(), pos.turn(), "{}", fen);
+    }
+    Ok(())
+}
+
+/// For every legal move in every position of a random walk, the move written (shortest
+/// and full) and read back is a move with the same effect, with nothing forgiven.
+fn moves_round_trip(variant: Variant, spec: PositionSpec) -> TestCaseResult {
+    for pos in spec.walk(GameType::new(variant)) {
+        for m in pos.legal_moves() {
+            for text in [pos.move_to_text(&m), pos.move_to_text_full(&m)] {
+                let read = pos.parse_move(&text);
+                prop_assert!(
+                    read.is_ok(),
+                    "{} in {}: {:?}",
+                    text,
+                    pos.to_fen(),
+                    read.err()
+                );
+                let (back, warnings) = read.unwrap();
+                prop_assert!(
+                    back.same_effect(&m),
+                    "{} in {} read as {}",
+                    text,
+                    pos.to_fen(),
+                    pos.move_to_text_full(&back)
+                );
+                prop_assert!(
+                    warnings.is_empty(),
+                    "{} in {}: {:?}",
+                    text,
+                    pos.to_fen(),
+                    warnings
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Games per variant per run of the round trip.
+const GAME_CASES: u32 = 500;
+/// Random walks (of up to 160 positions each) per variant per run of the FEN property.
+const FEN_CASES: u32 = 150;
+/// Random walks per variant per run of the move notation property.
+const MOVE_CASES: u32 = 300;
+
+/// One test per property and variant: `round_trip_international`, …
+macro_rules! variant_tests {
+    ($($variant:ident: $round_trip:ident, $fen:ident, $moves:ident;)*) => {
+        /// The variants tested, to check that none is missing.
+        const TESTED: &[Variant] = &[$(Variant::$variant),*];
+
+        $(
+            #[test]
+            fn $round_trip() {
+                check(Variant::$variant, GAME_CASES, game_spec(60), round_trip);
+            }
+
+            #[test]
+            fn $fen() {
+                check(Variant::$variant, FEN_CASES, position_spec(160), fen_round_trip);
+            }
+
+            #[test]
+            fn $moves() {
+                check(Variant::$variant, MOVE_CASES, position_spec(160), moves_round_trip);
+            }
+        )*
+    };
+}
+
+variant_tests! {
+    International: round_trip_international, fen_international, moves_international;
+    English: round_trip_english, fen_english, moves_english;
+    Italian: round_trip_italian, fen_italian, moves_italian;
+    Pool: round_trip_pool, fen_pool, moves_pool;
+    Spanish: round_trip_spanish, fen_spanish, moves_spanish;
+    Russian: round_trip_russian, fen_russian, moves_russian;
+    Brazilian: round_trip_brazilian, fen_brazilian, moves_brazilian;
+    Canadian: round_trip_canadian, fen_canadian, moves_canadian;
+    Portuguese: round_trip_portuguese, fen_portuguese, moves_portuguese;
+    Czech: round_trip_czech, fen_czech, moves_czech;
+    Turkish: round_trip_turkish, fen_turkish, moves_turkish;
+    Thai: round_trip_thai, fen_thai, moves_thai;
+    Frisian: round_trip_frisian, fen_frisian, moves_frisian;
+    Spantsiretti: round_trip_spantsiretti, fen_spantsiretti, moves_spantsiretti;
+}
+
+#[test]
+fn every_variant_is_tested() {
+    assert_eq!(TESTED, Variant::ALL);
+}
