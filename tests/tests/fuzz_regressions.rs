@@ -54,3 +54,95 @@ fn tail_with_an_open_string() {
         "1. Zz \"a long string that the writer must not wrap onto a second line, because a string ends at the end of its line\" *\n",
     );
 }
+
+/// `pgn_games`: a comment read after a move number, before a move that could not be read,
+/// was kept in the tree and again in the kept text (which starts at the move number): each
+/// export added one more comment.
+#[test]
+fn comment_between_a_move_number_and_an_unreadable_move() {
+    all_rules("1 ;\nc");
+    all_rules("1. e4 2. {two} $1 Zz9 *");
+}
+
+/// `pdn_games`: `±` in Latin-1 was read as a move (and refused), but as an evaluation
+/// symbol once the export had written it in UTF-8.
+#[test]
+fn latin1_evaluation_symbol_and_draw() {
+    all_rules_bytes(b"\xb1 *");
+    all_rules_bytes(b"1. e4 \xb1 e5 \xbd-\xbd\n");
+    let games = read_games(
+        &Chess,
+        &b"1. e4 \xb1 e5 \xbd-\xbd\n"[..],
+        ReadOptions::default(),
+    );
+    assert_eq!(games[0].game.result, notation::GameResult::Draw);
+}
+
+/// `pdn_games`: a set-up with no closing `/` ends at its line's end; written on one line
+/// with what followed it, it swallowed the termination marker.
+#[test]
+fn tail_with_an_open_setup() {
+    all_rules("/\n1");
+    all_rules("1. 32-28 /W:W31\n19-23 *");
+}
+
+/// `pgn_games`: the reduced export format dropped the `Variant` tag (and `FEN`, `SetUp`):
+/// the game read back as another game, or not at all.
+#[test]
+fn reduced_export_keeps_the_start_tags() {
+    let reduced = WriteOptions {
+        reduced: true,
+        ..WriteOptions::default()
+    };
+    let input = "[Variant \"Atomic\"]\n\nfoo *\n\n[SetUp \"1\"]\n[FEN \"7k/8/8/8/8/8/8/K5R1 w - - 0 1\"]\n\n1. Rg8+ Kxg8 *\n";
+    assert_export_fixed_point(&Chess, input, &reduced);
+    let games = read_games(&Chess, input.as_bytes(), ReadOptions::default());
+    let text = to_export_string(&Chess, &games[1].game, &reduced).unwrap();
+    assert!(
+        text.contains("[FEN \"7k/8/8/8/8/8/8/K5R1 w - - 0 1\"]\n[SetUp \"1\"]\n"),
+        "{text}"
+    );
+    let again = read_games(&Chess, text.as_bytes(), ReadOptions::default());
+    assert!(!again[0].has_errors(), "{:?}\n{text}", again[0].diagnostics);
+}
+
+fn all_rules_bytes(input: &[u8]) {
+    // Text that is not UTF-8: the first reading decodes it, the export is UTF-8.
+    let export = |bytes: &[u8]| -> String {
+        read_games(&Chess, bytes, ReadOptions::default())
+            .iter()
+            .map(|g| to_export_string(&Chess, &g.game, &WriteOptions::default()).unwrap())
+            .collect()
+    };
+    let first = export(input);
+    assert_eq!(export(first.as_bytes()), first);
+    let export_pdn = |bytes: &[u8]| -> String {
+        read_games(&Draughts::new(), bytes, ReadOptions::default())
+            .iter()
+            .map(|g| to_export_string(&Draughts::new(), &g.game, &PDN_WRITE).unwrap())
+            .collect()
+    };
+    let first = export_pdn(input);
+    assert_eq!(export_pdn(first.as_bytes()), first);
+}
+
+/// `pdn_games`: a set-up glued to a move number (`1./`) was taken for part of a word, and
+/// not closed.
+#[test]
+fn setup_glued_to_a_move_number() {
+    all_rules("}1./");
+    all_rules("1./W:W31 */ 32-28");
+}
+
+/// `pgn_games`: a control character in a tag value was written as a space, which named
+/// another variant (`Variant "\u{8}"` is unsupported, `Variant " "` is standard chess).
+#[test]
+fn control_character_in_a_tag_value() {
+    all_rules("[Variant \"\u{8}\"]\n\n- *\n");
+    let games = read_games(
+        &Chess,
+        &b"[Event \"a\tb\"]\n\n*\n"[..],
+        ReadOptions::default(),
+    );
+    assert_eq!(games[0].game.tags.get("Event"), Some("a b"));
+}

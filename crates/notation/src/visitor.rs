@@ -71,9 +71,19 @@ impl std::fmt::Debug for At<'_> {
 pub struct RawValue<'a>(pub &'a [u8]);
 
 impl RawValue<'_> {
-    /// The value with `\"` and `\\` unescaped, still as bytes.
+    /// The value with `\"` and `\\` unescaped, still as bytes, and each ASCII control
+    /// character (a tab, say) as a space: the export format has no control characters in
+    /// strings, so the value read is the value written back.
     pub fn unescaped(&self) -> std::borrow::Cow<'_, [u8]> {
-        crate::lexer::unescape(self.0)
+        let mut value = crate::lexer::unescape(self.0);
+        if value.iter().any(u8::is_ascii_control) {
+            for b in value.to_mut() {
+                if b.is_ascii_control() {
+                    *b = b' ';
+                }
+            }
+        }
+        value
     }
 
     /// The value unescaped and decoded (UTF-8, else Windows-1252).

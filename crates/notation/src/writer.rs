@@ -50,8 +50,9 @@ pub struct WriteOptions {
     /// `!?`, `?!` attached to their move (at most one per move) instead of as `$n`.
     /// The export format wants `$n` (§8.2.3.8); the default is `false`.
     pub suffix_symbols: bool,
-    /// The reduced export format (§3.2.4): the roster's tags only, no comments, no
-    /// annotation glyphs, no variations.
+    /// The reduced export format (§3.2.4): the roster's tags only (and those that give the
+    /// start position, `FEN`, `SetUp`, `Variant`, `GameType`, without which the game would
+    /// not read back), no comments, no annotation glyphs, no variations.
     pub reduced: bool,
     /// The tags written first, in this order, each with the value written when the game
     /// has no such tag. A tag named `Result` always gets the game's termination marker.
@@ -171,15 +172,15 @@ pub fn to_export_string<R: Rules>(
 }
 
 /// Writes the tag pair section, appending to `out`: the roster's tags in its order
-/// (missing ones with their default values), then, unless the format is reduced, every
-/// other tag in ASCII order of names (tags of the same name keep their order), each as
+/// (missing ones with their default values), then every other tag (in the reduced format,
+/// only those that give the start position) in ASCII order of names (tags of the same name keep their order), each as
 /// `[Name "value"]` on a line, then the empty line that ends the section. Writes nothing
 /// at all when there is no tag to write.
 ///
 /// A tag named `Result` gets `result`, so that it equals the termination marker. A roster
 /// tag present twice is written once, with its first value. In values, `\` and `"` are
-/// escaped as `\\` and `\"`; control characters (tabs, line ends), which the export
-/// format does not allow in strings, become spaces.
+/// escaped as `\\` and `\"`; ASCII control characters (tabs, line ends), which the
+/// export format does not allow in strings, become spaces (as the reader reads them).
 ///
 /// On error nothing is appended.
 ///
@@ -210,6 +211,12 @@ pub fn write_tags(
     written
 }
 
+/// The tags that give a game's start position or rules (PGN §9.7, the de facto `Variant`,
+/// PDN's `GameType`). The reduced export format keeps them: the standard's reduced format
+/// has the roster only, which cannot hold a game from a set-up position, and a game written
+/// without them would not read back.
+const START_TAGS: [&str; 4] = ["FEN", "GameType", "SetUp", "Variant"];
+
 fn write_tag_lines(
     tags: &Tags,
     result: GameResult,
@@ -220,12 +227,10 @@ fn write_tag_lines(
         let value = tags.get(name).unwrap_or(default);
         write_tag(name, value, result, out)?;
     }
-    if options.reduced {
-        return Ok(());
-    }
     let mut others: Vec<_> = tags
         .iter()
         .filter(|tag| !options.roster.iter().any(|&(name, _)| name == tag.name))
+        .filter(|tag| !options.reduced || START_TAGS.contains(&tag.name.as_str()))
         .collect();
     // `sort_by` is stable: tags of the same name keep their order.
     others.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
@@ -256,7 +261,7 @@ fn write_tag(
         match c {
             '\\' => out.push_str("\\\\"),
             '"' => out.push_str("\\\""),
-            c if c.is_control() => out.push(' '),
+            c if c.is_ascii_control() => out.push(' '),
             c => out.push(c),
         }
     }
@@ -315,8 +320,7 @@ fn write_movetext<R: Rules>(
             w.setup(setup)?;
         }
         if let Some(tail) = &game.tail {
-            w.tail(&tail.text);
-            w.close_tail(&tail.text, &rules.dialect(), 0);
+            w.tail(&tail.text, &rules.dialect(), 0);
         }
         None
     } else {
@@ -454,8 +458,7 @@ fn walk<R: Rules>(
         if let Some(tail) = game.tail.as_ref().filter(|tail| tail.line == frame.line) {
             // Nothing after the tail's line is in the tree, and the tail text closes the
             // open variations itself (or is closed for it, if it is cut short).
-            w.tail(&tail.text);
-            w.close_tail(&tail.text, &rules.dialect(), stack.len().saturating_sub(1));
+            w.tail(&tail.text, &rules.dialect(), stack.len().saturating_sub(1));
             tail_written = true;
             break;
         }
@@ -478,8 +481,7 @@ fn walk<R: Rules>(
         }
         Some(tail) if !tail_written => {
             // The tail's line is not in this tree: keep the text rather than lose it.
-            w.tail(&tail.text);
-            w.close_tail(&tail.text, &rules.dialect(), 0);
+            w.tail(&tail.text, &rules.dialect(), 0);
             Ok(end)
         }
         _ => Ok(end),
@@ -664,112 +666,76 @@ impl<'o> Movetext<'o> {
         Ok(())
     }
 
-    /// Movetext kept as text: its words wrap like tokens, but what gives line ends a
-    /// meaning keeps it: a `;` comment (outside braces) runs to the end of its line, a
-    /// line starting with `%` stays an escape line, and a string stays on one line.
-    fn tail(&mut self, text: &str) {
-        let mut in_brace = false;
-        for (i, source) in text.split(['\n', '\r']).enumerate() {
-            // The first piece continues a line of the file, so it is not at column 1.
-            if i > 0 && !in_brace && source.starts_with('%') {
-                self.end_line();
-                self.out.push_str(source);
-                self.out.push('\n');
-                continue;
-            }
-            let bytes = source.as_bytes();
-            let mut start = None;
-            let mut at = 0;
-            while let Some(c) = source[at..].chars().next() {
-                if c.is_whitespace() {
-                    if let Some(from) = start.take() {
-                        self.word(&source[from..at]);
-                    }
-                    at += c.len_utf8();
-                    continue;
-                }
-                if in_brace {
-                    in_brace = c != '}';
-                } else if c == '{' {
-                    in_brace = true;
-                } else if c == ';' {
-                    if let Some(from) = start.take() {
-                        self.word(&source[from..at]);
-                    }
-                    self.line_comment(&source[at + 1..]);
-                    at = source.len();
-                    break;
-                } else if c == '"' {
-                    // A string ends at its closing quote or at the end of its line: it is
-                    // kept on one line, and closed, so that it cannot swallow what follows.
-                    let from = *start.get_or_insert(at);
-                    let mut end = at + 1;
-                    let mut closed = false;
-                    while end < bytes.len() {
-                        match bytes[end] {
-                            b'\\' if matches!(bytes.get(end + 1), Some(b'"' | b'\\')) => end += 2,
-                            b'"' => {
-                                end += 1;
-                                closed = true;
-                                break;
-                            }
-                            _ => end += 1,
-                        }
-                    }
-                    if closed {
-                        self.word(&source[from..end]);
-                    } else {
-                        self.word(&format!("{}\"", &source[from..end]));
-                    }
-                    start = None;
-                    at = end;
-                    continue;
-                }
-                start.get_or_insert(at);
-                at += c.len_utf8();
-            }
-            if let Some(from) = start {
-                self.word(&source[from..at]);
-            }
-        }
-    }
-}
-
-impl Movetext<'_> {
-    /// Closes what a tail left open, so that the termination marker written after it is
-    /// read as the marker again: a brace comment or set-up cut short, and the variations
-    /// still open (the `open` ones around the tail, plus those it opens itself). Without
-    /// this a marker would be swallowed by the comment or taken for text inside a
-    /// variation, and every export would add one more.
-    fn close_tail(&mut self, text: &str, dialect: &crate::Dialect, open: usize) {
+    /// Movetext kept as text, written token by token as the dialect's lexer reads it,
+    /// so that it reads back as the same tokens: tokens glued together stay glued, the
+    /// rest wrap like words; a `;` comment ends its line and a `%` line stays one; a brace
+    /// comment, a string or a set-up cut short is closed, and so is every variation still
+    /// open (the `open` ones around the tail, and those it opens itself). Otherwise the
+    /// termination marker written after the tail could be swallowed or taken for text
+    /// inside a variation, and every export would add one more.
+    fn tail(&mut self, text: &str, dialect: &crate::Dialect, open: usize) {
+        use crate::{Lexed, Token};
         let bytes = text.as_bytes();
         let mut depth = open;
-        let mut closer = None;
-        let mut pos = 0;
+        let mut word = String::new();
+        let (mut pos, mut prev_end) = (0, None);
         let mut gap = crate::Gap::default();
-        while let crate::Lexed::Token { token, end, .. } =
+        while let Lexed::Token { token, start, end } =
             crate::lex(bytes, pos, true, false, dialect, &mut gap)
         {
-            closer = None;
-            match token {
-                crate::Token::VariationOpen => depth += 1,
-                crate::Token::VariationClose => depth = depth.saturating_sub(1),
-                crate::Token::Comment {
-                    unterminated: true, ..
-                } => closer = Some("}"),
-                crate::Token::Setup {
-                    unterminated: true, ..
-                } => closer = Some("/"),
-                _ => {}
-            }
             if end <= pos {
                 break;
             }
+            if prev_end != Some(start) {
+                self.word(&word);
+                word.clear();
+            }
+            let source = String::from_utf8_lossy(&bytes[start..end]);
+            match token {
+                Token::Comment { text, .. } => {
+                    self.word(&word);
+                    word.clear();
+                    self.comment(&String::from_utf8_lossy(text));
+                }
+                Token::LineComment(text) => {
+                    self.word(&word);
+                    word.clear();
+                    self.line_comment(&String::from_utf8_lossy(text));
+                }
+                Token::Escape(text) => {
+                    self.word(&word);
+                    word.clear();
+                    self.end_line();
+                    self.out.push('%');
+                    self.out.push_str(String::from_utf8_lossy(text).trim_end());
+                    self.out.push('\n');
+                }
+                Token::String {
+                    unterminated: true, ..
+                } => {
+                    word.push_str(source.trim_end());
+                    word.push('"');
+                }
+                Token::Setup {
+                    unterminated: true, ..
+                } => {
+                    word.push_str(source.trim_end());
+                    word.push('/');
+                }
+                Token::VariationOpen => {
+                    depth += 1;
+                    word.push_str(&source);
+                }
+                Token::VariationClose => {
+                    depth = depth.saturating_sub(1);
+                    word.push_str(&source);
+                }
+                _ => word.push_str(&source),
+            }
+            prev_end = Some(end);
             pos = end;
         }
-        if let Some(closer) = closer {
-            self.word(closer);
-        }
+        self.word(&word);
         for _ in 0..depth {
             self.word(")");
         }
@@ -1337,7 +1303,7 @@ mod tests {
         let text = write(&game);
         assert_eq!(
             movetext(&text),
-            "1. e4 ( 1. d4 Zz ( 1... e5 * {cut } ) ) *\n\n"
+            "1. e4 ( 1. d4 Zz ( 1... e5 * {cut} ) ) *\n\n"
         );
 
         // A string ends at its line's end when read: written, it is closed.
