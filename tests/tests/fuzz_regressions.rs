@@ -146,3 +146,33 @@ fn control_character_in_a_tag_value() {
     );
     assert_eq!(games[0].game.tags.get("Event"), Some("a b"));
 }
+
+/// `pdn_games`: the start of a move number read in one game (`[1.`) was still held when
+/// the next game's movetext was cut short, so that game's kept text began at the wrong
+/// place: its own tag section went into the movetext.
+#[test]
+fn move_number_of_the_previous_game() {
+    all_rules("[1.[GameType\"6\n2");
+    let games = read_games(
+        &Draughts::new(),
+        &b"[1.[GameType\"6\n2"[..],
+        ReadOptions::default(),
+    );
+    assert_eq!(
+        games[1].game.tail.as_ref().map(|t| t.text.as_str()),
+        Some("2")
+    );
+}
+
+/// `pgn_games`: the validator read a tag value's control characters as they are, the tree
+/// builder as spaces: they disagreed on `[FEN "\0"]`.
+#[test]
+fn validator_reads_control_characters_in_tags_as_the_builder_does() {
+    let input = &b"[FEN \"\0"[..];
+    let tree = read_games(&Chess, input, ReadOptions::default());
+    let fast: Vec<_> = pgn::ValidatingReader::new(input)
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(tree.len(), fast.len());
+    assert_eq!(tree[0].diagnostics, fast[0].diagnostics);
+}

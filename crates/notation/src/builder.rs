@@ -287,6 +287,7 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
         self.context = MoveContext::default();
         self.stopped = false;
         self.tail_start = None;
+        self.number_start = None;
         self.marker_start = None;
         self.held = None;
         self.tag_names.clear();

@@ -277,11 +277,7 @@ impl Visitor for Validator {
     }
 
     fn tag(&mut self, name: &[u8], value: RawValue<'_>, at: At<'_>) -> ControlFlow<()> {
-        let unescaped = if value.0.contains(&b'\\') {
-            value.unescaped()
-        } else {
-            std::borrow::Cow::Borrowed(value.0)
-        };
+        let unescaped = value.unescaped();
         // Names and values are decoded only where they are needed: most are never looked at.
         let lossy = |bytes: &[u8]| !bytes.is_ascii() && std::str::from_utf8(bytes).is_err();
         let name_lossy = lossy(name);
