@@ -1370,26 +1370,45 @@ impl<R: Read> Reader<R> {
             }
             let (end, flow) = match first {
                 b'0'..=b'9' => {
-                    // Only a move number (`12.`, `12...`): a bare integer waits for its
-                    // periods, and the results start with digits too.
                     let mut d = start + 1;
                     while d < len && buf[d].is_ascii_digit() {
                         d += 1;
                     }
-                    if d >= len || buf[d] != b'.' {
+                    if d >= len {
                         break;
                     }
-                    let mut end = d + 1;
-                    while end < len && buf[end] == b'.' {
-                        end += 1;
+                    if buf[d] != b'.' {
+                        // A move starting with a digit (PDN's `32-28`, `28x19`). A bare
+                        // integer waits for its periods, and termination markers start with
+                        // digits too: those are left to the general path.
+                        let mut end = d;
+                        while end < len && crate::lexer::is_symbol_byte(buf[end]) {
+                            end += 1;
+                        }
+                        if end == d
+                            || end >= len
+                            || buf[end] == b'('
+                            || self.dialect.read_result(&buf[start..end]).is_some()
+                        {
+                            break;
+                        }
+                        any = true;
+                        *move_end = base + end as u64;
+                        (end, visitor.move_token(&buf[start..end], at(start, end)))
+                    } else {
+                        // A move number: `12.`, `12...`.
+                        let mut end = d + 1;
+                        while end < len && buf[end] == b'.' {
+                            end += 1;
+                        }
+                        if end >= len {
+                            break;
+                        }
+                        any = true;
+                        let number = digits_value(&buf[start..d]);
+                        let at = at(start, end);
+                        (end, visitor.move_number(number, end - d >= 3, at))
                     }
-                    if end >= len {
-                        break;
-                    }
-                    any = true;
-                    let number = digits_value(&buf[start..d]);
-                    let at = at(start, end);
-                    (end, visitor.move_number(number, end - d >= 3, at))
                 }
                 b'{' => {
                     let body = &buf[start + 1..];
