@@ -11,31 +11,12 @@
 //! output; the `chess_corpus` test checks that they are up to date and rewrites them when
 //! `NOTATION_REGENERATE_CORPUS=1` is set.
 
+use crate::Rng;
 use pgn::commands::{Arrow, ClockTime, Command, Eval, Highlight, MarkColor, Score};
 use pgn::{
     Color, Forgiven, Game, GameResult, LineId, Move, Nag, Outcome, Position, Role, Square,
     WriteOptions, chess960,
 };
-
-/// A small deterministic random number generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-
-    fn one_in(&mut self, n: usize) -> bool {
-        self.below(n) == 0
-    }
-}
 
 const GLYPHS: &[u16] = &[
     1, 2, 3, 4, 5, 6, 7, 10, 13, 14, 15, 16, 17, 18, 19, 22, 36, 132,

@@ -7,31 +7,11 @@
 //! pipeline, which cuts the input into chunks and reads them on several threads.
 #![allow(clippy::unwrap_used, missing_docs)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use notation::{GameReader, KeepRaw, ReadOptions, Rules, Severity, WriteOptions, write_game};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// A small deterministic random number generator (xorshift): the damage is the same on
-/// every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+use workspace_tests::{Rng, corpus_files};
 
 /// What a careless editor, a bad transfer or a broken program does to a file.
 const SNIPPETS: &[&[u8]] = &[
@@ -174,20 +154,13 @@ fn assert_nothing_lost<R: Rules>(
 }
 
 fn corpus(ext: &str) -> Vec<(String, Vec<u8>)> {
-    let mut files: Vec<_> = std::fs::read_dir(root().join("corpus").join(ext))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == ext))
-        .collect();
-    files.sort();
+    let files = corpus_files(ext, ext);
     assert!(!files.is_empty(), "corpus/{ext} is missing");
     files
         .into_iter()
         .map(|p| {
-            (
-                p.file_name().unwrap().to_string_lossy().into_owned(),
-                std::fs::read(p).unwrap(),
-            )
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(p).unwrap())
         })
         .collect()
 }
