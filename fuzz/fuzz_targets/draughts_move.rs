@@ -12,10 +12,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let mut pos = Position::new(Variant::ALL[usize::from(selector) % Variant::ALL.len()]);
-    let (choices, token) = match rest.iter().position(|&b| b == 0xFF) {
-        Some(i) => (&rest[..i], &rest[i + 1..]),
-        None => (rest, &[][..]),
-    };
+    let (choices, token) = notation_fuzz::split_walk(rest);
     for &choice in choices {
         let moves = pos.legal_moves();
         if moves.is_empty() {
@@ -27,7 +24,11 @@ fuzz_target!(|data: &[u8]| {
     let legal = pos.legal_moves();
     if let Ok(token) = std::str::from_utf8(token) {
         if let Ok((mv, _)) = pos.parse_move(token) {
-            assert!(legal.contains(&mv), "{token} read as an illegal move in {}", pos.to_fen());
+            assert!(
+                legal.contains(&mv),
+                "{token} read as an illegal move in {}",
+                pos.to_fen()
+            );
         }
     }
     for mv in &legal {
@@ -36,7 +37,11 @@ fuzz_target!(|data: &[u8]| {
                 .parse_move(&text)
                 .unwrap_or_else(|e| panic!("{text} in {}: {e}", pos.to_fen()));
             assert!(back.same_effect(mv), "{text} in {}", pos.to_fen());
-            assert!(warnings.is_empty(), "{text} in {}: {warnings:?}", pos.to_fen());
+            assert!(
+                warnings.is_empty(),
+                "{text} in {}: {warnings:?}",
+                pos.to_fen()
+            );
         }
     }
 });

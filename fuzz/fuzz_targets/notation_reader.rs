@@ -10,7 +10,11 @@ fuzz_target!(|data: &[u8]| {
     let Some((&selector, input)) = data.split_first() else {
         return;
     };
-    let rules = if selector & 0x80 == 0 { RawRules::PGN } else { RawRules::PDN };
+    let rules = if selector & 0x80 == 0 {
+        RawRules::PGN
+    } else {
+        RawRules::PDN
+    };
     let games = read_games(&rules, input, options_for(selector));
     for game in &games {
         for diagnostic in &game.diagnostics {

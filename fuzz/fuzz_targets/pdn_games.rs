@@ -19,15 +19,14 @@ fuzz_target!(|data: &[u8]| {
         Draughts::with_default(GameType::new(variant)).inferring(false)
     };
     let mut tree_reader = GameReader::new(&rules, input, options);
-    let tree: Vec<_> = (&mut tree_reader).map(|g| g.expect("reading a slice")).collect();
+    let tree: Vec<_> = (&mut tree_reader)
+        .map(|g| g.expect("reading a slice"))
+        .collect();
     let mut fast_reader = ValidatingReader::with_options(input, rules, options);
-    let fast: Vec<_> = (&mut fast_reader).map(|g| g.expect("reading a slice")).collect();
-    assert_eq!(tree.len(), fast.len());
-    for (t, f) in tree.iter().zip(&fast) {
-        assert_eq!(t.diagnostics, f.diagnostics, "game {}", t.index);
-        assert_eq!(t.game.node_count() as u64, f.plies, "game {}", t.index);
-        assert_eq!((t.index, t.span), (f.index, f.span));
-    }
+    let fast: Vec<_> = (&mut fast_reader)
+        .map(|g| g.expect("reading a slice"))
+        .collect();
+    notation_fuzz::assert_validator_agrees!(tree, fast);
     assert_eq!(tree_reader.take_orphans(), fast_reader.take_orphans());
 
     assert_export_fixed_point(&rules, input, &PDN_WRITE);

@@ -13,15 +13,14 @@ fuzz_target!(|data: &[u8]| {
     };
     let options = options_for(selector);
     let mut tree_reader = GameReader::new(&Chess, input, options);
-    let tree: Vec<_> = (&mut tree_reader).map(|g| g.expect("reading a slice")).collect();
+    let tree: Vec<_> = (&mut tree_reader)
+        .map(|g| g.expect("reading a slice"))
+        .collect();
     let mut fast_reader = ValidatingReader::with_options(input, options);
-    let fast: Vec<_> = (&mut fast_reader).map(|g| g.expect("reading a slice")).collect();
-    assert_eq!(tree.len(), fast.len());
-    for (t, f) in tree.iter().zip(&fast) {
-        assert_eq!(t.diagnostics, f.diagnostics, "game {}", t.index);
-        assert_eq!(t.game.node_count() as u64, f.plies, "game {}", t.index);
-        assert_eq!((t.index, t.span), (f.index, f.span));
-    }
+    let fast: Vec<_> = (&mut fast_reader)
+        .map(|g| g.expect("reading a slice"))
+        .collect();
+    notation_fuzz::assert_validator_agrees!(tree, fast);
     assert_eq!(tree_reader.take_orphans(), fast_reader.take_orphans());
 
     let write = if selector & 0x80 == 0 {

@@ -20,12 +20,13 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let fen = STARTS[usize::from(start) % STARTS.len()];
-    let mode = if start % 4 == 2 { CastlingMode::Chess960 } else { CastlingMode::Standard };
-    let mut pos = Position::from_fen_with_mode(fen, mode).expect("a valid start");
-    let (choices, token) = match rest.iter().position(|&b| b == 0xFF) {
-        Some(i) => (&rest[..i], &rest[i + 1..]),
-        None => (rest, &[][..]),
+    let mode = if start % 4 == 2 {
+        CastlingMode::Chess960
+    } else {
+        CastlingMode::Standard
     };
+    let mut pos = Position::from_fen_with_mode(fen, mode).expect("a valid start");
+    let (choices, token) = notation_fuzz::split_walk(rest);
     for &choice in choices {
         let moves = pos.legal_moves();
         if moves.is_empty() {
@@ -38,7 +39,12 @@ fuzz_target!(|data: &[u8]| {
     // what resolving it says.
     let general = SanToken::from_ascii(token).and_then(|t| t.resolve(&pos));
     let resolved = pos.resolve_san(token);
-    assert_eq!(resolved, general, "{:?} in {pos:?}", String::from_utf8_lossy(token));
+    assert_eq!(
+        resolved,
+        general,
+        "{:?} in {pos:?}",
+        String::from_utf8_lossy(token)
+    );
     let mut played = pos;
     match (played.play_san(token), &resolved) {
         (Ok((mv, forgiven)), Ok(r)) => {
@@ -55,7 +61,9 @@ fuzz_target!(|data: &[u8]| {
     // Every legal move's SAN reads back to it, with nothing forgiven.
     for mv in pos.legal_moves() {
         let san = pos.san(&mv).to_string();
-        let back = pos.resolve_san(san.as_bytes()).expect("canonical SAN reads back");
+        let back = pos
+            .resolve_san(san.as_bytes())
+            .expect("canonical SAN reads back");
         assert_eq!(back.mv, mv, "{san} in {pos:?}");
         assert_eq!(back.forgiven, Forgiven::empty(), "{san} in {pos:?}");
     }

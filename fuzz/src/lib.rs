@@ -1,4 +1,3 @@
-#![feature(round_char_boundary)]
 //! What the fuzz targets share: the invariants that must hold for any input, checked with
 //! `assert!` so that libFuzzer reports a violation as a crash.
 //!
@@ -8,6 +7,31 @@
 //!   writes to the same bytes: export is a fixed point.
 
 use notation::{ReadGame, ReadOptions, Rules, WriteOptions, read_games, to_export_string};
+
+/// Splits a walk-then-token input at its first `0xFF`: the move choices before it, the
+/// token after it (empty if there is none).
+pub fn split_walk(input: &[u8]) -> (&[u8], &[u8]) {
+    match input.iter().position(|&b| b == 0xFF) {
+        Some(i) => (&input[..i], &input[i + 1..]),
+        None => (input, &[]),
+    }
+}
+
+/// Checks that a validating reader (no tree) reported for each game exactly what the tree
+/// builder reported, and counted the moves it built. A macro, since the chess and draughts
+/// validators' game types are distinct.
+#[macro_export]
+macro_rules! assert_validator_agrees {
+    ($tree:expr, $fast:expr) => {{
+        let (tree, fast) = (&$tree, &$fast);
+        assert_eq!(tree.len(), fast.len());
+        for (t, f) in tree.iter().zip(fast.iter()) {
+            assert_eq!(t.diagnostics, f.diagnostics, "game {}", t.index);
+            assert_eq!(t.game.node_count() as u64, f.plies, "game {}", t.index);
+            assert_eq!((t.index, t.span), (f.index, f.span));
+        }
+    }};
+}
 
 /// The read options a target tries: lenient, and strict with a small size limit (so that
 /// the too-large path is reached too).
