@@ -1,4 +1,4 @@
-//! [`proptest`] strategies for chess: random legal games with comments, glyphs, nested
+//! [`proptest`](mod@proptest) strategies for chess: random legal games with comments, glyphs, nested
 //! variations, set-up positions and Chess960, and random positions, for the property tests
 //! of `tests/tests/properties_chess.rs`.
 //!
@@ -6,8 +6,8 @@
 //! move to play (an index taken modulo the number of legal moves), which glyphs and comments
 //! follow it, which variations branch off it. [`GameSpec::build`] and [`PositionSpec::build`]
 //! turn the records into a game or a position deterministically, with the project's own move
-//! generator ([`Position::legal_moves`]) and the game tree API ([`Game::push_move`],
-//! [`Game::add_variation`]). Every record is valid in every position, so when a property
+//! generator ([`Position::legal_moves`]) and the game tree API ([`Game::push_move`](pgn::Game),
+//! [`Game::add_variation`](pgn::Game)). Every record is valid in every position, so when a property
 //! fails, proptest shrinks the game by dropping moves, annotations and variations and by
 //! turning move choices into the first legal move, and what is left is still a legal game.
 

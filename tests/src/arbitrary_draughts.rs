@@ -1,4 +1,4 @@
-//! [`proptest`] strategies for draughts, in any of the fourteen [`Variant`]s: random legal
+//! [`proptest`](mod@proptest) strategies for draughts, in any of the fourteen [`Variant`]s: random legal
 //! games with comments, glyphs, move strengths, nested variations, set-up positions (the
 //! `FEN` tag, and `/FEN "…"/` in the movetext, passes included), and random positions, for
 //! the property tests of `tests/tests/properties_draughts.rs`.

@@ -7,7 +7,7 @@ use notation::{
     DiagnosticKind, Dialect, GameResult, MoveContext, Player, Rules, Setup, SetupError, Tags,
 };
 
-use crate::fen::FenWarning;
+use crate::fen::{FenText, FenWarning};
 use crate::gametype::{GameType, GameTypeError};
 use crate::geometry::GeometryError;
 use crate::movetext::{MoveError, MoveWarning};
@@ -249,8 +249,8 @@ pub struct Board {
 struct Start {
     /// In order of preference, after the board's position's.
     candidates: Vec<GameType>,
-    /// The set-up they start from (the standard start without one).
-    fen: Option<String>,
+    /// The set-up they start from (the standard start without one), read once.
+    fen: Option<Fen>,
     /// Each candidate's start position once set up (`None` inside if the set-up fails):
     /// reading the first move and playing it both need them, and a FEN costs more to
     /// read than the move.
@@ -258,7 +258,7 @@ struct Start {
 }
 
 impl Start {
-    fn new(candidates: Vec<GameType>, fen: Option<String>) -> Start {
+    fn new(candidates: Vec<GameType>, fen: Option<Fen>) -> Start {
         let set_up = candidates.iter().map(|_| OnceLock::new()).collect();
         Start {
             candidates,
@@ -272,11 +272,7 @@ impl Start {
         let &game_type = self.candidates.get(i)?;
         self.set_up
             .get(i)?
-            .get_or_init(|| {
-                start_in(game_type, self.fen.as_deref())
-                    .ok()
-                    .map(|(p, _)| p)
-            })
+            .get_or_init(|| start_in(game_type, self.fen.as_ref()).ok().map(|(p, _)| p))
             .as_ref()
     }
 }
@@ -349,14 +345,15 @@ impl Board {
     /// The reading with this index, the preferred first. The other game types of a game
     /// whose first move is still to come are set up here; `None` if the set-up fails.
     fn reading(&self, index: usize) -> Option<Position> {
+        self.reading_ref(index).cloned()
+    }
+
+    /// The reading with this index, as [`Board::reading`] gives it, not copied.
+    fn reading_ref(&self, index: usize) -> Option<&Position> {
         match index.checked_sub(1) {
-            None => Some(self.position.clone()),
-            Some(i) if i < self.others.len() => Some(self.others[i].clone()),
-            Some(i) => self
-                .start
-                .as_ref()?
-                .position(i - self.others.len())
-                .cloned(),
+            None => Some(&self.position),
+            Some(i) if i < self.others.len() => Some(&self.others[i]),
+            Some(i) => self.start.as_ref()?.position(i - self.others.len()),
         }
     }
 
@@ -566,6 +563,15 @@ fn fit(forgiven: &[Leniency]) -> Fit {
 /// Whether a FEN names its squares by algebraic names (`Wc3`): some item is a letter
 /// other than `K` followed by a digit.
 fn fen_is_algebraic(fen: &str) -> bool {
+    if fen.is_ascii() {
+        // The same, by bytes: an item is trimmed of white space in front, then of
+        // colour and king letters; a digit after the letter ends the question.
+        return split_bytes(fen, |b| matches!(b, b':' | b',')).any(|item| {
+            let b = trim_start_bytes(item.as_bytes(), is_ascii_space);
+            let b = trim_start_bytes(b, |c| matches!(c, b'W' | b'B' | b'K' | b'?'));
+            b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1].is_ascii_digit()
+        });
+    }
     fen.split([':', ','])
         .map(|item| item.trim().trim_start_matches(['W', 'B', 'K', '?']))
         .any(|item| {
@@ -577,6 +583,23 @@ fn fen_is_algebraic(fen: &str) -> bool {
 /// The largest square number of a FEN of numbers (lidraughts' `H` and `F` counters
 /// left out).
 fn fen_largest_number(fen: &str) -> Option<u32> {
+    if fen.is_ascii() {
+        // The same, by bytes.
+        return split_bytes(fen, |b| b == b':')
+            .filter(|field| {
+                let f = trim_start_bytes(field.as_bytes(), is_ascii_space);
+                !matches!(f.first(), Some(b'H' | b'F'))
+            })
+            .flat_map(|field| split_bytes(field, |b| matches!(b, b',' | b'-')))
+            .filter_map(|item| {
+                let b = trim_start_bytes(item.as_bytes(), is_ascii_space);
+                let b = trim_end_bytes(b, is_ascii_space);
+                let b = trim_start_bytes(b, |c| matches!(c, b'W' | b'B' | b'K' | b'?' | b'"'));
+                let b = trim_end_bytes(b, |c| matches!(c, b'.' | b'"'));
+                std::str::from_utf8(b).ok()?.parse::<u32>().ok()
+            })
+            .max();
+    }
     fen.split(':')
         .filter(|field| !field.trim_start().starts_with(['H', 'F']))
         .flat_map(|field| field.split([',', '-']))
@@ -588,6 +611,40 @@ fn fen_largest_number(fen: &str) -> Option<u32> {
         .max()
 }
 
+/// White space as `char::is_whitespace` sees it, in ASCII (the vertical tab too).
+fn is_ascii_space(b: u8) -> bool {
+    matches!(b, b'\t'..=b'\r' | b' ')
+}
+
+fn trim_start_bytes(b: &[u8], trim: impl Fn(u8) -> bool) -> &[u8] {
+    let n = b.iter().take_while(|&&c| trim(c)).count();
+    &b[n..]
+}
+
+fn trim_end_bytes(b: &[u8], trim: impl Fn(u8) -> bool) -> &[u8] {
+    let n = b.iter().rev().take_while(|&&c| trim(c)).count();
+    &b[..b.len() - n]
+}
+
+/// The parts of an ASCII `s` between the bytes `sep` matches, as `str::split` gives
+/// them (a byte scan: FEN items are a few bytes long).
+fn split_bytes(s: &str, sep: impl Fn(u8) -> bool + Copy) -> impl Iterator<Item = &str> {
+    let mut rest = Some(s);
+    std::iter::from_fn(move || {
+        let r = rest?;
+        match r.bytes().position(sep) {
+            Some(i) => {
+                rest = r.get(i + 1..);
+                r.get(..i)
+            }
+            None => {
+                rest = None;
+                Some(r)
+            }
+        }
+    })
+}
+
 /// How many squares a game type is played on.
 fn playing_squares(game_type: GameType) -> u32 {
     let all = u32::from(game_type.width()) * u32::from(game_type.height());
@@ -597,11 +654,30 @@ fn playing_squares(game_type: GameType) -> u32 {
     }
 }
 
+/// The moves one reading reads a move token as: one, or each candidate of an ambiguous
+/// capture.
+enum Read {
+    One(Move),
+    Many(Vec<Move>),
+}
+
+impl Read {
+    fn as_slice(&self) -> &[Move] {
+        match self {
+            Read::One(m) => std::slice::from_ref(m),
+            Read::Many(moves) => moves,
+        }
+    }
+}
+
 /// Reads a move in one position, leniently: each candidate of an ambiguous capture is
 /// a move, with a [`Leniency::Ambiguous`].
-fn read_in(position: &Position, text: &str) -> Result<(Vec<Move>, Vec<Leniency>), MoveError> {
+fn read_in(position: &Position, text: &str) -> Result<(Read, Vec<Leniency>), MoveError> {
     match position.parse_move(text) {
-        Ok((mv, warnings)) => Ok((vec![mv], warnings.into_iter().map(Leniency::Move).collect())),
+        Ok((mv, warnings)) => Ok((
+            Read::One(mv),
+            warnings.into_iter().map(Leniency::Move).collect(),
+        )),
         Err(MoveError::Ambiguous { text, candidates }) => {
             let moves: Vec<Move> = candidates
                 .iter()
@@ -610,18 +686,34 @@ fn read_in(position: &Position, text: &str) -> Result<(Vec<Move>, Vec<Leniency>)
             if moves.len() < 2 {
                 return Err(MoveError::Ambiguous { text, candidates });
             }
-            Ok((moves, vec![Leniency::Ambiguous { candidates }]))
+            Ok((Read::Many(moves), vec![Leniency::Ambiguous { candidates }]))
         }
         Err(e) => Err(e),
     }
 }
 
-/// The start position of a game type: the FEN's, or the standard one.
-fn start_in(game_type: GameType, fen: Option<&str>) -> Result<(Position, Vec<FenWarning>), String> {
-    match fen {
-        Some(fen) => {
-            Position::from_fen_crowning(game_type, fen).map_err(|e| format!("FEN \"{fen}\": {e}"))
+/// A FEN as written, and as read without a board: set up in each game type a game
+/// may be without reading its text again.
+#[derive(Debug)]
+struct Fen {
+    text: String,
+    read: FenText,
+}
+
+impl Fen {
+    fn new(text: &str) -> Fen {
+        Fen {
+            text: text.to_owned(),
+            read: FenText::read(text),
         }
+    }
+}
+
+/// The start position of a game type: the FEN's, or the standard one.
+fn start_in(game_type: GameType, fen: Option<&Fen>) -> Result<(Position, Vec<FenWarning>), String> {
+    match fen {
+        Some(fen) => Position::from_fen_text(game_type, &fen.read, true)
+            .map_err(|e| format!("FEN \"{}\": {e}", fen.text)),
         None => Ok((Position::start(game_type), Vec::new())),
     }
 }
@@ -738,13 +830,14 @@ impl Rules for Draughts {
         }
         // The first game type the set-up stands in is preferred; the others are set up
         // when the first move is read.
+        let fen = fen.map(Fen::new);
         let mut first_error = None;
         let mut rest = candidates.into_iter();
         let (position, fen_warnings) = loop {
             let Some(game_type) = rest.next() else {
                 return Err(SetupError::Invalid(first_error.unwrap_or_default()));
             };
-            match start_in(game_type, fen) {
+            match start_in(game_type, fen.as_ref()) {
                 Ok(found) => break found,
                 Err(e) => {
                     first_error.get_or_insert(e);
@@ -766,8 +859,7 @@ impl Rules for Draughts {
             ));
         }
         let candidates: Vec<GameType> = rest.collect();
-        let start = (!candidates.is_empty())
-            .then(|| Arc::new(Start::new(candidates, fen.map(str::to_owned))));
+        let start = (!candidates.is_empty()).then(|| Arc::new(Start::new(candidates, fen)));
         Ok(Setup {
             position: Board {
                 position,
@@ -781,12 +873,15 @@ impl Rules for Draughts {
 
     fn inline_setup(&self, current: &Board, text: &str) -> Result<Setup<Board>, SetupError> {
         let fen = setup_fen(text)?;
+        let null = null_move(fen);
+        // Read once, set up in each reading.
+        let read_fen = null.is_none().then(|| Fen::new(fen));
         let mut readings = Vec::new();
         let mut first_error = None;
         let mut warnings = None;
         for position in (0..current.reading_count()).filter_map(|i| current.reading(i)) {
             let game_type = position.game_type();
-            let read = match null_move(fen) {
+            let read = match null {
                 Some(turn) => Position::from_pieces(game_type, turn, position.pieces())
                     .map(|mut p| {
                         // A pass by the second player completes a move.
@@ -796,7 +891,7 @@ impl Rules for Draughts {
                         (p, Vec::new())
                     })
                     .map_err(|e| format!("FEN \"{fen}\": {e}")),
-                None => start_in(game_type, Some(fen)).map(|(mut p, w)| {
+                None => start_in(game_type, read_fen.as_ref()).map(|(mut p, w)| {
                     // The FEN has no move number (unless lidraughts' F field gives one):
                     // the game's numbering goes on.
                     let numbered = w
@@ -843,6 +938,13 @@ impl Rules for Draughts {
         token: &[u8],
         _context: MoveContext,
     ) -> Result<(PdnMove, Forgiven), MoveError> {
+        if board.single() {
+            // One reading, and the move written as PDN 3.0 writes it: the common case,
+            // read from the bytes (such a token is ASCII).
+            if let Some(mv) = board.position.parse_canonical(token) {
+                return Ok((PdnMove { mv, reading: None }, Forgiven(Vec::new())));
+            }
+        }
         let text = match std::str::from_utf8(token) {
             Ok(text) => text,
             Err(_) => {
@@ -852,8 +954,8 @@ impl Rules for Draughts {
             }
         };
         if board.single() {
-            // One reading: the common case. An ambiguous capture makes several.
-            match board.position.parse_move(text) {
+            // One reading. An ambiguous capture makes several.
+            match board.position.parse_move_general(text) {
                 Ok((mv, warnings)) => {
                     let forgiven = warnings.into_iter().map(Leniency::Move).collect();
                     return Ok((PdnMove { mv, reading: None }, Forgiven(forgiven)));
@@ -871,51 +973,50 @@ impl Rules for Draughts {
         // dropped) are not even set up.
         let algebraic = text.as_bytes().first().is_some_and(u8::is_ascii_alphabetic);
         let count = board.reading_count();
-        let mut readings: Vec<Option<Position>> = vec![None; count];
-        let mut read: Vec<Option<(Vec<Move>, Vec<Leniency>)>> = vec![None; count];
+        let mut read: Vec<Option<(Read, Vec<Leniency>)>> = Vec::with_capacity(count);
+        read.resize_with(count, || None);
         let mut first_error = None;
         for same_notation in [true, false] {
             if !same_notation && read.iter().any(Option::is_some) {
                 break;
             }
-            for i in 0..count {
+            for (i, slot) in read.iter_mut().enumerate() {
                 let kind_matches = board.reading_is_algebraic(i) == Some(algebraic);
                 if kind_matches != same_notation {
                     continue;
                 }
-                let Some(position) = board.reading(i) else {
+                let Some(position) = board.reading_ref(i) else {
                     continue;
                 };
-                match read_in(&position, text) {
-                    Ok(r) => read[i] = Some(r),
+                match read_in(position, text) {
+                    Ok(r) => *slot = Some(r),
                     // The preferred reading's error is the one reported.
                     Err(e) if i == 0 || first_error.is_none() => first_error = Some(e),
                     Err(_) => {}
                 }
-                readings[i] = Some(position);
             }
         }
-        let mut entries: Vec<(Fit, u16, &Move, &[Leniency])> = Vec::new();
-        for (i, r) in read.iter().enumerate() {
-            let Some((moves, forgiven)) = r else { continue };
-            let index = u16::try_from(i).unwrap_or(u16::MAX);
-            let fit = fit(forgiven);
-            entries.extend(moves.iter().map(|m| (fit, index, m, forgiven.as_slice())));
-        }
         // Only the readings that fit best are kept, in their order.
-        if let Some(best) = entries.iter().map(|e| e.0).min() {
-            entries.retain(|e| e.0 == best);
-        }
-        entries.truncate(MAX_READINGS);
-        let preferred_read = read.first().is_some_and(Option::is_some);
-        let mut entries = entries.into_iter();
-        let Some((_, from, mv, forgiven)) = entries.next() else {
+        let Some(best) = read.iter().flatten().map(|(_, f)| fit(f)).min() else {
             return Err(first_error.unwrap_or(MoveError::Empty));
         };
-        let mut forgiven = forgiven.to_vec();
-        let game_type = readings
-            .get(usize::from(from))
-            .and_then(Option::as_ref)
+        let mut entries = read
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| r.as_ref().map(|(moves, f)| (i, moves, f)))
+            .filter(|(_, _, f)| fit(f) == best)
+            .flat_map(|(i, moves, f)| {
+                let index = u16::try_from(i).unwrap_or(u16::MAX);
+                moves.as_slice().iter().map(move |m| (index, m, f))
+            })
+            .take(MAX_READINGS);
+        let preferred_read = read.first().is_some_and(Option::is_some);
+        let Some((from, mv, forgiven)) = entries.next() else {
+            return Err(first_error.unwrap_or(MoveError::Empty));
+        };
+        let mut forgiven = forgiven.clone();
+        let game_type = board
+            .reading_ref(usize::from(from))
             .map_or(board.game_type(), Position::game_type);
         if game_type != board.game_type() {
             forgiven.push(Leniency::GameType {
@@ -928,8 +1029,10 @@ impl Rules for Draughts {
                 readable: preferred_read,
             });
         }
-        let others: Vec<(u16, Move)> = entries.map(|(_, i, m, _)| (i, m.clone())).collect();
-        let reading = Some(Box::new(Reading { from, others }));
+        let others: Vec<(u16, Move)> = entries.map(|(i, m, _)| (i, m.clone())).collect();
+        // Read in the preferred reading alone: played and written as a move of a board
+        // with one reading is.
+        let reading = (from != 0 || !others.is_empty()).then(|| Box::new(Reading { from, others }));
         Ok((
             PdnMove {
                 mv: mv.clone(),
@@ -1071,5 +1174,61 @@ impl Draughts {
             result: mapped.to_string(),
         };
         (mapped, vec![kind])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The FEN helpers as written before their byte scans, to hold those to.
+    fn is_algebraic_by_chars(fen: &str) -> bool {
+        fen.split([':', ','])
+            .map(|item| item.trim().trim_start_matches(['W', 'B', 'K', '?']))
+            .any(|item| {
+                let b = item.as_bytes();
+                b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1].is_ascii_digit()
+            })
+    }
+
+    fn largest_number_by_chars(fen: &str) -> Option<u32> {
+        fen.split(':')
+            .filter(|field| !field.trim_start().starts_with(['H', 'F']))
+            .flat_map(|field| field.split([',', '-']))
+            .filter_map(|item| {
+                let digits = item.trim().trim_start_matches(['W', 'B', 'K', '?', '"']);
+                let digits = digits.trim_end_matches(['.', '"']);
+                digits.parse::<u32>().ok()
+            })
+            .max()
+    }
+
+    #[test]
+    fn fen_helpers_by_bytes_agree() {
+        let fens = [
+            "",
+            ":",
+            "W:W31-50:B1-20",
+            "B:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29",
+            "\"B: W18,24, K10 : B12 ,\u{b}16.\"",
+            "W:Wa1,c3:Bh8",
+            "W:W c3:B K d4",
+            "W:WKc3:B?e5",
+            "W:W21,22:B1,2:H0:F1",
+            " H3:F12:W99",
+            "W:W+5,-7,4294967296,4294967295:B\"7\".",
+            "W:W3 3:B0, 00,\t12\r",
+            "?:W29,13,11:B22,4,2",
+            "W:Wé3,ü5:B1",
+            "W:W\u{a0}12:B5",
+        ];
+        for fen in fens {
+            assert_eq!(fen_is_algebraic(fen), is_algebraic_by_chars(fen), "{fen:?}");
+            assert_eq!(
+                fen_largest_number(fen),
+                largest_number_by_chars(fen),
+                "{fen:?}"
+            );
+        }
     }
 }

@@ -38,7 +38,7 @@ use std::fmt::Write as _;
 
 use crate::color::{Color, Piece, Role};
 use crate::gametype::GameType;
-use crate::geometry::{Geometry, NotationKind, Square, SquareError, SquareRef};
+use crate::geometry::{NotationKind, Square, SquareError, SquareRef};
 use crate::position::{Position, PositionError};
 use crate::variant::Variant;
 
@@ -132,14 +132,6 @@ pub enum FenError {
     Position(#[from] PositionError),
 }
 
-/// The contents of a FEN, before they become a position.
-struct Parsed {
-    turn: Color,
-    pieces: Vec<(Square, Piece)>,
-    halfmove: Option<u32>,
-    fullmove: Option<u32>,
-}
-
 impl Position {
     /// Reads a FEN for a game type, leniently; returns the position and what
     /// was forgiven. See the [module docs](crate::fen).
@@ -151,17 +143,7 @@ impl Position {
         game_type: GameType,
         fen: &str,
     ) -> Result<(Position, Vec<FenWarning>), FenError> {
-        let mut warnings = Vec::new();
-        let empty = Position::empty(game_type, game_type.start());
-        let parsed = parse(game_type, empty.geometry(), fen, &mut warnings)?;
-        let mut pos = Position::from_pieces(game_type, parsed.turn, parsed.pieces)?;
-        if let Some(n) = parsed.fullmove {
-            pos.set_fullmove_number(n);
-        }
-        if let Some(n) = parsed.halfmove {
-            pos.set_halfmove_clock(n);
-        }
-        Ok((pos, warnings))
+        Position::from_fen_text(game_type, &FenText::read(fen), false)
     }
 
     /// Reads a FEN like [`Position::from_fen`], and also forgives a man on the row
@@ -186,21 +168,28 @@ impl Position {
         game_type: GameType,
         fen: &str,
     ) -> Result<(Position, Vec<FenWarning>), FenError> {
+        Position::from_fen_text(game_type, &FenText::read(fen), true)
+    }
+
+    /// Sets up a FEN read already in a game type, crowning the men that stand where
+    /// they would have been crowned (with a warning) or refusing them.
+    pub(crate) fn from_fen_text(
+        game_type: GameType,
+        fen: &FenText,
+        crowning: bool,
+    ) -> Result<(Position, Vec<FenWarning>), FenError> {
         let mut warnings = Vec::new();
-        let empty = Position::empty(game_type, game_type.start());
-        let mut parsed = parse(game_type, empty.geometry(), fen, &mut warnings)?;
-        for (sq, piece) in &mut parsed.pieces {
-            if piece.role == Role::Man && empty.is_promotion_square(piece.color, *sq) {
-                piece.role = Role::King;
-                let name = empty.geometry().name(*sq).to_string();
-                warnings.push(FenWarning::CrownedMan(name));
-            }
+        let mut pos = Position::empty(game_type, fen.turn(game_type));
+        let mut crowned = Vec::new();
+        fen.resolve(&mut pos, &mut warnings, crowning, &mut crowned)?;
+        for sq in crowned {
+            let name = pos.geometry().name(sq).to_string();
+            warnings.push(FenWarning::CrownedMan(name));
         }
-        let mut pos = Position::from_pieces(game_type, parsed.turn, parsed.pieces)?;
-        if let Some(n) = parsed.fullmove {
+        if let Some(n) = fen.fullmove {
             pos.set_fullmove_number(n);
         }
-        if let Some(n) = parsed.halfmove {
+        if let Some(n) = fen.halfmove {
             pos.set_halfmove_clock(n);
         }
         Ok((pos, warnings))
@@ -253,82 +242,321 @@ impl Position {
     }
 }
 
-fn parse(
-    game_type: GameType,
-    geometry: &Geometry,
-    text: &str,
-    warnings: &mut Vec<FenWarning>,
-) -> Result<Parsed, FenError> {
-    let alpha_game = geometry.notation().kind == NotationKind::Alphanumeric;
-    let mut s = text.trim();
-    if s.len() >= 2 && s.starts_with('"') && s.ends_with('"') {
-        warnings.push(FenWarning::Quoted);
-        s = s[1..s.len() - 1].trim();
+/// A FEN read as far as it can be without a board: what it says, in order, with the
+/// squares still as written. A game whose type is inferred reads its FEN once and sets
+/// it up in each game type it may be ([`Position::from_fen_text`]).
+#[derive(Debug, Clone)]
+pub(crate) struct FenText {
+    /// The FEN without spaces, quotes or final dots: the text the items point into.
+    body: String,
+    /// The side to move; `None` for the colour that starts, whatever the game type.
+    turn: Option<Color>,
+    halfmove: Option<u32>,
+    fullmove: Option<u32>,
+    /// What the FEN says, in order.
+    ops: Vec<Op>,
+    /// The warnings of [`Op::Warn`] that do not depend on the board.
+    warnings: Vec<FenWarning>,
+    /// Why the FEN cannot be read whatever the board, after the last op.
+    error: Option<FenError>,
+}
+
+/// A span of [`FenText::body`].
+#[derive(Debug, Clone, Copy)]
+struct Span {
+    start: u32,
+    end: u32,
+}
+
+impl Span {
+    /// The span of `part`, a subslice of `body`.
+    fn of(body: &str, part: &str) -> Span {
+        let start = (part.as_ptr() as usize).wrapping_sub(body.as_ptr() as usize);
+        Span {
+            start: u32::try_from(start).unwrap_or(u32::MAX),
+            end: u32::try_from(start + part.len()).unwrap_or(u32::MAX),
+        }
     }
-    // Nearly every FEN is ASCII without white space: it is used as it is, not copied
-    // character by character (a FEN is read once per game type a game may be).
-    // `char::is_whitespace` also counts the vertical tab, which ASCII's does not.
-    let compact: std::borrow::Cow<'_, str> =
-        if s.is_ascii() && !s.bytes().any(|b| b.is_ascii_whitespace() || b == 0x0b) {
-            std::borrow::Cow::Borrowed(s)
-        } else {
-            std::borrow::Cow::Owned(s.chars().filter(|c| !c.is_whitespace()).collect())
+
+    fn get(self, body: &str) -> &str {
+        body.get(self.start as usize..self.end as usize)
+            .unwrap_or_default()
+    }
+}
+
+/// One step of reading a FEN.
+#[derive(Debug, Clone, Copy)]
+enum Op {
+    /// The next warning of [`FenText::warnings`].
+    Warn,
+    /// [`FenWarning::UnknownTurn`] of the game type's start colour.
+    UnknownTurn,
+    /// [`FenWarning::MissingTurn`] of the game type's start colour.
+    MissingTurn,
+    /// One square.
+    Square {
+        piece: Piece,
+        square: SquareRef,
+        text: Span,
+    },
+    /// A numeric range (`31-50`): the item without its `K`, and the item.
+    Range {
+        piece: Piece,
+        range: Span,
+        item: Span,
+    },
+}
+
+/// The parts of `s` between the `sep` bytes, as `str::split` gives them (a byte scan:
+/// FEN items are a few bytes long).
+fn split_byte(s: &str, sep: u8) -> impl Iterator<Item = &str> {
+    let mut rest = Some(s);
+    std::iter::from_fn(move || {
+        let r = rest?;
+        match r.bytes().position(|b| b == sep) {
+            Some(i) => {
+                rest = Some(&r[i + 1..]);
+                Some(&r[..i])
+            }
+            None => {
+                rest = None;
+                Some(r)
+            }
+        }
+    })
+}
+
+impl FenText {
+    /// Reads what a FEN says without a board; errors that do not depend on the board
+    /// come back from [`FenText::resolve`], in their place.
+    pub(crate) fn read(text: &str) -> FenText {
+        // About one op per item: room for them all at once.
+        let items = text.bytes().filter(|&b| matches!(b, b',' | b':')).count();
+        let mut fen = FenText {
+            body: String::new(),
+            turn: None,
+            halfmove: None,
+            fullmove: None,
+            ops: Vec::with_capacity(items + 4),
+            warnings: Vec::new(),
+            error: None,
         };
-    if compact.len() != s.len() {
-        warnings.push(FenWarning::Whitespace);
+        let mut s = text.trim();
+        if s.len() >= 2 && s.starts_with('"') && s.ends_with('"') {
+            fen.warn(FenWarning::Quoted);
+            s = s[1..s.len() - 1].trim();
+        }
+        // Nearly every FEN is ASCII without white space: copied as it is, not character
+        // by character. `char::is_whitespace` also counts the vertical tab, which
+        // ASCII's does not.
+        let mut body: String =
+            if s.is_ascii() && !s.bytes().any(|b| b.is_ascii_whitespace() || b == 0x0b) {
+                s.to_owned()
+            } else {
+                s.chars().filter(|c| !c.is_whitespace()).collect()
+            };
+        if body.len() != s.len() {
+            fen.warn(FenWarning::Whitespace);
+        }
+        if body.ends_with('.') {
+            fen.warn(FenWarning::TrailingDot);
+            let len = body.trim_end_matches('.').len();
+            body.truncate(len);
+        }
+        let mut ops = std::mem::take(&mut fen.ops);
+        let mut warnings = std::mem::take(&mut fen.warnings);
+        let mut items = Items {
+            ops: &mut ops,
+            warnings: &mut warnings,
+        };
+        fen.error = read_body(&body, &mut items, &mut fen).err();
+        fen.ops = ops;
+        fen.warnings = warnings;
+        fen.body = body;
+        fen
     }
-    let mut body = &*compact;
-    if body.ends_with('.') {
-        warnings.push(FenWarning::TrailingDot);
-        body = body.trim_end_matches('.');
+
+    fn warn(&mut self, w: FenWarning) {
+        self.ops.push(Op::Warn);
+        self.warnings.push(w);
     }
+
+    /// The side to move in a game type.
+    fn turn(&self, game_type: GameType) -> Color {
+        self.turn.unwrap_or(game_type.start())
+    }
+
+    /// Puts the FEN's pieces on `pos` (an empty board of the game type), with every
+    /// warning, board or not, in order. A man where it would have been crowned is
+    /// crowned (its square given to `crowned`), or refused after the rest is read.
+    fn resolve(
+        &self,
+        pos: &mut Position,
+        warnings: &mut Vec<FenWarning>,
+        crowning: bool,
+        crowned: &mut Vec<Square>,
+    ) -> Result<(), FenError> {
+        let game_type = pos.game_type();
+        let alpha_game = pos.geometry().notation().kind == NotationKind::Alphanumeric;
+        let start = game_type.start();
+        let body = self.body.as_str();
+        let mut own = self.warnings.iter();
+        // Square indices are bytes: 256 bits cover every board.
+        let mut taken = [0u64; 4];
+        // A man on its crowning row is refused once the whole FEN is read.
+        let mut refused: Option<PositionError> = None;
+        let mut place = |pos: &mut Position, sq: Square, piece: Piece| {
+            let (word, bit) = (sq.index() / 64 % 4, sq.index() % 64);
+            if taken[word] & (1 << bit) != 0 {
+                return Err(FenError::from(PositionError::SquareTwice {
+                    square: pos.geometry().name(sq).to_string(),
+                }));
+            }
+            taken[word] |= 1 << bit;
+            // A man on its crowning row is not put.
+            if !pos.put(sq, piece, crowning) {
+                if crowning {
+                    crowned.push(sq);
+                } else {
+                    refused.get_or_insert_with(|| PositionError::ManOnPromotionRow {
+                        square: pos.geometry().name(sq).to_string(),
+                        color: piece.color,
+                    });
+                }
+            }
+            Ok(())
+        };
+        for op in &self.ops {
+            match *op {
+                Op::Warn => warnings.extend(own.next().cloned()),
+                Op::UnknownTurn => warnings.push(FenWarning::UnknownTurn(start)),
+                Op::MissingTurn => warnings.push(FenWarning::MissingTurn(start)),
+                Op::Square {
+                    piece,
+                    square: r,
+                    text,
+                } => {
+                    let text = text.get(body);
+                    match r {
+                        SquareRef::Number { leading_zero, .. } => {
+                            note_number(text, leading_zero, alpha_game, warnings);
+                        }
+                        SquareRef::Alpha { upper_case, .. } => {
+                            if upper_case {
+                                warnings.push(FenWarning::UpperCaseSquare(text.to_owned()));
+                            }
+                            if !alpha_game {
+                                warnings.push(FenWarning::AlphaSquare(text.to_owned()));
+                            }
+                        }
+                    }
+                    let sq = pos
+                        .geometry()
+                        .resolve(r)
+                        .map_err(|source| FenError::Square {
+                            text: text.to_owned(),
+                            source,
+                        })?;
+                    place(pos, sq, piece)?;
+                }
+                Op::Range { piece, range, item } => {
+                    let (a, b) = range.get(body).split_once('-').unwrap_or_default();
+                    let (Some(lo), Some(hi)) = (range_end(a), range_end(b)) else {
+                        // Read already.
+                        continue;
+                    };
+                    for (text, leading) in [(a, lo.1), (b, hi.1)] {
+                        note_number(text, leading, alpha_game, warnings);
+                    }
+                    let (mut lo, mut hi) = (lo.0, hi.0);
+                    if lo > hi {
+                        warnings.push(FenWarning::ReversedRange(item.get(body).to_owned()));
+                        std::mem::swap(&mut lo, &mut hi);
+                    }
+                    let geometry = pos.geometry();
+                    for n in [lo, hi] {
+                        if geometry.square_by_number(n).is_none() {
+                            return Err(FenError::Square {
+                                text: n.to_string(),
+                                source: SquareError::OutOfRange {
+                                    number: n,
+                                    max: geometry.len(),
+                                },
+                            });
+                        }
+                    }
+                    for n in lo..=hi {
+                        if let Some(sq) = pos.geometry().square_by_number(n) {
+                            place(pos, sq, piece)?;
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(e) = &self.error {
+            return Err(e.clone());
+        }
+        match refused {
+            Some(e) => Err(e.into()),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Where [`read_body`] writes.
+struct Items<'a> {
+    ops: &'a mut Vec<Op>,
+    warnings: &'a mut Vec<FenWarning>,
+}
+
+impl Items<'_> {
+    fn warn(&mut self, w: FenWarning) {
+        self.ops.push(Op::Warn);
+        self.warnings.push(w);
+    }
+}
+
+/// Reads the fields of a FEN (`body`, spaces, quotes and dots taken off).
+fn read_body(body: &str, out: &mut Items<'_>, fen: &mut FenText) -> Result<(), FenError> {
     if body.is_empty() {
         return Err(FenError::Empty);
     }
-
-    let mut segments: Vec<&str> = body.split(':').collect();
-    let start = game_type.start();
-    let turn = match segments.first().copied().unwrap_or("") {
-        "W" => Color::White,
-        "B" => Color::Black,
+    let mut segments = split_byte(body, b':');
+    let first = segments.next().unwrap_or_default();
+    // The first colour field, when the side to move is missing.
+    let mut field = None;
+    fen.turn = match first {
+        "W" => Some(Color::White),
+        "B" => Some(Color::Black),
         "w" => {
-            warnings.push(FenWarning::LowerCase('w'));
-            Color::White
+            out.warn(FenWarning::LowerCase('w'));
+            Some(Color::White)
         }
         "b" => {
-            warnings.push(FenWarning::LowerCase('b'));
-            Color::Black
+            out.warn(FenWarning::LowerCase('b'));
+            Some(Color::Black)
         }
         "?" => {
-            warnings.push(FenWarning::UnknownTurn(start));
-            start
+            out.ops.push(Op::UnknownTurn);
+            None
         }
         "" => {
-            warnings.push(FenWarning::MissingTurn(start));
-            start
+            out.ops.push(Op::MissingTurn);
+            None
         }
         first if first.len() > 1 && matches!(first.as_bytes()[0], b'W' | b'B' | b'w' | b'b') => {
             // "W31-50:B1-20": the side to move is missing and this is
             // already a colour field.
-            warnings.push(FenWarning::MissingTurn(start));
-            segments.insert(0, "");
-            start
+            out.ops.push(Op::MissingTurn);
+            field = Some(first);
+            None
         }
         other => return Err(FenError::Turn(other.to_owned())),
     };
-
-    let mut parsed = Parsed {
-        turn,
-        // Room for a full board at once: growing the list piece by piece costs more.
-        pieces: Vec::with_capacity(geometry.len()),
-        halfmove: None,
-        fullmove: None,
-    };
     let mut seen = [false; 2];
-    let mut taken = vec![false; geometry.len()];
-    for &segment in segments.iter().skip(1) {
+    for segment in field.into_iter().chain(segments) {
         if segment.is_empty() {
-            warnings.push(FenWarning::EmptyItem);
+            out.warn(FenWarning::EmptyItem);
             continue;
         }
         let first = segment.as_bytes()[0];
@@ -341,113 +569,69 @@ fn parse(
             {
                 let value = segment[1..].parse::<u32>().ok();
                 if first == b'H' {
-                    parsed.halfmove = value;
+                    fen.halfmove = value;
                 } else {
-                    parsed.fullmove = value;
+                    fen.fullmove = value;
                 }
-                warnings.push(FenWarning::Extension(segment.to_owned()));
+                out.warn(FenWarning::Extension(segment.to_owned()));
                 continue;
             }
             _ => return Err(FenError::Field(segment.to_owned())),
         };
         if first.is_ascii_lowercase() {
-            warnings.push(FenWarning::LowerCase(char::from(first)));
+            out.warn(FenWarning::LowerCase(char::from(first)));
         }
         let side = usize::from(color == Color::Black);
         if seen[side] {
-            warnings.push(FenWarning::RepeatedColor(color));
+            out.warn(FenWarning::RepeatedColor(color));
         }
         seen[side] = true;
-        let rest = &segment[1..];
-        if rest.is_empty() {
+        let items = &segment[1..];
+        if items.is_empty() {
             continue;
         }
-        for item in rest.split(',') {
+        for item in split_byte(items, b',') {
             if item.is_empty() {
-                warnings.push(FenWarning::EmptyItem);
+                out.warn(FenWarning::EmptyItem);
                 continue;
             }
-            let (role, body) = match item.as_bytes()[0] {
+            let (role, square) = match item.as_bytes()[0] {
                 b'K' => (Role::King, &item[1..]),
                 b'k' => {
-                    warnings.push(FenWarning::LowerCase('k'));
+                    out.warn(FenWarning::LowerCase('k'));
                     (Role::King, &item[1..])
                 }
                 _ => (Role::Man, item),
             };
             let piece = Piece::new(color, role);
-            let mut place =
-                |sq: Square, pieces: &mut Vec<(Square, Piece)>| -> Result<(), FenError> {
-                    if std::mem::replace(&mut taken[sq.index()], true) {
-                        return Err(PositionError::SquareTwice {
-                            square: geometry.name(sq).to_string(),
-                        }
-                        .into());
-                    }
-                    pieces.push((sq, piece));
-                    Ok(())
-                };
-            if let Some((a, b)) = body.split_once('-') {
-                let (lo, hi) = match (range_end(a), range_end(b)) {
-                    (Some(lo), Some(hi)) => (lo, hi),
-                    _ => return Err(FenError::Range(item.to_owned())),
-                };
-                for (text, leading) in [(a, lo.1), (b, hi.1)] {
-                    note_number(text, leading, alpha_game, warnings);
+            if let Some((a, b)) = square.split_once('-') {
+                if range_end(a).is_none() || range_end(b).is_none() {
+                    return Err(FenError::Range(item.to_owned()));
                 }
-                let (mut lo, mut hi) = (lo.0, hi.0);
-                if lo > hi {
-                    warnings.push(FenWarning::ReversedRange(item.to_owned()));
-                    std::mem::swap(&mut lo, &mut hi);
-                }
-                for n in [lo, hi] {
-                    if geometry.square_by_number(n).is_none() {
-                        return Err(FenError::Square {
-                            text: n.to_string(),
-                            source: SquareError::OutOfRange {
-                                number: n,
-                                max: geometry.len(),
-                            },
-                        });
-                    }
-                }
-                for n in lo..=hi {
-                    if let Some(sq) = geometry.square_by_number(n) {
-                        place(sq, &mut parsed.pieces)?;
-                    }
-                }
+                out.ops.push(Op::Range {
+                    piece,
+                    range: Span::of(body, square),
+                    item: Span::of(body, item),
+                });
             } else {
-                let r = SquareRef::parse(body).ok_or_else(|| FenError::Square {
-                    text: body.to_owned(),
-                    source: SquareError::Syntax(body.to_owned()),
+                let r = SquareRef::parse(square).ok_or_else(|| FenError::Square {
+                    text: square.to_owned(),
+                    source: SquareError::Syntax(square.to_owned()),
                 })?;
-                match r {
-                    SquareRef::Number { leading_zero, .. } => {
-                        note_number(body, leading_zero, alpha_game, warnings);
-                    }
-                    SquareRef::Alpha { upper_case, .. } => {
-                        if upper_case {
-                            warnings.push(FenWarning::UpperCaseSquare(body.to_owned()));
-                        }
-                        if !alpha_game {
-                            warnings.push(FenWarning::AlphaSquare(body.to_owned()));
-                        }
-                    }
-                }
-                let sq = geometry.resolve(r).map_err(|source| FenError::Square {
-                    text: body.to_owned(),
-                    source,
-                })?;
-                place(sq, &mut parsed.pieces)?;
+                out.ops.push(Op::Square {
+                    piece,
+                    square: r,
+                    text: Span::of(body, square),
+                });
             }
         }
     }
     for color in Color::ALL {
         if !seen[usize::from(color == Color::Black)] {
-            warnings.push(FenWarning::MissingSide(color));
+            out.warn(FenWarning::MissingSide(color));
         }
     }
-    Ok(parsed)
+    Ok(())
 }
 
 /// Reads one end of a numeric range: the number and whether it had a

@@ -212,24 +212,34 @@ impl Position {
     /// If the text is not a move, names a square that does not exist, or
     /// matches no legal move or several different ones.
     pub fn parse_move(&self, text: &str) -> Result<(Move, Vec<MoveWarning>), MoveError> {
-        // Most moves are steps written as PDN 3.0 writes them: found without listing
-        // the legal moves, with nothing to forgive.
-        if let Some((from, to, sep)) = self.canonical_pair(text) {
-            let capture_sep = self.game_type().capture_separator();
-            let found = if sep == '-' {
-                self.quiet_step(from, to)
-            } else {
-                None
-            }
-            .or_else(|| {
-                (sep == capture_sep)
-                    .then(|| self.single_capture(from, to))
-                    .flatten()
-            });
-            if let Some(m) = found {
-                return Ok((m, Vec::new()));
+        match self.parse_canonical(text.as_bytes()) {
+            Some(m) => Ok((m, Vec::new())),
+            None => self.parse_move_general(text),
+        }
+    }
+
+    /// The fast path of [`Position::parse_move`]: most moves are steps or captures
+    /// written as PDN 3.0 writes them, found without listing the legal moves, with
+    /// nothing to forgive. `None` when the general reader must decide.
+    pub(crate) fn parse_canonical(&self, text: &[u8]) -> Option<Move> {
+        let (from, to, sep) = self.canonical_pair(text)?;
+        let capture_sep = self.game_type().capture_separator();
+        if sep == '-' {
+            if let Some(m) = self.quiet_step(from, to) {
+                return Some(m);
             }
         }
+        if sep == capture_sep {
+            return self.single_capture(from, to);
+        }
+        None
+    }
+
+    /// [`Position::parse_move`] without its fast path (which found nothing).
+    pub(crate) fn parse_move_general(
+        &self,
+        text: &str,
+    ) -> Result<(Move, Vec<MoveWarning>), MoveError> {
         let mut warnings = Vec::new();
         let trimmed = text.trim();
         // Old files align columns with spaces inside moves (`1- 6`).
@@ -306,14 +316,13 @@ impl Position {
     /// The squares of a move written as two squares exactly as PDN 3.0 writes them in
     /// this game's notation (`32-28`, `c3:e5`: no leading zero, lower case), and the
     /// separator between them (`-`, `x` or `:`).
-    fn canonical_pair(&self, text: &str) -> Option<(Square, Square, char)> {
+    fn canonical_pair(&self, text: &[u8]) -> Option<(Square, Square, char)> {
         // A byte scan: a char-set search costs more than the rest of this fast path.
-        let at = text.bytes().position(|b| matches!(b, b'-' | b'x' | b':'))?;
-        let sep = char::from(text.as_bytes()[at]);
+        let at = text.iter().position(|b| matches!(b, b'-' | b'x' | b':'))?;
+        let sep = char::from(text[at]);
         let (a, b) = (&text[..at], &text[at + 1..]);
         let g = self.geometry();
-        let square = |t: &str| -> Option<Square> {
-            let bytes = t.as_bytes();
+        let square = |bytes: &[u8]| -> Option<Square> {
             match g.notation().kind {
                 NotationKind::Alphanumeric => {
                     let (&file, rank) = bytes.split_first()?;

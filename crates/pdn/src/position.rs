@@ -2,7 +2,7 @@
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use crate::bits::Bits;
 use crate::board::{Engine, NO_SQUARE, RawMove, State};
@@ -244,6 +244,25 @@ impl Position {
     /// The start position of a game type: the start colour's pieces at the
     /// bottom, that colour to move.
     pub fn start(game_type: GameType) -> Position {
+        // The standard game types' start positions are set up once and copied: a game
+        // whose type is inferred starts in several of them.
+        static STANDARD: [OnceLock<Position>; Variant::ALL.len()] =
+            [const { OnceLock::new() }; Variant::ALL.len()];
+        let variant = game_type.variant();
+        if game_type == GameType::new(variant) {
+            if let Some(cell) = Variant::ALL
+                .iter()
+                .position(|&v| v == variant)
+                .and_then(|i| STANDARD.get(i))
+            {
+                return cell.get_or_init(|| Position::set_up(game_type)).clone();
+            }
+        }
+        Position::set_up(game_type)
+    }
+
+    /// The start position of a game type, set up.
+    fn set_up(game_type: GameType) -> Position {
         let inner = match Handle::get(game_type) {
             Handle::Small(sh) => {
                 let st = sh.engine.start();
@@ -283,11 +302,26 @@ impl Position {
         pieces: impl IntoIterator<Item = (Square, Piece)>,
     ) -> Result<Position, PositionError> {
         let mut pos = Position::empty(game_type, turn);
-        match &mut pos.inner {
-            Inner::Small(sh, st) => fill(sh, st, pieces)?,
-            Inner::Large(sh, st) => fill(sh, st, pieces)?,
-        }
+        pos.fill(pieces)?;
         Ok(pos)
+    }
+
+    /// Puts a piece on an empty square of this board (a FEN's reader checks that it is
+    /// empty). A man on its crowning row is crowned if `crowning`, else left off the
+    /// board; either way the answer is `false`.
+    pub(crate) fn put(&mut self, sq: Square, piece: Piece, crowning: bool) -> bool {
+        dispatch!(&mut self.inner, |sh, st| put(sh, st, sq, piece, crowning))
+    }
+
+    /// Puts pieces on the board, as [`Position::from_pieces`] does.
+    pub(crate) fn fill(
+        &mut self,
+        pieces: impl IntoIterator<Item = (Square, Piece)>,
+    ) -> Result<(), PositionError> {
+        match &mut self.inner {
+            Inner::Small(sh, st) => fill(sh, st, pieces),
+            Inner::Large(sh, st) => fill(sh, st, pieces),
+        }
     }
 
     /// The game type: rules, board and notation.
@@ -511,6 +545,33 @@ fn empty_state<B: Bits>(sh: &Shared<B>, turn: Color) -> State<B> {
         kings: [B::ZERO; 2],
         side: sh.side(turn) as u8,
         run: Default::default(),
+    }
+}
+
+fn put<B: Bits>(
+    sh: &Shared<B>,
+    st: &mut State<B>,
+    sq: Square,
+    piece: Piece,
+    crowning: bool,
+) -> bool {
+    let Some(bit) = sh.bit(sq) else { return true };
+    let side = sh.side(piece.color);
+    match piece.role {
+        Role::Man if sh.engine.layout.promo[side].has(bit) => {
+            if crowning {
+                st.kings[side] |= B::bit(bit);
+            }
+            false
+        }
+        Role::Man => {
+            st.men[side] |= B::bit(bit);
+            true
+        }
+        Role::King => {
+            st.kings[side] |= B::bit(bit);
+            true
+        }
     }
 }
 
