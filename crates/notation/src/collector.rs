@@ -2,10 +2,10 @@
 //! tree builder and by the game crates' tree-less validators, so that all of them report
 //! the same things in the same places.
 
-use crate::diagnostic::{Diagnostic, DiagnosticKind};
+use crate::diagnostic::{Diagnostic, DiagnosticKind, Severity};
 use crate::reader::ReadOptions;
 use crate::rules::SetupError;
-use crate::span::Location;
+use crate::span::{Location, Span};
 use crate::visitor::At;
 
 impl From<SetupError> for DiagnosticKind {
@@ -142,5 +142,44 @@ impl GameDiagnostics {
     /// Takes the diagnostics given outside any game (text after the last game, an empty input).
     pub fn take_orphans(&mut self) -> Vec<Diagnostic> {
         std::mem::take(&mut self.orphans)
+    }
+}
+
+/// What checking one game without building it found: a tree-less validator's output (the
+/// chess and draughts crates' `Validator`s).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ValidatedGame {
+    /// The 0-based index of the game in the input.
+    pub index: u64,
+    /// Where the game is in the input.
+    pub span: Span,
+    /// The moves played, in the main line and in every variation (the tree builder's
+    /// [`node_count`](crate::Game::node_count)).
+    pub plies: u64,
+    /// Warnings and errors, in input order, as the tree builder gives them.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl ValidatedGame {
+    /// The number of error diagnostics.
+    pub fn errors(&self) -> usize {
+        self.count(Severity::Error)
+    }
+
+    /// The number of warnings.
+    pub fn warnings(&self) -> usize {
+        self.count(Severity::Warning)
+    }
+
+    /// Whether any diagnostic is an error.
+    pub fn has_errors(&self) -> bool {
+        self.errors() > 0
+    }
+
+    fn count(&self, severity: Severity) -> usize {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == severity)
+            .count()
     }
 }

@@ -33,7 +33,7 @@ mod visitor;
 mod writer;
 
 pub use builder::{GameBuilder, GameReader, KeepRaw, ReadGame, check_tag_value, read_games};
-pub use collector::GameDiagnostics;
+pub use collector::{GameDiagnostics, ValidatedGame};
 pub use diagnostic::{Diagnostic, DiagnosticKind, Severity};
 pub use encoding::decode;
 pub use lexer::{Gap, Lexed, Token, lex};

@@ -13,48 +13,13 @@ use std::ops::ControlFlow;
 
 use notation::{
     At, Diagnostic, DiagnosticKind, Forgiveness, GameDiagnostics, GameResult, MoveContext, Nag,
-    RawGame, RawValue, ReadOptions, Reader, Rules, Severity, Skip, Span, Tag, Tags, Visitor,
+    RawGame, RawValue, ReadOptions, Reader, Rules, Skip, Span, Tag, Tags, Visitor,
 };
 
+// The notation layer's, shared with the other game crate's validator.
+pub use notation::ValidatedGame;
+
 use crate::{Board, Draughts};
-
-/// What checking one game found.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ValidatedGame {
-    /// The 0-based index of the game in the input.
-    pub index: u64,
-    /// Where the game is in the input.
-    pub span: Span,
-    /// The moves played, in the main line and in every variation (the tree builder's
-    /// [`node_count`](notation::Game::node_count)).
-    pub plies: u64,
-    /// Warnings and errors, in input order, as the tree builder gives them.
-    pub diagnostics: Vec<Diagnostic>,
-}
-
-impl ValidatedGame {
-    /// The number of error diagnostics.
-    pub fn errors(&self) -> usize {
-        self.count(Severity::Error)
-    }
-
-    /// The number of warnings.
-    pub fn warnings(&self) -> usize {
-        self.count(Severity::Warning)
-    }
-
-    /// Whether any diagnostic is an error.
-    pub fn has_errors(&self) -> bool {
-        self.errors() > 0
-    }
-
-    fn count(&self, severity: Severity) -> usize {
-        self.diagnostics
-            .iter()
-            .filter(|d| d.severity == severity)
-            .count()
-    }
-}
 
 /// One open line: the board after its last move, the one before it (where a variation
 /// of that move starts), how many moves it has, and the set-up written after its last

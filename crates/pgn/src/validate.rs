@@ -12,49 +12,14 @@ use std::ops::ControlFlow;
 
 use notation::{
     At, Diagnostic, DiagnosticKind, Dialect, GameDiagnostics, GameResult, Nag, RawGame, RawValue,
-    ReadOptions, Reader, Rules, SetupError, Severity, Skip, Span, Visitor,
+    ReadOptions, Reader, Rules, SetupError, Skip, Visitor,
 };
+
+// The notation layer's, shared with the other game crate's validator.
+pub use notation::ValidatedGame;
 
 use crate::rules::{MoveError, StartTags, start_position};
 use crate::{Chess, Position};
-
-/// What checking one game found.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ValidatedGame {
-    /// The 0-based index of the game in the input.
-    pub index: u64,
-    /// Where the game is in the input.
-    pub span: Span,
-    /// The moves played, in the main line and in every variation (the tree builder's
-    /// [`node_count`](notation::Game::node_count)).
-    pub plies: u64,
-    /// Warnings and errors, in input order, as the tree builder gives them.
-    pub diagnostics: Vec<Diagnostic>,
-}
-
-impl ValidatedGame {
-    /// The number of error diagnostics.
-    pub fn errors(&self) -> usize {
-        self.count(Severity::Error)
-    }
-
-    /// The number of warnings.
-    pub fn warnings(&self) -> usize {
-        self.count(Severity::Warning)
-    }
-
-    /// Whether any diagnostic is an error.
-    pub fn has_errors(&self) -> bool {
-        self.errors() > 0
-    }
-
-    fn count(&self, severity: Severity) -> usize {
-        self.diagnostics
-            .iter()
-            .filter(|d| d.severity == severity)
-            .count()
-    }
-}
 
 /// One open line: the position after its last move, the one before it (where a
 /// variation of that move starts), and how many moves it has.
