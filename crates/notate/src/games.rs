@@ -7,7 +7,9 @@
 
 use std::io::{self, Read};
 
-use notation::{Diagnostic, GameReader, KeepRaw, RawRules, ReadOptions, Rules, Tags, WriteOptions};
+use notation::{
+    Diagnostic, Game, GameReader, KeepRaw, LineId, RawRules, ReadOptions, Rules, WriteOptions,
+};
 
 use crate::json;
 
@@ -16,8 +18,15 @@ pub trait Notate: Rules + Sync {
     /// How `fmt` writes a game.
     fn write_options(&self) -> WriteOptions;
 
-    /// The variant a game is played in, from its tags, for `json` and `stats`.
-    fn variant(&self, tags: &Tags) -> String;
+    /// The variant a game is played in, for `json` and `stats`: from its tags, or from
+    /// its moves where they settle it.
+    fn variant(&self, game: &Game<Self::Move>) -> String;
+
+    /// The start position of a game as `json` gives it: the tags' (the default), or the
+    /// one of the game type its moves settled.
+    fn start(&self, game: &Game<Self::Move>) -> Option<Self::Position> {
+        self.start_position(&game.tags).ok().map(|s| s.position)
+    }
 
     /// A position as FEN, when the rules know positions.
     fn fen(&self, position: &Self::Position) -> Option<String>;
@@ -91,7 +100,8 @@ impl Notate for RawRules {
         WriteOptions::PGN
     }
 
-    fn variant(&self, tags: &Tags) -> String {
+    fn variant(&self, game: &Game<Self::Move>) -> String {
+        let tags = &game.tags;
         if self.dialect.strict_layout {
             tags.get("Variant").unwrap_or("Standard").to_owned()
         } else {
@@ -118,7 +128,8 @@ impl Notate for pgn::Chess {
         WriteOptions::PGN
     }
 
-    fn variant(&self, tags: &Tags) -> String {
+    fn variant(&self, game: &Game<Self::Move>) -> String {
+        let tags = &game.tags;
         match self.start_position(tags) {
             // A game that starts in a Chess960 position is a Chess960 game, whether or not
             // its Variant tag says so.
@@ -171,12 +182,27 @@ impl Notate for pdn::Draughts {
         pdn::PDN_WRITE
     }
 
-    fn variant(&self, tags: &Tags) -> String {
-        match self.start_position(tags) {
-            Ok(setup) => setup.position.game_type().variant().name().to_owned(),
+    fn variant(&self, game: &Game<Self::Move>) -> String {
+        match settled_board(self, game) {
+            Some(board) => board.game_type().variant().name().to_owned(),
             // Game types the crate does not play (chess, Othello, …): as the tag says.
-            Err(_) => tags.get("GameType").unwrap_or("?").to_owned(),
+            None => game.tags.get("GameType").unwrap_or("?").to_owned(),
         }
+    }
+
+    fn start(&self, game: &Game<Self::Move>) -> Option<pdn::Board> {
+        let start = self.start_position(&game.tags).ok()?.position;
+        let settled = settled_board(self, game)?.game_type();
+        if settled == start.game_type() {
+            return Some(start);
+        }
+        // The moves settled another game type than the one first tried (a game with no
+        // GameType tag whose first move is English, say): that game type's start.
+        pdn::Draughts::with_default(settled)
+            .inferring(false)
+            .start_position(&game.tags)
+            .ok()
+            .map(|s| s.position)
     }
 
     fn fen(&self, board: &pdn::Board) -> Option<String> {
@@ -209,4 +235,20 @@ impl Notate for pdn::Draughts {
         }
         Ok(reader.take_orphans())
     }
+}
+
+/// The board after a draughts game's main line: its preferred reading is the game type the
+/// moves settled (a game read in several game types keeps the first that reads them all).
+fn settled_board(rules: &pdn::Draughts, game: &Game<pdn::PdnMove>) -> Option<pdn::Board> {
+    let mut board = rules.start_position(&game.tags).ok()?.position;
+    if let Some(text) = &game.line(LineId::MAIN).setup {
+        board = rules.inline_setup(&board, text).ok()?.position;
+    }
+    for node in game.mainline() {
+        rules.play(&mut board, &node.mv);
+        if let Some(text) = &node.setup {
+            board = rules.inline_setup(&board, text).ok()?.position;
+        }
+    }
+    Some(board)
 }

@@ -109,10 +109,10 @@ pub fn write_game<G: Notate>(rules: &G, read: &ReadGame<G::Move>, out: &mut Stri
         out.push(']');
     }
     out.push_str("],\"variant\":");
-    string(&rules.variant(&game.tags), out);
-    let start = rules.start_position(&game.tags).ok().map(|s| s.position);
+    string(&rules.variant(game), out);
     out.push_str(",\"start_fen\":");
-    fen(rules, start.as_ref(), out);
+    fen(rules, rules.start(game).as_ref(), out);
+    let start = rules.start_position(&game.tags).ok().map(|s| s.position);
     out.push_str(",\"comments\":");
     strings(&game.line(LineId::MAIN).comments, out);
     out.push_str(",\"mainline\":");

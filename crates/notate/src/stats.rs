@@ -163,10 +163,7 @@ impl<G: Notate> Task for StatsTask<'_, G> {
                 .results
                 .entry(game.result.as_str().to_owned())
                 .or_default() += 1;
-            *stats
-                .variants
-                .entry(self.rules.variant(&game.tags))
-                .or_default() += 1;
+            *stats.variants.entry(self.rules.variant(game)).or_default() += 1;
             for tag in game.tags.iter() {
                 *stats.tags.entry(tag.name.clone()).or_default() += 1;
             }

@@ -334,3 +334,20 @@ fn hostile_inputs_never_panic() {
         );
     }
 }
+
+#[test]
+fn json_and_stats_name_the_variant_the_moves_settle() {
+    // No GameType tag, and a first move only English draughts can play.
+    let english = b"1. 11-15 23-19 2. 8-11 22-17 *\n";
+    let json = stdout(&run_stdin(&["json", "--format", "pdn", "-"], english));
+    assert!(json.contains("\"variant\":\"English\""), "{json}");
+    assert!(
+        json.contains(
+            "\"start_fen\":\"B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12\""
+        ),
+        "{json}"
+    );
+    let stats = stdout(&run_stdin(&["stats", "--format", "pdn", "-"], english));
+    assert!(stats.contains("English"), "{stats}");
+    assert!(!stats.contains("International"), "{stats}");
+}
