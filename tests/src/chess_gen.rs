@@ -264,6 +264,13 @@ fn spelling(pos: &Position, mv: &Move, flag: Forgiven) -> Option<String> {
             return None;
         }
         san.to_lowercase()
+    } else if flag == Forgiven::KING_MOVE_CASTLING {
+        // The king's step to where castling takes it (`Kg1`).
+        if !mv.is_castle() {
+            return None;
+        }
+        let king_to = pos.play(mv).king_of(pos.turn())?;
+        format!("K{king_to}{suffix}")
     } else if flag == Forgiven::UNICODE_DASH {
         // A non-breaking hyphen, as some word processors write it.
         mv.is_castle().then(|| san.replace('-', "\u{2011}"))?
@@ -329,6 +336,11 @@ pub fn forgiven_pgn() -> String {
         // Castling: both sides ready to castle either way.
         (
             Some("r3k2r/pppqbppp/2np1n2/4p3/4P3/2NP1N2/PPPQBPPP/R3K2R w KQkq - 0 8"),
+            16,
+        ),
+        // The same, Black to move: more castling, in more spellings.
+        (
+            Some("r3k2r/pppqbppp/2np1n2/4p3/4P3/2NP1N2/PPPQBPPP/R3K2R b KQkq - 0 8"),
             16,
         ),
     ];

@@ -310,13 +310,16 @@ bitflags! {
         /// A dash written as another Unicode character than `-`: a hyphen, a non-breaking
         /// hyphen, an en or em dash, a minus sign (`O‑O`, `e2–e4`).
         const UNICODE_DASH = 1 << 13;
+        /// Castling written as a king move: the king's two-square step (`Kg1`, `Kc8`) or,
+        /// as Chess960 programs write it, the king taking its own rook (`Kxh1`).
+        const KING_MOVE_CASTLING = 1 << 14;
     }
 }
 
 impl Forgiven {
     /// A sentence for each flag set, in flag order, for warnings.
     pub fn descriptions(self) -> impl Iterator<Item = &'static str> {
-        const TEXT: [&str; 14] = [
+        const TEXT: [&str; 15] = [
             "castling written with zeros or lower-case o",
             "pawn move written with the letter P",
             "capture written without x",
@@ -331,6 +334,7 @@ impl Forgiven {
             "piece letter in lower case",
             "figurine piece symbol",
             "dash written as another character than -",
+            "castling written as a king move",
         ];
         (0..TEXT.len()).filter_map(move |i| (self.bits() & (1 << i) != 0).then_some(TEXT[i]))
     }
@@ -864,6 +868,31 @@ impl SanToken {
         })
     }
 
+    /// Castling written as a king move that is not legal as one (`Kg1`, `Kxh1`): the
+    /// king's castling square, or its own rook's square, on a side it may castle to.
+    /// `None` if `to` is neither.
+    fn king_move_castling(
+        &self,
+        pos: &Position,
+        ctx: &Context,
+        to: Square,
+    ) -> Option<Result<(Move, CastlingSide), SanError>> {
+        let side = CastlingSide::ALL.into_iter().find(|&side| {
+            pos.castles().has(ctx.us, side)
+                && (side.king_to(ctx.us) == to || pos.castles().rook(ctx.us, side) == Some(to))
+        })?;
+        Some(match movegen::castle_rook_if_legal(pos, ctx, side) {
+            Some(rook) => Ok((
+                Move::Castle {
+                    king: ctx.king,
+                    rook,
+                },
+                side,
+            )),
+            None => Err(self.illegal(IllegalReason::Castling(side))),
+        })
+    }
+
     fn illegal(&self, reason: IllegalReason) -> SanError {
         SanError::Illegal {
             token: self.raw.text(),
@@ -965,6 +994,17 @@ impl SanToken {
                 let from = match origins.single_square() {
                     Some(from) => from,
                     None if origins.is_empty() => {
+                        if role == Role::King && promotion.is_none() && mask.contains(ctx.king) {
+                            if let Some(castle) = self.king_move_castling(pos, ctx, to) {
+                                return castle.map(|(mv, side)| {
+                                    (
+                                        mv,
+                                        forgiven | Forgiven::KING_MOVE_CASTLING,
+                                        San::Castle(side),
+                                    )
+                                });
+                            }
+                        }
                         return Err(self.no_move(pos, ctx, role, to, mask));
                     }
                     None => return Err(self.ambiguous(pos, role, origins, to, promotion)),

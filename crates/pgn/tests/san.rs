@@ -528,3 +528,32 @@ fn walk(pos: &Position, depth: u32, checked: &mut usize) {
         }
     }
 }
+
+#[test]
+fn castling_written_as_a_king_move() {
+    let both = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    read(both, "Kg1", "O-O", Forgiven::KING_MOVE_CASTLING);
+    read(both, "Kc1", "O-O-O", Forgiven::KING_MOVE_CASTLING);
+    let black = "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1";
+    read(black, "Kg8", "O-O", Forgiven::KING_MOVE_CASTLING);
+    read(black, "Kc8", "O-O-O", Forgiven::KING_MOVE_CASTLING);
+    // The king taking its own rook, as Chess960 programs write castling.
+    read(both, "Kxh1", "O-O", Forgiven::KING_MOVE_CASTLING);
+    read(both, "Ka1", "O-O-O", Forgiven::KING_MOVE_CASTLING);
+    // Without the right, or through check, it stays an illegal move.
+    assert!(matches!(
+        error("r3k2r/8/8/8/8/8/8/R3K2R w Qkq - 0 1", "Kg1"),
+        SanError::Illegal { .. }
+    ));
+    assert!(matches!(
+        error("r3k2r/8/8/8/8/8/5r2/R3K2R w KQkq - 0 1", "Kg1"),
+        SanError::Illegal { .. }
+    ));
+    // A king that can step there steps there.
+    read(
+        "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+        "Kf1",
+        "Kf1",
+        Forgiven::empty(),
+    );
+}
