@@ -176,3 +176,11 @@ fn validator_reads_control_characters_in_tags_as_the_builder_does() {
     assert_eq!(tree.len(), fast.len());
     assert_eq!(tree[0].diagnostics, fast[0].diagnostics);
 }
+
+/// `pdn_games`: kept text starting with `%` was written at the start of the movetext's
+/// first line, where `%` starts an escape line: the termination marker after it was lost.
+#[test]
+fn kept_text_starting_with_a_percent_sign() {
+    all_rules("[[Variant\"F\"%");
+    all_rules("[Variant \"Atomic\"]\n\n%x e4 *\n");
+}

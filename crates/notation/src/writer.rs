@@ -561,8 +561,15 @@ impl<'o> Movetext<'o> {
         }
         let n = word.chars().count();
         if self.line.is_empty() {
-            self.line.push_str(word);
             self.chars = n;
+            if word.starts_with('%') {
+                // Nothing to lean on (the movetext's first word, or after a line that had
+                // to end): a space keeps it out of column 1, where it would start an
+                // escape line. Only movetext kept as text can have such a word.
+                self.line.push(' ');
+                self.chars += 1;
+            }
+            self.line.push_str(word);
             self.anchor = 0;
             return;
         }
