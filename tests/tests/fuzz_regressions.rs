@@ -184,3 +184,38 @@ fn kept_text_starting_with_a_percent_sign() {
     all_rules("[[Variant\"F\"%");
     all_rules("[Variant \"Atomic\"]\n\n%x e4 *\n");
 }
+
+/// `pgn_games`: a comment before the tag section of a game whose moves are not read (an
+/// unsupported variant) started the kept movetext, which then held the tags as well.
+#[test]
+fn comment_before_the_tags_of_an_unsupported_game() {
+    all_rules("{}[Variant\"C");
+    all_rules("{before} [Variant \"Atomic\"]\n\n1. e4 *\n");
+    let games = read_games(
+        &Chess,
+        &b"{before} [Variant \"Atomic\"]\n\n1. e4 *\n"[..],
+        ReadOptions::default(),
+    );
+    assert_eq!(
+        games[0].game.line(notation::LineId::MAIN).comments,
+        ["before"]
+    );
+    assert_eq!(
+        games[0].game.tail.as_ref().map(|t| t.text.as_str()),
+        Some("1. e4")
+    );
+}
+
+/// `pdn_games`: two set-ups in a row, the second a pass (`/"B"/`, which keeps the pieces):
+/// the tree keeps the second, but the moves were played from both, so the writer replayed
+/// another position and panicked writing a square of another board.
+#[test]
+fn second_setup_in_the_same_place() {
+    all_rules("/\"W60:B20\"\n/\"B\"/2025");
+    let input = &b"/\"W60:B20\"\n/\"B\"/2025"[..];
+    let tree = read_games(&Draughts::new(), input, ReadOptions::default());
+    let fast: Vec<_> = pdn::ValidatingReader::new(input)
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(tree[0].diagnostics, fast[0].diagnostics);
+}

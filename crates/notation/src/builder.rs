@@ -56,6 +56,9 @@ struct Frame<P> {
     /// The position before the line's last move: where a variation starts.
     before: P,
     last: Option<NodeId>,
+    /// The position before the set-up at the line's current place, if there is one: a
+    /// later set-up in the same place replaces it in the tree, so it is played from there.
+    unset: Option<P>,
 }
 
 /// Builds [`Game`]s from a [`Reader`]'s callbacks, resolving and playing every move.
@@ -76,6 +79,9 @@ pub struct GameBuilder<'r, R: Rules> {
     number_start: Option<u64>,
     /// The tag names of a game with many tags, so that finding duplicates stays linear.
     tag_names: HashSet<String>,
+    /// Where the last tag pair ended: comments from before it (held by the reader until
+    /// the tags are read) are not movetext.
+    tags_end: u64,
     /// The span of a move token cut short (`1-` of `1- 7`), to be joined with the next.
     held: Option<Span>,
 }
@@ -98,6 +104,7 @@ impl<'r, R: Rules> GameBuilder<'r, R> {
             marker_start: None,
             number_start: None,
             tag_names: HashSet::new(),
+            tags_end: 0,
             held: None,
         }
     }
@@ -157,6 +164,7 @@ impl<'r, R: Rules> GameBuilder<'r, R> {
                 };
                 frame.before.clone_from(&frame.position);
                 rules.play(&mut frame.position, &mv);
+                frame.unset = None;
                 let line = frame.line;
                 let node = self.game.push_move(line, mv);
                 if let Some(frame) = self.frame() {
@@ -291,9 +299,11 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
         self.marker_start = None;
         self.held = None;
         self.tag_names.clear();
+        self.tags_end = 0;
     }
 
     fn tag(&mut self, name: &[u8], value: RawValue<'_>, at: At<'_>) -> ControlFlow<()> {
+        self.tags_end = at.span().end;
         let unescaped = value.unescaped();
         let (value_text, lossy) = decode_text(&unescaped);
         let (name_text, name_lossy) = decode_text(name);
@@ -341,6 +351,7 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
                     position: setup.position.clone(),
                     before: setup.position,
                     last: None,
+                    unset: None,
                 });
             }
             Err(e) => {
@@ -416,7 +427,7 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
     }
 
     fn comment(&mut self, text: &[u8], at: At<'_>) -> ControlFlow<()> {
-        if self.stopped {
+        if self.stopped && at.span().start >= self.tags_end {
             return self.stop_at(&at);
         }
         if self.flush_held(&at).is_break() {
@@ -468,6 +479,7 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
             position: start.clone(),
             before: start,
             last: None,
+            unset: None,
         });
         ControlFlow::Continue(Skip(false))
     }
@@ -504,12 +516,16 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
             return self.stop_at(&at);
         };
         let (last, line) = (frame.last, frame.line);
-        match self.rules.inline_setup(&frame.position, &text) {
+        let base = frame.unset.as_ref().unwrap_or(&frame.position);
+        match self.rules.inline_setup(base, &text) {
             Ok(setup) => {
                 for message in setup.warnings {
                     self.report(DiagnosticKind::LenientSetup { message }, &at);
                 }
                 if let Some(frame) = self.frame() {
+                    if frame.unset.is_none() {
+                        frame.unset = Some(frame.position.clone());
+                    }
                     frame.position = setup.position.clone();
                     frame.before = setup.position;
                 }

@@ -28,8 +28,10 @@ struct Frame {
     position: Board,
     before: Board,
     moves: u64,
-    /// The set-up at the line's current place (after move `moves`), if any.
+    /// The set-up at the line's current place (after move `moves`), if any, and the board
+    /// before it: a later set-up in the same place replaces it, and is played from there.
     setup: Option<(u64, String)>,
+    unset: Option<Board>,
 }
 
 impl Frame {
@@ -39,6 +41,7 @@ impl Frame {
             position: start,
             moves: 0,
             setup: None,
+            unset: None,
         }
     }
 }
@@ -133,6 +136,8 @@ pub struct Validator {
     /// The move number (and ellipsis) written before the next move.
     context: MoveContext,
     names: TagNames,
+    /// Where the last tag pair ended.
+    tags_end: u64,
     /// The tags the rules read, in file order.
     tags: Tags,
     /// The span of a move token cut short (`1-` of `1- 7`), to be joined with the next.
@@ -150,6 +155,7 @@ impl Validator {
             frames: Vec::new(),
             context: MoveContext::default(),
             names: TagNames::default(),
+            tags_end: 0,
             tags: Tags::new(),
             held: None,
         }
@@ -192,6 +198,7 @@ impl Validator {
                 frame.before.clone_from(&frame.position);
                 rules.play(&mut frame.position, &mv);
                 frame.moves += 1;
+                frame.unset = None;
                 self.plies += 1;
                 if let Some(found) = context.number.filter(|&n| n != expected) {
                     self.report(DiagnosticKind::WrongMoveNumber { found, expected }, &at);
@@ -262,11 +269,13 @@ impl Visitor for Validator {
         self.frames.clear();
         self.context = MoveContext::default();
         self.names.clear();
+        self.tags_end = 0;
         self.tags = Tags::new();
         self.held = None;
     }
 
     fn tag(&mut self, name: &[u8], value: RawValue<'_>, at: At<'_>) -> ControlFlow<()> {
+        self.tags_end = at.span().end;
         let unescaped = value.unescaped();
         let (value_text, lossy) = notation::decode(&unescaped);
         let (name_text, name_lossy) = notation::decode(name);
@@ -350,7 +359,13 @@ impl Visitor for Validator {
     }
 
     fn comment(&mut self, text: &[u8], at: At<'_>) -> ControlFlow<()> {
-        self.before_token(&at)?;
+        if self.stopped && at.span().start < self.tags_end {
+            // A comment from before the tags (the reader holds those until it has read
+            // them) is not movetext: it is read even when the moves are not.
+            self.flush_setup_at(&at);
+        } else {
+            self.before_token(&at)?;
+        }
         if !text.is_ascii() && std::str::from_utf8(text).is_err() {
             self.report(DiagnosticKind::NotUtf8, &at);
         }
@@ -392,7 +407,8 @@ impl Visitor for Validator {
         let Some(frame) = self.frames.last() else {
             return self.stop_at(&at);
         };
-        match self.rules.inline_setup(&frame.position, &text) {
+        let base = frame.unset.as_ref().unwrap_or(&frame.position);
+        match self.rules.inline_setup(base, &text) {
             Ok(setup) => {
                 for message in setup.warnings {
                     self.report(DiagnosticKind::LenientSetup { message }, &at);
@@ -400,6 +416,9 @@ impl Visitor for Validator {
                 let Some(frame) = self.frames.last_mut() else {
                     return ControlFlow::Continue(());
                 };
+                if frame.unset.is_none() {
+                    frame.unset = Some(frame.position.clone());
+                }
                 frame.before = setup.position.clone();
                 frame.position = setup.position;
                 // The tree keeps one set-up per place (after a move, or at the start of

@@ -169,6 +169,8 @@ pub struct Validator {
     /// The move number written before the next move.
     number: Option<u64>,
     names: TagNames,
+    /// Where the last tag pair ended.
+    tags_end: u64,
     variant: StartTag,
     set_up: StartTag,
     fen: StartTag,
@@ -186,6 +188,7 @@ impl Validator {
             frames: Vec::new(),
             number: None,
             names: TagNames::default(),
+            tags_end: 0,
             variant: StartTag::default(),
             set_up: StartTag::default(),
             fen: StartTag::default(),
@@ -236,12 +239,14 @@ impl Visitor for Validator {
         self.frames.clear();
         self.number = None;
         self.names.clear();
+        self.tags_end = 0;
         self.variant.present = false;
         self.set_up.present = false;
         self.fen.present = false;
     }
 
     fn tag(&mut self, name: &[u8], value: RawValue<'_>, at: At<'_>) -> ControlFlow<()> {
+        self.tags_end = at.span().end;
         let unescaped = value.unescaped();
         // Names and values are decoded only where they are needed: most are never looked at.
         let lossy = |bytes: &[u8]| !bytes.is_ascii() && std::str::from_utf8(bytes).is_err();
@@ -365,7 +370,9 @@ impl Visitor for Validator {
     }
 
     fn comment(&mut self, text: &[u8], at: At<'_>) -> ControlFlow<()> {
-        if self.stopped {
+        // A comment from before the tags (the reader holds those until it has read them)
+        // is not movetext: it is read even when the moves are not.
+        if self.stopped && at.span().start >= self.tags_end {
             return self.stop_at(&at);
         }
         self.flush_setup_at(&at);
