@@ -219,3 +219,11 @@ fn second_setup_in_the_same_place() {
         .collect();
     assert_eq!(tree[0].diagnostics, fast[0].diagnostics);
 }
+
+/// `pdn_games`: kept text ending in a string cut short after a backslash (`E"\`): the
+/// quote written to close it was read as an escaped quote.
+#[test]
+fn tail_with_an_open_string_ending_in_a_backslash() {
+    all_rules("[GameType \"0\"]\nE\"\\");
+    all_rules("[Variant \"Atomic\"]\n\nE\"\\\\\\\n*");
+}

@@ -720,7 +720,12 @@ impl<'o> Movetext<'o> {
                 Token::String {
                     unterminated: true, ..
                 } => {
-                    word.push_str(source.trim_end());
+                    let body = source.trim_end();
+                    word.push_str(body);
+                    // After an odd run of `\`, a quote would be escaped, not a close.
+                    if (body.len() - body.trim_end_matches('\\').len()) % 2 == 1 {
+                        word.push(' ');
+                    }
                     word.push('"');
                 }
                 Token::Setup {
