@@ -14,6 +14,8 @@
 use pgn::{CastlingMode, GameResult, LineId, Move, Nag, Position, chess960};
 use proptest::collection::vec;
 use proptest::prelude::*;
+
+use crate::arbitrary::{choose, join, sparse};
 use proptest::sample::select;
 
 /// The positions random walks start from (besides the Chess960 start positions), as FEN:
@@ -68,11 +70,6 @@ pub fn base() -> impl Strategy<Value = Base> {
     ]
 }
 
-/// The move that `pick` chooses among `moves`, if there is one.
-fn choose(moves: &[Move], pick: u16) -> Option<Move> {
-    (!moves.is_empty()).then(|| moves[usize::from(pick) % moves.len()])
-}
-
 /// A position reached by a random walk: the base, then one legal move per pick (the walk
 /// stops early where the game is over).
 #[derive(Clone, Debug)]
@@ -109,22 +106,6 @@ impl PositionSpec {
 pub fn position_spec(max_plies: usize) -> impl Strategy<Value = PositionSpec> {
     (base(), vec(any::<u16>(), 0..=max_plies))
         .prop_map(|(base, plies)| PositionSpec { base, plies })
-}
-
-/// Mostly nothing, sometimes one to `max` values.
-fn sparse<T: Strategy + 'static>(
-    value: T,
-    weight_none: u32,
-    max: usize,
-) -> BoxedStrategy<Vec<T::Value>>
-where
-    T::Value: Clone,
-{
-    prop_oneof![
-        weight_none => Just(Vec::new()),
-        1 => vec(value, 1..=max),
-    ]
-    .boxed()
 }
 
 /// Characters of the words of comments and tag values: letters, digits, punctuation and some
@@ -165,16 +146,6 @@ fn word() -> impl Strategy<Value = String> {
 /// Up to `max` words, separated by single spaces: the form the reader keeps a comment in.
 pub fn text(max: usize) -> impl Strategy<Value = String> {
     vec(word(), 0..=max).prop_map(|words| words.join(" "))
-}
-
-/// Joins non-empty parts with single spaces.
-fn join(parts: &[&str]) -> String {
-    parts
-        .iter()
-        .filter(|p| !p.is_empty())
-        .copied()
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// A command of a comment: a clock (`[%clk 1:02:03]`), an elapsed time or an evaluation.

@@ -19,6 +19,8 @@ use pdn::{GameType, Move, PdnMove, Position, Variant};
 use proptest::collection::vec;
 use proptest::prelude::*;
 
+use crate::arbitrary::{choose, join, sparse};
+
 use crate::arbitrary_chess::{TagSpec, tag_spec, text};
 
 /// The legal moves with distinct effects, in the order [`Position::legal_moves`] gives them
@@ -31,11 +33,6 @@ pub fn choices(pos: &Position) -> Vec<Move> {
         }
     }
     out
-}
-
-/// The move that `pick` chooses among `moves`, if there is one.
-fn choose(moves: &[Move], pick: u16) -> Option<Move> {
-    (!moves.is_empty()).then(|| moves[usize::from(pick) % moves.len()].clone())
 }
 
 /// A position reached by a random walk from the start of a variant (the walk stops early
@@ -81,22 +78,6 @@ pub fn position_spec(max_plies: usize) -> impl Strategy<Value = PositionSpec> {
     vec(any::<u16>(), 0..=max_plies).prop_map(|plies| PositionSpec { plies })
 }
 
-/// Mostly nothing, sometimes one to `max` values.
-fn sparse<T: Strategy + 'static>(
-    value: T,
-    weight_none: u32,
-    max: usize,
-) -> BoxedStrategy<Vec<T::Value>>
-where
-    T::Value: Clone,
-{
-    prop_oneof![
-        weight_none => Just(Vec::new()),
-        1 => vec(value, 1..=max),
-    ]
-    .boxed()
-}
-
 /// A `h:mm:ss` time.
 fn time() -> impl Strategy<Value = String> {
     (0u32..6, 0u32..60, 0u32..60).prop_map(|(h, m, s)| format!("{h}:{m:02}:{s:02}"))
@@ -110,16 +91,6 @@ pub fn command() -> impl Strategy<Value = String> {
         time().prop_map(|t| format!("[%clk {t}]")),
         time().prop_map(|t| format!("[%emt {t}]")),
     ]
-}
-
-/// Joins non-empty parts with single spaces.
-fn join(parts: &[&str]) -> String {
-    parts
-        .iter()
-        .filter(|p| !p.is_empty())
-        .copied()
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// A comment as the reader keeps it (words separated by single spaces), sometimes with a

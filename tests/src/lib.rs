@@ -67,6 +67,7 @@ pub fn shared_corpus() -> Option<PathBuf> {
     dir.is_dir().then_some(dir)
 }
 
+pub mod arbitrary;
 pub mod arbitrary_chess;
 pub mod arbitrary_draughts;
 pub mod chess_gen;

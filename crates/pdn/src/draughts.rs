@@ -572,6 +572,11 @@ fn fen_is_algebraic(fen: &str) -> bool {
             b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1].is_ascii_digit()
         });
     }
+    is_algebraic_by_chars(fen)
+}
+
+/// [`fen_is_algebraic`] for any text (the byte scan covers ASCII only).
+fn is_algebraic_by_chars(fen: &str) -> bool {
     fen.split([':', ','])
         .map(|item| item.trim().trim_start_matches(['W', 'B', 'K', '?']))
         .any(|item| {
@@ -600,6 +605,11 @@ fn fen_largest_number(fen: &str) -> Option<u32> {
             })
             .max();
     }
+    largest_number_by_chars(fen)
+}
+
+/// [`fen_largest_number`] for any text (the byte scan covers ASCII only).
+fn largest_number_by_chars(fen: &str) -> Option<u32> {
     fen.split(':')
         .filter(|field| !field.trim_start().starts_with(['H', 'F']))
         .flat_map(|field| field.split([',', '-']))
@@ -1181,28 +1191,8 @@ impl Draughts {
 mod tests {
     use super::*;
 
-    /// The FEN helpers as written before their byte scans, to hold those to.
-    fn is_algebraic_by_chars(fen: &str) -> bool {
-        fen.split([':', ','])
-            .map(|item| item.trim().trim_start_matches(['W', 'B', 'K', '?']))
-            .any(|item| {
-                let b = item.as_bytes();
-                b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1].is_ascii_digit()
-            })
-    }
-
-    fn largest_number_by_chars(fen: &str) -> Option<u32> {
-        fen.split(':')
-            .filter(|field| !field.trim_start().starts_with(['H', 'F']))
-            .flat_map(|field| field.split([',', '-']))
-            .filter_map(|item| {
-                let digits = item.trim().trim_start_matches(['W', 'B', 'K', '?', '"']);
-                let digits = digits.trim_end_matches(['.', '"']);
-                digits.parse::<u32>().ok()
-            })
-            .max()
-    }
-
+    /// The byte scans give what the char-based versions (kept for text that is not
+    /// ASCII) give.
     #[test]
     fn fen_helpers_by_bytes_agree() {
         let fens = [
