@@ -4,6 +4,8 @@
 //! - random legal games with comments, glyphs, variations and set-ups (the `FEN` tag,
 //!   `/FEN "…"/` in the movetext, passes) read back from their PDN export as the same tree,
 //!   with nothing to forgive, and their export is a fixed point;
+//! - such games of the variants whose type is inferred, without their `GameType` tag, read
+//!   back with no error and every move;
 //! - FEN written and read back is the same position, in every position of random walks;
 //! - every legal move in every position of random walks, written in its shortest form and
 //!   with its full path, reads back as a move with the same effect, with nothing forgiven.
@@ -12,8 +14,8 @@
 //! every run checks the same cases. Set `PROPTEST_CASES` to run more of them.
 #![allow(clippy::unwrap_used, missing_docs)]
 
-use notation::{Game, ReadOptions, Tags, read_games, to_export_string};
-use pdn::{Draughts, GameType, PDN_WRITE, PdnMove, Position, Variant};
+use notation::{Game, ReadOptions, Severity, Tags, read_games, to_export_string};
+use pdn::{Draughts, GameType, INFERRED_VARIANTS, PDN_WRITE, PdnMove, Position, Variant};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestCaseResult, TestRunner};
 use workspace_tests::arbitrary_draughts::{GameSpec, PositionSpec, game_spec, position_spec};
@@ -99,6 +101,33 @@ fn round_trip(variant: Variant, spec: GameSpec) -> TestCaseResult {
     Ok(())
 }
 
+/// A game of a variant whose type is inferred ([`INFERRED_VARIANTS`]), exported without
+/// its `GameType` tag, reads back with no error and with all its moves: its own game type
+/// reads every move as written, so inference never drops it, however late the other
+/// readings are checked.
+fn inferred_reads_every_move(variant: Variant, spec: GameSpec) -> TestCaseResult {
+    let game = spec.build(variant);
+    // Written as its game type writes it, then the tag is dropped.
+    let declared = format!(
+        "[GameType \"{}\"]\n",
+        GameType::new(variant).to_short_string()
+    );
+    let text = export(&game).replacen(&declared, "", 1);
+    prop_assert!(!text.contains("[GameType"), "{}", text);
+    let read = read_games(&RULES, text.as_bytes(), ReadOptions::default());
+    prop_assert_eq!(read.len(), 1, "{}", text);
+    let first = &read[0];
+    let errors: Vec<String> = first
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(ToString::to_string)
+        .collect();
+    prop_assert!(errors.is_empty(), "{}\n{}", errors.join("\n"), text);
+    prop_assert_eq!(first.game.node_count(), game.node_count(), "{}", text);
+    Ok(())
+}
+
 /// FEN write → read gives the same FEN, pieces and side to move, with nothing forgiven, in
 /// every position of a random walk.
 fn fen_round_trip(variant: Variant, spec: PositionSpec) -> TestCaseResult {
@@ -157,6 +186,21 @@ const GAME_CASES: u32 = 500;
 const FEN_CASES: u32 = 150;
 /// Random walks per variant per run of the move notation property.
 const MOVE_CASES: u32 = 300;
+
+/// Games per inferred variant per run of the inference round trip.
+const INFERRED_CASES: u32 = 200;
+
+#[test]
+fn inferred_game_types_read_every_move() {
+    for variant in INFERRED_VARIANTS {
+        check(
+            variant,
+            INFERRED_CASES,
+            game_spec(60),
+            inferred_reads_every_move,
+        );
+    }
+}
 
 /// One test per property and variant: `round_trip_international`, …
 macro_rules! variant_tests {

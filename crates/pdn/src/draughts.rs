@@ -998,6 +998,10 @@ impl Rules for Draughts {
                 let Some(position) = board.reading_ref(i) else {
                     continue;
                 };
+                if i > 0 && first_error.is_some() && !position.may_move_from(text.as_bytes()) {
+                    // It cannot read the move, and its error would not be reported.
+                    continue;
+                }
                 match read_in(position, text) {
                     Ok(r) => *slot = Some(r),
                     // The preferred reading's error is the one reported.
