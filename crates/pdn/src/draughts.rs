@@ -157,7 +157,8 @@ impl Draughts {
     /// The game types to read an undeclared game in: the default, then the inferred
     /// variants' standard game types.
     fn undeclared_candidates(&self) -> Vec<GameType> {
-        let mut out = vec![self.default];
+        let mut out = Vec::with_capacity(1 + INFERRED_VARIANTS.len());
+        out.push(self.default);
         if self.infer {
             out.extend(
                 INFERRED_VARIANTS
