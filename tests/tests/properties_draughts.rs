@@ -5,7 +5,7 @@
 //!   `/FEN "…"/` in the movetext, passes) read back from their PDN export as the same tree,
 //!   with nothing to forgive, and their export is a fixed point;
 //! - such games of the variants whose type is inferred, without their `GameType` tag, read
-//!   back with no error and every move;
+//!   back with no error and every move, and as the same tree once exported;
 //! - FEN written and read back is the same position, in every position of random walks;
 //! - every legal move in every position of random walks, written in its shortest form and
 //!   with its full path, reads back as a move with the same effect, with nothing forgiven.
@@ -104,7 +104,7 @@ fn round_trip(variant: Variant, spec: GameSpec) -> TestCaseResult {
 /// A game of a variant whose type is inferred ([`INFERRED_VARIANTS`]), exported without
 /// its `GameType` tag, reads back with no error and with all its moves: its own game type
 /// reads every move as written, so inference never drops it, however late the other
-/// readings are checked.
+/// readings are checked. Its tree then exports to text that reads back as the same tree.
 fn inferred_reads_every_move(variant: Variant, spec: GameSpec) -> TestCaseResult {
     let game = spec.build(variant);
     // Written as its game type writes it, then the tag is dropped.
@@ -125,6 +125,32 @@ fn inferred_reads_every_move(variant: Variant, spec: GameSpec) -> TestCaseResult
         .collect();
     prop_assert!(errors.is_empty(), "{}\n{}", errors.join("\n"), text);
     prop_assert_eq!(first.game.node_count(), game.node_count(), "{}", text);
+
+    // Read, the game is one of the game type its moves settled, and says so: its export
+    // reads back as the same tree, and is a fixed point.
+    let exported = export(&first.game);
+    let again = read_games(&RULES, exported.as_bytes(), ReadOptions::default());
+    prop_assert_eq!(again.len(), 1, "{}", exported);
+    prop_assert!(
+        without_tags(&again[0].game) == without_tags(&first.game),
+        "the game read back differs:\n{}\nwritten:\n{}\nread back:\n{}",
+        text,
+        exported,
+        export(&again[0].game)
+    );
+    for tag in &first.game.tags {
+        prop_assert_eq!(
+            again[0].game.tags.get(&tag.name),
+            Some(tag.value.as_str()),
+            "{}",
+            exported
+        );
+    }
+    prop_assert_eq!(
+        export(&again[0].game),
+        exported,
+        "the export is not a fixed point"
+    );
     Ok(())
 }
 

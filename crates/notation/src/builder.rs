@@ -64,6 +64,7 @@ struct Frame<P> {
 /// Builds [`Game`]s from a [`Reader`]'s callbacks, resolving and playing every move.
 pub struct GameBuilder<'r, R: Rules> {
     rules: &'r R,
+    options: ReadOptions,
     keep_raw: KeepRaw,
     game: Game<R::Move>,
     diagnostics: GameDiagnostics,
@@ -94,6 +95,7 @@ impl<'r, R: Rules> GameBuilder<'r, R> {
     pub fn new(rules: &'r R, options: ReadOptions) -> GameBuilder<'r, R> {
         GameBuilder {
             rules,
+            options,
             keep_raw: KeepRaw::default(),
             game: Game::new(),
             diagnostics: GameDiagnostics::new(options),
@@ -585,6 +587,10 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
             if !text.is_empty() {
                 game.tail = Some(Tail { line, text });
             }
+        }
+        if let Some(frame) = self.frames.first() {
+            self.rules
+                .settle(&mut game, &frame.position, raw.bytes, self.options);
         }
         let has_errors = diagnostics.iter().any(|d| d.severity == Severity::Error);
         let keep = match self.keep_raw {

@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use crate::{DiagnosticKind, GameResult, Tags};
+use crate::{DiagnosticKind, Game, GameResult, ReadOptions, Tags};
 
 /// Which player is to move: the one who moves first in the game, or the other.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -327,5 +327,23 @@ pub trait Rules {
     ) -> (GameResult, Vec<DiagnosticKind>) {
         let _ = (tags, end);
         (result, Vec::new())
+    }
+
+    /// Settles a game just read into a tree, given its text and the position at the end
+    /// of its main line: a game whose moves were read in several ways until they ruled
+    /// all but one out (PDN's inferred game types) can be read again as what the moves
+    /// settled, so that the tree holds that game's moves and tags that say so, and its
+    /// export reads back as the same tree.
+    ///
+    /// Called by [`GameBuilder`](crate::GameBuilder) once a game is read; the
+    /// diagnostics stay those of the game as read. The default keeps the game as read.
+    fn settle(
+        &self,
+        game: &mut Game<Self::Move>,
+        end: &Self::Position,
+        text: &[u8],
+        options: ReadOptions,
+    ) {
+        let _ = (game, end, text, options);
     }
 }

@@ -141,6 +141,11 @@ impl<M> Game<M> {
         self.line(line).moves.iter().map(|&id| self.node(id))
     }
 
+    /// Every move of every line, in the order they were added.
+    pub fn nodes(&self) -> impl Iterator<Item = &Node<M>> + '_ {
+        self.nodes.iter()
+    }
+
     /// Number of moves in all lines.
     pub fn node_count(&self) -> usize {
         self.nodes.len()

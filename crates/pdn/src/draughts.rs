@@ -4,7 +4,8 @@ use std::fmt::{self, Write as _};
 use std::sync::{Arc, OnceLock};
 
 use notation::{
-    DiagnosticKind, Dialect, GameResult, MoveContext, Player, Rules, Setup, SetupError, Tags,
+    DiagnosticKind, Dialect, Game, GameReader, GameResult, MoveContext, Player, ReadOptions, Rules,
+    Setup, SetupError, Tags,
 };
 
 use crate::fen::{FenText, FenWarning};
@@ -92,7 +93,10 @@ pub const INFERRED_VARIANTS: [Variant; 10] = [
 ///   it is written back as ambiguously as it was read while more than one is left.
 ///
 /// Every inference is reported where it happens, as a warning (an error when reading
-/// strictly).
+/// strictly). A game read into a tree is then settled ([`Rules::settle`]): a game whose
+/// type was inferred is read again in the game type its main line settled, and its tags
+/// declare that type (unless it is international draughts), so that its export says
+/// what it is and reads back as the same tree.
 ///
 /// ```
 /// use notation::{read_games, ReadOptions};
@@ -102,6 +106,7 @@ pub const INFERRED_VARIANTS: [Variant; 10] = [
 /// let games = read_games(&Draughts::new(), &english[..], ReadOptions::default());
 /// assert_eq!(games[0].game.mainline().count(), 4);
 /// assert!(games[0].diagnostics[0].to_string().contains("read as English draughts"));
+/// assert_eq!(games[0].game.tags.get("GameType"), Some("21"));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Draughts {
@@ -1142,6 +1147,43 @@ impl Rules for Draughts {
         let (result, more) = self.result_for(tags, end, result);
         diagnostics.extend(more);
         (result, diagnostics)
+    }
+
+    /// A game that declares no type and whose moves were read in several game types
+    /// (or settled another game type than international draughts, PDN's default) is
+    /// read again as a game of the game type its main line settled, and declares it: its
+    /// tree then holds that game type's moves, written as that game type writes them,
+    /// and reads back as the same tree. A game that does not read the same way in that
+    /// game type alone (a variation only another game type can play) is kept as read.
+    fn settle(&self, game: &mut Game<PdnMove>, end: &Board, text: &[u8], options: ReadOptions) {
+        if !self.infer || end.inference != Inference::Undeclared {
+            return;
+        }
+        let settled = end.game_type();
+        let international = GameType::new(Variant::International);
+        let inferred = game.nodes().any(|node| node.mv.reading.is_some());
+        if settled == international && !inferred {
+            return;
+        }
+        // Without inference, so that the game type is the one given (and this game is
+        // not settled again).
+        let rules = Draughts::with_default(settled).inferring(false);
+        let Some(Ok(again)) = GameReader::new(&rules, text, options).next() else {
+            return;
+        };
+        let again = again.game;
+        let same_shape = again.node_count() == game.node_count()
+            && again.line_count() == game.line_count()
+            && again.tail == game.tail;
+        if !same_shape {
+            return;
+        }
+        let mut tags = std::mem::take(&mut game.tags);
+        if settled != international {
+            tags.set("GameType", settled.to_short_string());
+        }
+        *game = again;
+        game.tags = tags;
     }
 
     fn move_continues(&self, token: &[u8]) -> bool {
