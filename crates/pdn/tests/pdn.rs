@@ -178,6 +178,24 @@ fn english_inferred_from_a_later_move() {
 }
 
 #[test]
+fn an_inferred_game_is_written_as_the_game_type_it_settled() {
+    // English until the last move, which only Thai draughts plays; `32-23` is a capture
+    // as Thai draughts writes it (English writes `32x23`). Written back as an English
+    // game until then, it read back with an error.
+    let game = one("[FEN \"B:W6,10,K32:B13,31\"]\n\n1. 31-27 32-23 2. 13-9 1-0\n");
+    assert!(!has_error(&game), "{:?}", messages(&game));
+    assert!(
+        messages(&game)
+            .last()
+            .unwrap()
+            .contains("read as Thai draughts")
+    );
+    assert_eq!(game.game.tags.get("GameType"), Some("31"));
+    assert_eq!(movetext(&game.game), "1. 31-27 32-23 2. 13-9 1-0");
+    round_trip(&game);
+}
+
+#[test]
 fn russian_or_czech_by_the_capture_separator() {
     let russian = one("1. c3-d4 f6-g5 2. d4-e5 d6:f4 *\n");
     let czech = one("1. c3-d4 f6-g5 2. d4-e5 d6xf4 *\n");
