@@ -13,7 +13,7 @@ use crate::gametype::{GameType, GameTypeError};
 use crate::geometry::GeometryError;
 use crate::movetext::{MoveError, MoveWarning};
 use crate::result::ResultType;
-use crate::{Color, Move, NotationKind, Position, Variant};
+use crate::{Color, Move, NotationKind, Position, Square, SquareName, Variant};
 
 /// The variants a game that declares no type may be inferred to be, in order of
 /// preference (after the reader's default, which comes first).
@@ -83,8 +83,9 @@ pub const INFERRED_VARIANTS: [Variant; 10] = [
 ///   first one left is the game's type: a game that fits international draughts is
 ///   international, a game whose first move is `11-15` is English, an algebraic game
 ///   whose captures are written `c3:e5` is Russian and one written `c3xe5` Czech. The
-///   other game types are set up only when the first move is read, and once one reading
-///   is left the others cost nothing.
+///   other game types are set up and follow the moves only when a move needs them (see
+///   [`Board`]): a game its first game type reads as written costs no more than one
+///   that declares it.
 /// - A game that declares a type in full with a numbering of its own
 ///   (`20,W,10,10,N1,0`) but writes its moves in the variant's standard numbering is
 ///   read the same way in both numberings.
@@ -239,16 +240,42 @@ enum Inference {
 /// A game has several readings while its type is inferred (one per game type that
 /// still reads all its moves) and after an ambiguous capture (one per candidate), until
 /// later moves rule all but one out. The preferred reading is the first one left.
+///
+/// The other readings follow the moves lazily: a move the preferred reading reads as
+/// PDN 3.0 writes it (the common case) is played there alone and noted, and the other
+/// readings replay the noted moves only when a move needs them (one the preferred
+/// reading cannot read, or reads only leniently), so that a game whose type is inferred
+/// costs little more than one that declares it. Each reading ends up where reading
+/// every move in every reading would have left it.
 #[derive(Debug)]
 pub struct Board {
     position: Position,
-    /// The other readings still consistent with the moves, in order of preference.
+    /// The other readings, in order of preference, before the pending moves.
     others: Vec<Position>,
     inference: Inference,
-    /// Before the first move of a game whose type is inferred: the other game types to
-    /// try, set up when the first move is read rather than for every game.
+    /// The other game types a game may start in, not yet set up; before the pending
+    /// moves, which are then all its moves.
     start: Option<Arc<Start>>,
+    /// The moves the preferred reading read as written since `others` and `start`
+    /// were last brought up to date: the other readings are to replay them.
+    pending: Vec<Step>,
+    /// The other readings after the pending moves, once replayed: reading a move and
+    /// playing it both need them. Emptied whenever the board changes.
+    replayed: OnceLock<Vec<Position>>,
 }
+
+/// A move the preferred reading read as PDN 3.0 writes it: its text is rebuilt from
+/// the squares for the other readings to read.
+#[derive(Clone, Copy, Debug)]
+struct Step {
+    from: Square,
+    to: Square,
+    capture: bool,
+}
+
+/// The most moves a board lets its other readings fall behind by: copying the board
+/// (as the readers do before each move) copies them.
+const MAX_PENDING: usize = 256;
 
 /// The other game types a game may start in, not yet set up.
 #[derive(Debug)]
@@ -290,6 +317,8 @@ impl Clone for Board {
             others: self.others.clone(),
             inference: self.inference,
             start: self.start.clone(),
+            pending: self.pending.clone(),
+            replayed: OnceLock::new(),
         }
     }
 
@@ -300,6 +329,8 @@ impl Clone for Board {
         self.others.clone_from(&source.others);
         self.inference = source.inference;
         self.start.clone_from(&source.start);
+        self.pending.clone_from(&source.pending);
+        self.replayed = OnceLock::new();
     }
 }
 
@@ -311,6 +342,8 @@ impl Board {
             others: Vec::new(),
             inference: Inference::None,
             start: None,
+            pending: Vec::new(),
+            replayed: OnceLock::new(),
         }
     }
 
@@ -325,72 +358,186 @@ impl Board {
     }
 
     /// The positions of the other readings still consistent with the moves, in order of
-    /// preference: empty once the game reads one way only. (Before the first move of a
-    /// game whose type is inferred, the other game types are not set up yet.)
-    pub fn alternatives(&self) -> &[Position] {
-        &self.others
+    /// preference: empty once the game reads one way only.
+    ///
+    /// ```
+    /// use notation::{MoveContext, Rules, Tags};
+    /// use pdn::Draughts;
+    ///
+    /// let rules = Draughts::new();
+    /// let mut board = rules.start_position(&Tags::new())?.position;
+    /// // No GameType tag: international draughts, unless the moves say otherwise.
+    /// assert!(board.is_open());
+    /// let (mv, _) = rules.read_move(&board, b"11-15", MoveContext::default())?;
+    /// rules.play(&mut board, &mv);
+    /// // Not an international move: English draughts, or another 8×8 game that
+    /// // numbers its squares so.
+    /// assert_eq!(board.game_type().variant(), pdn::Variant::English);
+    /// assert!(!board.alternatives().is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn alternatives(&self) -> Vec<Position> {
+        self.with_readings(|r| r.others.to_vec())
     }
 
     /// Whether the game may still be read otherwise: its type is inferred and not
     /// settled, or an ambiguous capture is not resolved.
     pub fn is_open(&self) -> bool {
-        !self.others.is_empty() || self.start.is_some()
+        !self.single() && self.with_readings(|r| r.count() > 1)
     }
 
-    /// Whether there is more than one reading.
+    /// Whether there is one reading only.
     fn single(&self) -> bool {
         self.others.is_empty() && self.start.is_none()
     }
 
+    /// Calls `f` with the board's readings, the other readings brought up to date.
+    fn with_readings<T>(&self, f: impl FnOnce(Readings<'_>) -> T) -> T {
+        if self.pending.is_empty() {
+            return f(Readings {
+                preferred: &self.position,
+                others: &self.others,
+                start: self.start.as_deref(),
+            });
+        }
+        let others = self.replayed.get_or_init(|| self.replay());
+        f(Readings {
+            preferred: &self.position,
+            others,
+            start: None,
+        })
+    }
+
+    /// The other readings after the pending moves: each reads them as the preferred
+    /// reading did (as written, in the same notation), or is dropped, as it would have
+    /// been had it read them one by one.
+    fn replay(&self) -> Vec<Position> {
+        let geometry = self.position.geometry();
+        let algebraic = geometry.notation().kind == NotationKind::Alphanumeric;
+        let same_notation = |p: &Position| {
+            (p.game_type().notation().kind == NotationKind::Alphanumeric) == algebraic
+        };
+        let mut readings: Vec<Position> = self.others.clone();
+        if let Some(start) = &self.start {
+            readings.extend(
+                (0..start.candidates.len())
+                    .filter(|&i| {
+                        let kind = start.candidates[i].notation().kind;
+                        (kind == NotationKind::Alphanumeric) == algebraic
+                    })
+                    .filter_map(|i| start.position(i).cloned()),
+            );
+        }
+        let capture_separator = self.position.game_type().capture_separator();
+        let mut text = String::new();
+        for step in &self.pending {
+            if readings.is_empty() {
+                break;
+            }
+            text.clear();
+            push_name(&mut text, geometry.name(step.from));
+            text.push(if step.capture { capture_separator } else { '-' });
+            push_name(&mut text, geometry.name(step.to));
+            let mut next = Vec::with_capacity(readings.len());
+            for position in readings.iter().filter(|p| same_notation(p)) {
+                let Some((read, forgiven)) = try_read_in(position, &text) else {
+                    continue;
+                };
+                if fit(&forgiven) != Fit::Fits {
+                    continue;
+                }
+                for mv in read.as_slice() {
+                    // The preferred reading is one of the readings a board keeps.
+                    if next.len() + 1 >= MAX_READINGS {
+                        break;
+                    }
+                    let mut after = position.clone();
+                    after.play_unchecked(mv);
+                    next.push(after);
+                }
+            }
+            readings = next;
+        }
+        readings
+    }
+}
+
+/// Writes a square's name as [`SquareName`]'s `Display` does, without its machinery: the
+/// other readings of a game replay many moves.
+fn push_name(out: &mut String, name: SquareName) {
+    let (letter, number) = match name {
+        SquareName::Number(n) => (None, u32::from(n)),
+        SquareName::Alpha { file, rank } => (
+            Some(char::from(b'a'.saturating_add(file))),
+            u32::from(rank) + 1,
+        ),
+    };
+    out.extend(letter);
+    if number >= 100 {
+        out.push(char::from(b'0' + (number / 100 % 10) as u8));
+    }
+    if number >= 10 {
+        out.push(char::from(b'0' + (number / 10 % 10) as u8));
+    }
+    out.push(char::from(b'0' + (number % 10) as u8));
+}
+
+/// A board's readings, the preferred first, with the other readings up to date.
+#[derive(Clone, Copy)]
+struct Readings<'a> {
+    preferred: &'a Position,
+    others: &'a [Position],
+    /// Game types to set up, after `others`: only before the first move.
+    start: Option<&'a Start>,
+}
+
+impl Readings<'_> {
     /// How many readings there are (before the first move of a game whose type is
     /// inferred, counting every game type still to try).
-    fn reading_count(&self) -> usize {
-        1 + self.others.len() + self.start.as_ref().map_or(0, |s| s.candidates.len())
+    fn count(&self) -> usize {
+        1 + self.others.len() + self.start.map_or(0, |s| s.candidates.len())
     }
 
     /// The reading with this index, the preferred first. The other game types of a game
     /// whose first move is still to come are set up here; `None` if the set-up fails.
-    fn reading(&self, index: usize) -> Option<Position> {
-        self.reading_ref(index).cloned()
-    }
-
-    /// The reading with this index, as [`Board::reading`] gives it, not copied.
-    fn reading_ref(&self, index: usize) -> Option<&Position> {
+    fn get(&self, index: usize) -> Option<&Position> {
         match index.checked_sub(1) {
-            None => Some(&self.position),
+            None => Some(self.preferred),
             Some(i) if i < self.others.len() => Some(&self.others[i]),
-            Some(i) => self.start.as_ref()?.position(i - self.others.len()),
+            Some(i) => self.start?.position(i - self.others.len()),
         }
     }
 
     /// Whether the reading with this index writes squares by algebraic names.
-    fn reading_is_algebraic(&self, index: usize) -> Option<bool> {
+    fn is_algebraic(&self, index: usize) -> Option<bool> {
         let game_type = match index.checked_sub(1) {
-            None => self.game_type(),
+            None => self.preferred.game_type(),
             Some(i) if i < self.others.len() => self.others[i].game_type(),
-            Some(i) => *self.start.as_ref()?.candidates.get(i - self.others.len())?,
+            Some(i) => *self.start?.candidates.get(i - self.others.len())?,
         };
         Some(game_type.notation().kind == NotationKind::Alphanumeric)
     }
 
     /// The game types of every reading.
     fn game_types(&self) -> impl Iterator<Item = GameType> + '_ {
-        std::iter::once(self.game_type())
+        std::iter::once(self.preferred.game_type())
             .chain(self.others.iter().map(Position::game_type))
             .chain(self.start.iter().flat_map(|s| s.candidates.iter().copied()))
     }
 }
 
-/// A move of a PDN game: a draughts [`Move`] and, while the board has several readings
-/// (see [`Board`]), which reading it was read in and the move in each other reading
-/// that could read it.
+/// A move of a PDN game: a draughts [`Move`] and, when the board's other readings (see
+/// [`Board`]) had to read it, which reading it was read in and the move in each other
+/// reading that could read it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PdnMove {
     mv: Move,
+    /// `None`: read in the preferred reading, as written; the board's other readings,
+    /// if any, follow it lazily.
     reading: Option<Box<Reading>>,
 }
 
-/// How a move was read on a board with several readings.
+/// How a move was read in every reading of a board.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Reading {
     /// The index, among the board's readings, of the one the move was read in: the
@@ -418,7 +565,10 @@ impl PdnMove {
 
     /// The other moves this move may be, in readings of the game the later moves have
     /// not yet ruled out when it was read: another game type's, or another candidate
-    /// of an ambiguous capture.
+    /// of an ambiguous capture. Recorded for the moves the other readings had to read
+    /// when they were read (an ambiguous capture, a move the preferred reading could not
+    /// read as written); empty for a move the preferred reading read as PDN 3.0 writes
+    /// it, which the other readings follow later, and only if a later move needs them.
     pub fn alternatives(&self) -> impl Iterator<Item = &Move> {
         self.reading
             .iter()
@@ -689,7 +839,27 @@ impl Read {
 /// Reads a move in one position, leniently: each candidate of an ambiguous capture is
 /// a move, with a [`Leniency::Ambiguous`].
 fn read_in(position: &Position, text: &str) -> Result<(Read, Vec<Leniency>), MoveError> {
-    match position.parse_move(text) {
+    match position.parse_canonical(text.as_bytes()) {
+        Some(mv) => Ok((Read::One(mv), Vec::new())),
+        None => read_in_general(position, text),
+    }
+}
+
+/// [`read_in`] for a reading whose error would not be reported: `None` when it cannot
+/// read the move, found without the general reader where a cheap test tells.
+fn try_read_in(position: &Position, text: &str) -> Option<(Read, Vec<Leniency>)> {
+    if let Some(mv) = position.parse_canonical(text.as_bytes()) {
+        return Some((Read::One(mv), Vec::new()));
+    }
+    if !position.may_move_from(text.as_bytes()) {
+        return None;
+    }
+    read_in_general(position, text).ok()
+}
+
+/// [`read_in`] without its fast path (which found nothing).
+fn read_in_general(position: &Position, text: &str) -> Result<(Read, Vec<Leniency>), MoveError> {
+    match position.parse_move_general(text) {
         Ok((mv, warnings)) => Ok((
             Read::One(mv),
             warnings.into_iter().map(Leniency::Move).collect(),
@@ -706,6 +876,98 @@ fn read_in(position: &Position, text: &str) -> Result<(Read, Vec<Leniency>), Mov
         }
         Err(e) => Err(e),
     }
+}
+
+/// Reads a move in every reading of a board (the other readings up to date).
+///
+/// Those that read it only by forgiving another game type's way of writing it (the
+/// other notation, another capture separator) are dropped when some reading reads it as
+/// written. Readings in the notation the move is written in come first: when one of
+/// them reads it, the others (which would read it only in the other notation, and be
+/// dropped) are not even set up.
+fn read_in_every(
+    board: &Board,
+    readings: Readings<'_>,
+    text: &str,
+) -> Result<(PdnMove, Forgiven), MoveError> {
+    let algebraic = text.as_bytes().first().is_some_and(u8::is_ascii_alphabetic);
+    let count = readings.count();
+    let mut read: Vec<Option<(Read, Vec<Leniency>)>> = Vec::with_capacity(count);
+    read.resize_with(count, || None);
+    let mut first_error = None;
+    for same_notation in [true, false] {
+        if !same_notation && read.iter().any(Option::is_some) {
+            break;
+        }
+        for (i, slot) in read.iter_mut().enumerate() {
+            let kind_matches = readings.is_algebraic(i) == Some(algebraic);
+            if kind_matches != same_notation {
+                continue;
+            }
+            let Some(position) = readings.get(i) else {
+                continue;
+            };
+            if i > 0 && first_error.is_some() {
+                // Its error would not be reported.
+                *slot = try_read_in(position, text);
+                continue;
+            }
+            match read_in(position, text) {
+                Ok(r) => *slot = Some(r),
+                // The preferred reading's error is the one reported.
+                Err(e) if i == 0 || first_error.is_none() => first_error = Some(e),
+                Err(_) => {}
+            }
+        }
+    }
+    // Only the readings that fit best are kept, in their order.
+    let Some(best) = read.iter().flatten().map(|(_, f)| fit(f)).min() else {
+        return Err(first_error.unwrap_or(MoveError::Empty));
+    };
+    let mut entries = read
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| r.as_ref().map(|(moves, f)| (i, moves, f)))
+        .filter(|(_, _, f)| fit(f) == best)
+        .flat_map(|(i, moves, f)| {
+            let index = u16::try_from(i).unwrap_or(u16::MAX);
+            moves.as_slice().iter().map(move |m| (index, m, f))
+        })
+        .take(MAX_READINGS);
+    let preferred_read = read.first().is_some_and(Option::is_some);
+    let Some((from, mv, forgiven)) = entries.next() else {
+        return Err(first_error.unwrap_or(MoveError::Empty));
+    };
+    let mut forgiven = forgiven.clone();
+    let game_type = readings
+        .get(usize::from(from))
+        .map_or(board.game_type(), Position::game_type);
+    if game_type != board.game_type() {
+        forgiven.push(Leniency::GameType {
+            declared: match board.inference {
+                Inference::Numbering(declared) => Some(declared),
+                _ => None,
+            },
+            from: board.game_type(),
+            to: game_type,
+            readable: preferred_read,
+        });
+    }
+    let others: Vec<(u16, Move)> = entries.map(|(i, m, _)| (i, m.clone())).collect();
+    // A board with one reading plays a move read in it alone as it plays any move. A
+    // board with several records how each goes on, even when only the preferred one
+    // does: the other readings read the move as written here, which they could not do
+    // later from the move alone (a move with no record is one they follow lazily, as
+    // PDN 3.0 writes it, which is how it was written).
+    let reading = (from != 0 || !others.is_empty() || !board.single())
+        .then(|| Box::new(Reading { from, others }));
+    Ok((
+        PdnMove {
+            mv: mv.clone(),
+            reading,
+        },
+        Forgiven(forgiven),
+    ))
 }
 
 /// A FEN as written, and as read without a board: set up in each game type a game
@@ -882,6 +1144,8 @@ impl Rules for Draughts {
                 others: Vec::new(),
                 inference,
                 start,
+                pending: Vec::new(),
+                replayed: OnceLock::new(),
             },
             warnings,
         })
@@ -895,7 +1159,9 @@ impl Rules for Draughts {
         let mut readings = Vec::new();
         let mut first_error = None;
         let mut warnings = None;
-        for position in (0..current.reading_count()).filter_map(|i| current.reading(i)) {
+        let current_readings: Vec<Position> =
+            current.with_readings(|r| (0..r.count()).filter_map(|i| r.get(i).cloned()).collect());
+        for position in current_readings {
             let game_type = position.game_type();
             let read = match null {
                 Some(turn) => Position::from_pieces(game_type, turn, position.pieces())
@@ -939,6 +1205,8 @@ impl Rules for Draughts {
                 others: readings.collect(),
                 inference: current.inference,
                 start: None,
+                pending: Vec::new(),
+                replayed: OnceLock::new(),
             },
             warnings: warnings
                 .unwrap_or_default()
@@ -954,9 +1222,12 @@ impl Rules for Draughts {
         token: &[u8],
         _context: MoveContext,
     ) -> Result<(PdnMove, Forgiven), MoveError> {
-        if board.single() {
-            // One reading, and the move written as PDN 3.0 writes it: the common case,
-            // read from the bytes (such a token is ASCII).
+        if board.single() || board.pending.len() < MAX_PENDING {
+            // The move written as PDN 3.0 writes it, and read so in the preferred
+            // reading: the common case, read from the bytes (such a token is ASCII). The
+            // other readings, if any, are left to follow it when they are needed: every
+            // reading that cannot read it as written would be dropped here, and the
+            // preferred reading stays preferred.
             if let Some(mv) = board.position.parse_canonical(token) {
                 return Ok((PdnMove { mv, reading: None }, Forgiven(Vec::new())));
             }
@@ -980,86 +1251,7 @@ impl Rules for Draughts {
                 Err(e) => return Err(e),
             }
         }
-
-        // Read the move in every reading. Those that read it only by forgiving another
-        // game type's way of writing it (the other notation, another capture separator)
-        // are dropped when some reading reads it as written.
-        // Readings in the notation the move is written in come first: when one of them
-        // reads it, the others (which would read it only in the other notation, and be
-        // dropped) are not even set up.
-        let algebraic = text.as_bytes().first().is_some_and(u8::is_ascii_alphabetic);
-        let count = board.reading_count();
-        let mut read: Vec<Option<(Read, Vec<Leniency>)>> = Vec::with_capacity(count);
-        read.resize_with(count, || None);
-        let mut first_error = None;
-        for same_notation in [true, false] {
-            if !same_notation && read.iter().any(Option::is_some) {
-                break;
-            }
-            for (i, slot) in read.iter_mut().enumerate() {
-                let kind_matches = board.reading_is_algebraic(i) == Some(algebraic);
-                if kind_matches != same_notation {
-                    continue;
-                }
-                let Some(position) = board.reading_ref(i) else {
-                    continue;
-                };
-                if i > 0 && first_error.is_some() && !position.may_move_from(text.as_bytes()) {
-                    // It cannot read the move, and its error would not be reported.
-                    continue;
-                }
-                match read_in(position, text) {
-                    Ok(r) => *slot = Some(r),
-                    // The preferred reading's error is the one reported.
-                    Err(e) if i == 0 || first_error.is_none() => first_error = Some(e),
-                    Err(_) => {}
-                }
-            }
-        }
-        // Only the readings that fit best are kept, in their order.
-        let Some(best) = read.iter().flatten().map(|(_, f)| fit(f)).min() else {
-            return Err(first_error.unwrap_or(MoveError::Empty));
-        };
-        let mut entries = read
-            .iter()
-            .enumerate()
-            .filter_map(|(i, r)| r.as_ref().map(|(moves, f)| (i, moves, f)))
-            .filter(|(_, _, f)| fit(f) == best)
-            .flat_map(|(i, moves, f)| {
-                let index = u16::try_from(i).unwrap_or(u16::MAX);
-                moves.as_slice().iter().map(move |m| (index, m, f))
-            })
-            .take(MAX_READINGS);
-        let preferred_read = read.first().is_some_and(Option::is_some);
-        let Some((from, mv, forgiven)) = entries.next() else {
-            return Err(first_error.unwrap_or(MoveError::Empty));
-        };
-        let mut forgiven = forgiven.clone();
-        let game_type = board
-            .reading_ref(usize::from(from))
-            .map_or(board.game_type(), Position::game_type);
-        if game_type != board.game_type() {
-            forgiven.push(Leniency::GameType {
-                declared: match board.inference {
-                    Inference::Numbering(declared) => Some(declared),
-                    _ => None,
-                },
-                from: board.game_type(),
-                to: game_type,
-                readable: preferred_read,
-            });
-        }
-        let others: Vec<(u16, Move)> = entries.map(|(i, m, _)| (i, m.clone())).collect();
-        // Read in the preferred reading alone: played and written as a move of a board
-        // with one reading is.
-        let reading = (from != 0 || !others.is_empty()).then(|| Box::new(Reading { from, others }));
-        Ok((
-            PdnMove {
-                mv: mv.clone(),
-                reading,
-            },
-            Forgiven(forgiven),
-        ))
+        board.with_readings(|readings| read_in_every(board, readings, text))
     }
 
     fn write_move(&self, board: &Board, mv: &PdnMove, out: &mut String) {
@@ -1067,38 +1259,52 @@ impl Rules for Draughts {
             out.push_str(&board.position.move_to_text(&mv.mv));
             return;
         };
-        let chosen = board.reading(usize::from(reading.from));
-        let position = chosen.as_ref().unwrap_or(&board.position);
-        if reading.others.iter().any(|(i, _)| *i == reading.from) {
-            // An ambiguous capture whose candidates are all still readings of the game:
-            // written as ambiguously as it was read, so that reading it back keeps them.
-            let g = position.geometry();
-            let sep = position.game_type().capture_separator();
-            let _ = write!(out, "{}{sep}{}", g.name(mv.mv.from()), g.name(mv.mv.to()));
-        } else {
-            out.push_str(&position.move_to_text(&mv.mv));
-        }
+        board.with_readings(|readings| {
+            let position = readings
+                .get(usize::from(reading.from))
+                .unwrap_or(&board.position);
+            if reading.others.iter().any(|(i, _)| *i == reading.from) {
+                // An ambiguous capture whose candidates are all still readings of the
+                // game: written as ambiguously as it was read, so that reading it back
+                // keeps them.
+                let g = position.geometry();
+                let sep = position.game_type().capture_separator();
+                let _ = write!(out, "{}{sep}{}", g.name(mv.mv.from()), g.name(mv.mv.to()));
+            } else {
+                out.push_str(&position.move_to_text(&mv.mv));
+            }
+        });
     }
 
     fn play(&self, board: &mut Board, mv: &PdnMove) {
         let Some(reading) = &mv.reading else {
+            if !board.single() {
+                board.replayed = OnceLock::new();
+                board.pending.push(Step {
+                    from: mv.mv.from(),
+                    to: mv.mv.to(),
+                    capture: mv.mv.is_capture(),
+                });
+            }
             board.position.play_unchecked(&mv.mv);
-            board.others.clear();
-            board.start = None;
             return;
         };
-        let after = |i: u16, m: &Move| {
-            board.reading(usize::from(i)).map(|mut p| {
-                p.play_unchecked(m);
-                p
-            })
-        };
-        let others: Vec<Position> = reading
-            .others
-            .iter()
-            .filter_map(|(i, m)| after(*i, m))
-            .collect();
-        match after(reading.from, &mv.mv) {
+        let (position, others) = board.with_readings(|readings| {
+            let after = |i: u16, m: &Move| {
+                readings.get(usize::from(i)).map(|p| {
+                    let mut p = p.clone();
+                    p.play_unchecked(m);
+                    p
+                })
+            };
+            let others: Vec<Position> = reading
+                .others
+                .iter()
+                .filter_map(|(i, m)| after(*i, m))
+                .collect();
+            (after(reading.from, &mv.mv), others)
+        });
+        match position {
             Some(position) => {
                 board.position = position;
                 board.others = others;
@@ -1109,6 +1315,8 @@ impl Rules for Draughts {
             }
         }
         board.start = None;
+        board.pending.clear();
+        board.replayed = OnceLock::new();
     }
 
     fn turn(&self, board: &Board) -> Player {
@@ -1212,7 +1420,9 @@ impl Draughts {
             Some(board) => {
                 // While the game type is open, a result token one reading writes is
                 // kept as that reading's.
-                if board.game_types().any(|gt| writes(gt, result)) {
+                if writes(board.game_type(), result)
+                    || board.with_readings(|r| r.game_types().any(|gt| writes(gt, result)))
+                {
                     return (result, Vec::new());
                 }
                 board.game_type()

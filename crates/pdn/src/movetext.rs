@@ -236,17 +236,20 @@ impl Position {
     }
 
     /// Whether a move written as PDN 3.0 writes moves (`32-28`, `28x17`) may be read
-    /// here at all: `false` when its first square holds no piece of the side to move,
-    /// which no way of reading the text gets past (every move starts on such a piece).
-    /// `true` for text of another form. A cheap test, for readings of a game that are
-    /// dropped when they cannot read a move.
+    /// here at all, found without listing the legal moves: `false` when no legal move
+    /// goes from its first square to its last, which no way of reading the text gets
+    /// past. That is when the first square holds no piece of the side to move, or when
+    /// no capture is possible and no step goes there. `true` for text of another form.
+    /// A cheap test, for readings of a game that are dropped when they cannot read a
+    /// move.
     pub(crate) fn may_move_from(&self, text: &[u8]) -> bool {
-        match self.canonical_pair(text) {
-            Some((from, _, _)) => self
-                .piece_at(from)
-                .is_some_and(|piece| piece.color == self.turn()),
-            None => true,
-        }
+        let Some((from, to, _)) = self.canonical_pair(text) else {
+            return true;
+        };
+        let own = self
+            .piece_at(from)
+            .is_some_and(|piece| piece.color == self.turn());
+        own && (self.quiet_step(from, to).is_some() || self.must_capture())
     }
 
     /// [`Position::parse_move`] without its fast path (which found nothing).
@@ -573,8 +576,8 @@ mod tests {
     }
 
     /// `may_move_from` says no only to text that no way of reading gets past: in
-    /// positions of every variant, every move written from a square without a piece of
-    /// the side to move, as a step or a capture, is refused.
+    /// positions of every variant, every move written between two squares it refuses,
+    /// as a step or a capture, is refused by the full reader.
     #[test]
     fn may_move_from_is_sound() {
         let mut refused = 0;
