@@ -227,3 +227,33 @@ fn tail_with_an_open_string_ending_in_a_backslash() {
     all_rules("[GameType \"0\"]\nE\"\\");
     all_rules("[Variant \"Atomic\"]\n\nE\"\\\\\\\n*");
 }
+
+/// `pdn_games`: a game with no GameType whose set-up fits Turkish draughts first and whose
+/// first move only international draughts reads (its algebraic squares forgiven) was
+/// settled as international draughts without saying so. The writer, starting again from
+/// the set-up, took the game for Turkish and wrote the international moves with Turkish
+/// square names (`a1-f1`), which read back with an error.
+#[test]
+fn settled_game_type_that_the_set_up_does_not_fit_first() {
+    let input = "[FEN \"W:Wa1,c1,01,g1,d2,f2,h2,c3,f4:Bb4,a5,c5,h6,g7,b8,f8,h8\"]\n\n1. a1-b2 *\n";
+    let rules = Draughts::new();
+    let first = read_games(&rules, input.as_bytes(), ReadOptions::default());
+    let errors = |g: &notation::ReadGame<pdn::PdnMove>| {
+        g.diagnostics
+            .iter()
+            .filter(|d| d.severity == notation::Severity::Error)
+            .count()
+    };
+    assert_eq!(errors(&first[0]), 0, "{:?}", first[0].diagnostics);
+    assert_eq!(first[0].game.tags.get("GameType"), Some("20"));
+    let written = to_export_string(&rules, &first[0].game, &PDN_WRITE).unwrap();
+    let again = read_games(&rules, written.as_bytes(), ReadOptions::default());
+    assert_eq!(
+        errors(&again[0]),
+        0,
+        "{written}\n{:?}",
+        again[0].diagnostics
+    );
+    assert_eq!(again[0].game.mainline().count(), 1, "{written}");
+    assert_export_fixed_point(&rules, input, &PDN_WRITE);
+}

@@ -95,8 +95,8 @@ pub const INFERRED_VARIANTS: [Variant; 10] = [
 ///
 /// Every inference is reported where it happens, as a warning (an error when reading
 /// strictly). A game read into a tree is then settled ([`Rules::settle`]): a game whose
-/// type was inferred is read again in the game type its main line settled, and its tags
-/// declare that type (unless it is international draughts), so that its export says
+/// type was inferred (other than a plain international game) is read again in the game
+/// type its main line settled, and its tags declare that type, so that its export says
 /// what it is and reads back as the same tree.
 ///
 /// ```
@@ -1359,9 +1359,9 @@ impl Rules for Draughts {
 
     /// A game that declares no type and whose moves were read in several game types
     /// (or settled another game type than international draughts, PDN's default) is
-    /// read again as a game of the game type its main line settled, and declares it: its
-    /// tree then holds that game type's moves, written as that game type writes them,
-    /// and reads back as the same tree. A game that does not read the same way in that
+    /// read again as a game of the game type its main line settled, and declares it
+    /// (international draughts too): its tree then holds that game type's moves,
+    /// written as that game type writes them, and reads back as the same tree. A game that does not read the same way in that
     /// game type alone (a variation only another game type can play) is kept as read.
     fn settle(&self, game: &mut Game<PdnMove>, end: &Board, text: &[u8], options: ReadOptions) {
         if !self.infer || end.inference != Inference::Undeclared {
@@ -1386,10 +1386,10 @@ impl Rules for Draughts {
         if !same_shape {
             return;
         }
+        // Declared even when it is international draughts: without the tag, the writer
+        // and a reader would start from the game type the set-up fits first.
         let mut tags = std::mem::take(&mut game.tags);
-        if settled != international {
-            tags.set("GameType", settled.to_short_string());
-        }
+        tags.set("GameType", settled.to_short_string());
         *game = again;
         game.tags = tags;
     }
