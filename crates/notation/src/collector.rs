@@ -41,6 +41,10 @@ pub struct GameDiagnostics {
     pending_warnings: Vec<String>,
     /// Why the start position could not be had.
     pending_error: Option<SetupError>,
+    /// The last place located, and the known place it was counted from: the next
+    /// diagnostic of the same text is counted on from there, not from the start again
+    /// (games with many warnings would cost the square of their length).
+    last_located: Option<(Location, Location)>,
 }
 
 impl GameDiagnostics {
@@ -53,6 +57,7 @@ impl GameDiagnostics {
             in_game: false,
             pending_warnings: Vec::new(),
             pending_error: None,
+            last_located: None,
         }
     }
 
@@ -67,6 +72,7 @@ impl GameDiagnostics {
         self.in_game = true;
         self.pending_warnings.clear();
         self.pending_error = None;
+        self.last_located = None;
     }
 
     /// A diagnostic the reader gave: the game's if one is open, else the next game's.
@@ -81,12 +87,34 @@ impl GameDiagnostics {
     /// Reports `kind` at `at`, with the options' severity.
     #[cold]
     pub fn report(&mut self, kind: DiagnosticKind, at: &At<'_>) {
+        let location = self.locate(at);
         self.diagnostics.push(Diagnostic {
             severity: self.options.severity(&kind),
-            location: at.location(),
+            location,
             game: at.game(),
             kind,
         });
+    }
+
+    /// The line and column of `at`, counted on from the last place located when it is
+    /// in the same text and not after `at`.
+    fn locate(&mut self, at: &At<'_>) -> Location {
+        let base = at.text_location;
+        let target = at.span().start;
+        let skip_to = |place: Location| {
+            let skip = usize::try_from(place.offset.saturating_sub(base.offset));
+            skip.ok().and_then(|skip| at.text.get(skip..))
+        };
+        let resume = self.last_located.and_then(|(known, last)| {
+            let text = skip_to(last)?;
+            // Not between the CR and the LF of a line end, which counts once.
+            (known == base && last.offset <= target && text.first() != Some(&b'\n'))
+                .then_some((last, text))
+        });
+        let (from, text) = resume.unwrap_or((base, at.text));
+        let location = crate::reader::locate(text, from, target);
+        self.last_located = Some((base, location));
+        location
     }
 
     /// Holds what the start position's set-up forgave until [`flush_setup_at`](Self::flush_setup_at).
@@ -103,7 +131,8 @@ impl GameDiagnostics {
     #[inline]
     pub fn flush_setup_at(&mut self, at: &At<'_>) {
         if !self.pending_warnings.is_empty() || self.pending_error.is_some() {
-            self.flush_setup(at.location(), at.game());
+            let location = self.locate(at);
+            self.flush_setup(location, at.game());
         }
     }
 
@@ -181,5 +210,36 @@ impl ValidatedGame {
             .iter()
             .filter(|d| d.severity == severity)
             .count()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Span;
+
+    /// Locating each diagnostic on from the last gives what counting from the start
+    /// gives, across LF, CR LF and lone CR line ends and characters of several bytes.
+    #[test]
+    fn locating_on_from_the_last_place_counts_as_from_the_start() {
+        let text = "ab\ncd\r\nef\rgh\r\n\r\né♘x\n\ny\rz\r\n".as_bytes();
+        let base = Location {
+            line: 7,
+            column: 3,
+            offset: 100,
+        };
+        let at = |offset: usize| At {
+            span: Span::new(base.offset + offset as u64, base.offset + offset as u64),
+            game: 0,
+            text,
+            text_location: base,
+        };
+        for step in 1..4 {
+            let mut diagnostics = GameDiagnostics::new(ReadOptions::default());
+            for offset in (0..=text.len()).step_by(step) {
+                let expected = crate::reader::locate(text, base, base.offset + offset as u64);
+                assert_eq!(diagnostics.locate(&at(offset)), expected, "offset {offset}");
+            }
+        }
     }
 }
