@@ -271,6 +271,9 @@ fn spelling(pos: &Position, mv: &Move, flag: Forgiven) -> Option<String> {
         }
         let king_to = pos.play(mv).king_of(pos.turn())?;
         format!("K{king_to}{suffix}")
+    } else if flag == Forgiven::EN_PASSANT_MARK {
+        // As old files mark en passant captures.
+        mv.is_en_passant().then(|| format!("{bare} e.p.{suffix}"))?
     } else if flag == Forgiven::UNICODE_DASH {
         // A non-breaking hyphen, as some word processors write it.
         mv.is_castle().then(|| san.replace('-', "\u{2011}"))?
@@ -343,6 +346,11 @@ pub fn forgiven_pgn() -> String {
             Some("r3k2r/pppqbppp/2np1n2/4p3/4P3/2NP1N2/PPPQBPPP/R3K2R b KQkq - 0 8"),
             16,
         ),
+        // En passant: White may take on f6.
+        (
+            Some("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"),
+            8,
+        ),
     ];
     for (index, (fen, plies)) in starts.into_iter().enumerate() {
         let round = index + 1;
@@ -372,9 +380,13 @@ pub fn forgiven_pgn() -> String {
                 null_written = true;
                 continue;
             }
-            // Prefer promotions, then any move; spell it in the least used form it has.
+            // Prefer promotions and en passant captures, then any move; spell it in the
+            // least used form it has.
             let moves = pos.legal_moves();
-            let mv = match moves.iter().find(|m| m.promotion() == Some(Role::Queen)) {
+            let preferred = moves
+                .iter()
+                .find(|m| m.promotion() == Some(Role::Queen) || m.is_en_passant());
+            let mv = match preferred {
                 Some(m) => *m,
                 None => match pick(&mut rng, &pos, None) {
                     Some(m) => m,
@@ -389,7 +401,10 @@ pub fn forgiven_pgn() -> String {
             options.sort_by_key(|(i, _)| (used[*i], *i));
             match options.into_iter().next() {
                 Some((i, token))
-                    if mv.promotion().is_some() || mv.is_castle() || rng.below(3) != 0 =>
+                    if mv.promotion().is_some()
+                        || mv.is_castle()
+                        || mv.is_en_passant()
+                        || rng.below(3) != 0 =>
                 {
                     used[i] += 1;
                     tokens.push(token);

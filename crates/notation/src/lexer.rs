@@ -421,6 +421,26 @@ fn lex_symbol(input: &[u8], start: usize, eof: bool) -> Lexed<'_> {
             end: start + 1,
         };
     }
+    // `e.p.` after a capture, glued to it or after one space (`exd6 e.p.`), belongs to
+    // it: old files mark en passant captures so, and no token starts with `e.p.`.
+    let symbol = &input[start..end];
+    let mark: &[u8] = match symbol.contains(&b'x') {
+        false => b"",
+        true if symbol.ends_with(b"e") => b".p.",
+        true => b" e.p.",
+    };
+    let after = &input[end..];
+    if mark.is_empty() {
+        // Not a capture.
+    } else if after.starts_with(mark) {
+        // With the check sign after it, if any.
+        end += mark.len();
+        while end < len && is_symbol_byte(input[end]) {
+            end += 1;
+        }
+    } else if after.len() < mark.len() && mark.starts_with(after) && !eof {
+        return Lexed::NeedMore;
+    }
     let after = &input[end..];
     // A parenthesised letter glued to a symbol (`e8(Q)`) belongs to it: no variation
     // consists of a one-letter move.
@@ -773,6 +793,24 @@ mod tests {
                 Token::VariationOpen,
                 Token::Symbol(b"e4"),
                 Token::VariationClose
+            ]
+        );
+    }
+
+    #[test]
+    fn en_passant_mark_belongs_to_its_move() {
+        assert_eq!(
+            pgn(b"exd6 e.p. c6 exd6e.p.+ e4 e.g. e5"),
+            [
+                Token::Symbol(b"exd6 e.p."),
+                Token::Symbol(b"c6"),
+                Token::Symbol(b"exd6e.p.+"),
+                Token::Symbol(b"e4"),
+                Token::Symbol(b"e"),
+                Token::Periods(1),
+                Token::Symbol(b"g"),
+                Token::Periods(1),
+                Token::Symbol(b"e5"),
             ]
         );
     }

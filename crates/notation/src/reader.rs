@@ -1481,8 +1481,12 @@ impl<R: Read> Reader<R> {
                     while end < len && crate::lexer::is_symbol_byte(buf[end]) {
                         end += 1;
                     }
-                    // `e8(Q)` is one token; the general path tells.
-                    if end >= len || buf[end] == b'(' || (b == b'N' && end == start + 1) {
+                    // `e8(Q)` and `exd6 e.p.` are one token; the general path tells.
+                    if end >= len
+                        || matches!(buf[end], b'(' | b'.')
+                        || buf[end..].starts_with(b" e.")
+                        || (b == b'N' && end == start + 1)
+                    {
                         break;
                     }
                     any = true;

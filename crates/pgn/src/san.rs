@@ -313,13 +313,16 @@ bitflags! {
         /// Castling written as a king move: the king's two-square step (`Kg1`, `Kc8`) or,
         /// as Chess960 programs write it, the king taking its own rook (`Kxh1`).
         const KING_MOVE_CASTLING = 1 << 14;
+        /// `e.p.` written after the move (`exd6 e.p.`, `exd6e.p.`, `exd6ep`), as old files
+        /// mark en passant captures.
+        const EN_PASSANT_MARK = 1 << 15;
     }
 }
 
 impl Forgiven {
     /// A sentence for each flag set, in flag order, for warnings.
     pub fn descriptions(self) -> impl Iterator<Item = &'static str> {
-        const TEXT: [&str; 15] = [
+        const TEXT: [&str; 16] = [
             "castling written with zeros or lower-case o",
             "pawn move written with the letter P",
             "capture written without x",
@@ -335,6 +338,7 @@ impl Forgiven {
             "figurine piece symbol",
             "dash written as another character than -",
             "castling written as a king move",
+            "e.p. written after the move",
         ];
         (0..TEXT.len()).filter_map(move |i| (self.bits() & (1 << i) != 0).then_some(TEXT[i]))
     }
@@ -619,6 +623,25 @@ impl SanToken {
             return Err(unreadable(token, "too long for a move"));
         }
 
+        // `e.p.` (or `ep`) before any check sign: taken out, the signs kept.
+        let mut unmarked = [0u8; MAX];
+        let signs = s
+            .iter()
+            .rev()
+            .take_while(|&&b| matches!(b, b'+' | b'#'))
+            .count();
+        let (body, sign_bytes) = s.split_at(s.len() - signs);
+        if let Some(rest) = body
+            .strip_suffix(b"e.p.")
+            .or_else(|| body.strip_suffix(b"ep"))
+        {
+            let rest = rest.trim_ascii_end();
+            let len = rest.len() + sign_bytes.len();
+            unmarked[..rest.len()].copy_from_slice(rest);
+            unmarked[rest.len()..len].copy_from_slice(sign_bytes);
+            s = &unmarked[..len];
+            forgiven |= Forgiven::EN_PASSANT_MARK;
+        }
         let mut suffix = None;
         if let Some(rest) = s.strip_suffix(b"++") {
             s = rest;

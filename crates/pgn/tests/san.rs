@@ -557,3 +557,18 @@ fn castling_written_as_a_king_move() {
         Forgiven::empty(),
     );
 }
+
+/// Old files mark en passant captures with `e.p.`, glued or after a space, before any
+/// check sign; some glue `ep`. Read with a warning, written as SAN writes the capture.
+#[test]
+fn en_passant_mark() {
+    for token in ["exd6 e.p.", "exd6e.p.", "exd6ep"] {
+        read(EP, token, "exd6", Forgiven::EN_PASSANT_MARK);
+    }
+    read(
+        EP,
+        "exd6 e.p.+",
+        "exd6",
+        Forgiven::EN_PASSANT_MARK | Forgiven::CHECK_SUFFIX,
+    );
+}
