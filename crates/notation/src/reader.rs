@@ -360,11 +360,33 @@ impl KnownTags {
 impl<R: Read> Reader<R> {
     /// A reader of `inner` in the given dialect.
     pub fn new(inner: R, dialect: Dialect, options: ReadOptions) -> Reader<R> {
+        Reader::with_buffer(inner, dialect, options, INITIAL_BUFFER)
+    }
+
+    /// A reader of `inner` whose buffer starts at `bytes` bytes rather than 64 KiB: for a
+    /// short input of known length (one game's text, read again), one byte more than its
+    /// length holds it all. The buffer grows as it must, as it does for any reader.
+    ///
+    /// ```
+    /// use notation::{Dialect, RawRules, ReadOptions, Reader, GameBuilder};
+    /// let text = b"1. e4 e5 *";
+    /// let mut reader = Reader::with_buffer(&text[..], Dialect::PGN, ReadOptions::default(), text.len() + 1);
+    /// let mut builder = GameBuilder::new(&RawRules::PGN, ReadOptions::default());
+    /// let game = reader.read_game(&mut builder)?.expect("one game");
+    /// assert_eq!(game.game.mainline().count(), 2);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn with_buffer(
+        inner: R,
+        dialect: Dialect,
+        options: ReadOptions,
+        bytes: usize,
+    ) -> Reader<R> {
         Reader {
             inner,
             dialect,
             options,
-            buf: vec![0; INITIAL_BUFFER],
+            buf: vec![0; bytes.max(1)],
             filled: 0,
             pos: 0,
             eof: false,

@@ -4,8 +4,8 @@ use std::fmt::{self, Write as _};
 use std::sync::{Arc, OnceLock};
 
 use notation::{
-    DiagnosticKind, Dialect, Game, GameReader, GameResult, MoveContext, Player, ReadOptions, Rules,
-    Setup, SetupError, Tags,
+    DiagnosticKind, Dialect, Game, GameBuilder, GameResult, LineId, MoveContext, Player,
+    ReadOptions, Reader, Rules, Setup, SetupError, Tags,
 };
 
 use crate::fen::{FenText, FenWarning};
@@ -1373,10 +1373,22 @@ impl Rules for Draughts {
         if settled == international && !inferred {
             return;
         }
+        // Declared even when it is international draughts: without the tag, the writer
+        // and a reader would start from the game type the set-up fits first.
+        if settled_as_read(game, settled) {
+            // The moves are the settled game type's already: what is recorded of the
+            // other readings goes.
+            let moves = std::mem::take(game).map_moves(|mv| PdnMove::from(mv.mv));
+            *game = moves;
+            game.tags.set("GameType", settled.to_short_string());
+            return;
+        }
         // Without inference, so that the game type is the one given (and this game is
         // not settled again).
         let rules = Draughts::with_default(settled).inferring(false);
-        let Some(Ok(again)) = GameReader::new(&rules, text, options).next() else {
+        let mut reader = Reader::with_buffer(text, rules.dialect(), options, text.len() + 1);
+        let mut builder = GameBuilder::new(&rules, options);
+        let Ok(Some(again)) = reader.read_game(&mut builder) else {
             return;
         };
         let again = again.game;
@@ -1386,8 +1398,6 @@ impl Rules for Draughts {
         if !same_shape {
             return;
         }
-        // Declared even when it is international draughts: without the tag, the writer
-        // and a reader would start from the game type the set-up fits first.
         let mut tags = std::mem::take(&mut game.tags);
         tags.set("GameType", settled.to_short_string());
         *game = again;
@@ -1405,6 +1415,31 @@ impl Rules for Draughts {
             _ => false,
         }
     }
+}
+
+/// Whether every move of a game whose type was inferred is already the move of the game
+/// type its main line settled, so that reading it again in that game type alone would give
+/// the same tree: the preferred reading changed at the main line's first move at most (an
+/// English game's `11-15`), no variation branches off there (it starts where the game
+/// type is still open), no capture was ambiguous, and the result is one that game type
+/// writes.
+fn settled_as_read(game: &Game<PdnMove>, settled: GameType) -> bool {
+    let first = game
+        .line(LineId::MAIN)
+        .moves
+        .first()
+        .map(|&id| game.node(id));
+    if first.is_some_and(|node| !node.variations.is_empty()) || !writes(settled, game.result) {
+        return false;
+    }
+    game.nodes().all(|node| match &node.mv.reading {
+        None => true,
+        Some(reading) => {
+            let forks = reading.others.iter().any(|&(i, _)| i == reading.from);
+            let at_first = first.is_some_and(|f| std::ptr::eq(f, node));
+            !forks && (reading.from == 0 || at_first)
+        }
+    })
 }
 
 impl Draughts {
