@@ -326,8 +326,12 @@ impl Clone for Board {
     /// copy holds (see [`Position`]'s `clone_from`).
     fn clone_from(&mut self, source: &Board) {
         self.position.clone_from(&source.position);
-        self.others.clone_from(&source.others);
         self.inference = source.inference;
+        if self.single() && source.single() {
+            // One reading each: no other reading, and so no pending move, on either.
+            return;
+        }
+        self.others.clone_from(&source.others);
         self.start.clone_from(&source.start);
         self.pending.clone_from(&source.pending);
         self.replayed = OnceLock::new();
