@@ -146,6 +146,11 @@ impl<M> Game<M> {
         self.nodes.iter()
     }
 
+    /// Every move of every line, in the order they were added, to edit.
+    pub fn nodes_mut(&mut self) -> impl Iterator<Item = &mut Node<M>> + '_ {
+        self.nodes.iter_mut()
+    }
+
     /// Number of moves in all lines.
     pub fn node_count(&self) -> usize {
         self.nodes.len()

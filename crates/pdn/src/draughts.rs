@@ -1382,8 +1382,9 @@ impl Rules for Draughts {
         if settled_as_read(game, settled) {
             // The moves are the settled game type's already: what is recorded of the
             // other readings goes.
-            let moves = std::mem::take(game).map_moves(|mv| PdnMove::from(mv.mv));
-            *game = moves;
+            for node in game.nodes_mut() {
+                node.mv.reading = None;
+            }
             game.tags.set("GameType", settled.to_short_string());
             return;
         }
