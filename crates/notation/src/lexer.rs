@@ -263,7 +263,7 @@ pub(crate) fn lex_inline<'a>(
         b'{' => lex_comment(input, start, eof),
         // `%` may start an escape line, `/` an inline set-up.
         b'%' | b'/' => lex_token(input, start, first, eof, slice_starts_line, dialect),
-        b if CLASS[b as usize] & SYMBOL != 0 => lex_symbol(input, start, eof),
+        b if CLASS[b as usize] & SYMBOL != 0 => lex_symbol(input, start, eof, dialect),
         _ => lex_token(input, start, first, eof, slice_starts_line, dialect),
     }
 }
@@ -375,7 +375,7 @@ fn lex_token<'a>(
                 None => Lexed::NeedMore,
             }
         }
-        b if CLASS[b as usize] & SYMBOL != 0 => lex_symbol(input, start, eof),
+        b if CLASS[b as usize] & SYMBOL != 0 => lex_symbol(input, start, eof, dialect),
         _ => done(Token::Unexpected(first), start + 1),
     }
 }
@@ -386,7 +386,7 @@ fn memchr2_line_end(hay: &[u8]) -> Option<usize> {
 }
 
 #[inline(always)]
-fn lex_symbol(input: &[u8], start: usize, eof: bool) -> Lexed<'_> {
+fn lex_symbol<'a>(input: &'a [u8], start: usize, eof: bool, dialect: &Dialect) -> Lexed<'a> {
     let len = input.len();
     // One pass: the leading digits, then the rest of the symbol.
     let mut end = start;
@@ -421,25 +421,17 @@ fn lex_symbol(input: &[u8], start: usize, eof: bool) -> Lexed<'_> {
             end: start + 1,
         };
     }
-    // `e.p.` after a capture, glued to it or after one space (`exd6 e.p.`), belongs to
-    // it: old files mark en passant captures so, and no token starts with `e.p.`.
-    let symbol = &input[start..end];
-    let mark: &[u8] = match symbol.contains(&b'x') {
-        false => b"",
-        true if symbol.ends_with(b"e") => b".p.",
-        true => b" e.p.",
-    };
-    let after = &input[end..];
-    if mark.is_empty() {
-        // Not a capture.
-    } else if after.starts_with(mark) {
-        // With the check sign after it, if any.
-        end += mark.len();
-        while end < len && is_symbol_byte(input[end]) {
-            end += 1;
+    // A move mark of the dialect, glued or after one space, belongs to the symbol, with
+    // what the symbol bytes after it add (a check sign).
+    match move_mark(dialect.move_marks, &input[start..end], &input[end..], eof) {
+        MoveMark::None => {}
+        MoveMark::NeedMore => return Lexed::NeedMore,
+        MoveMark::Len(n) => {
+            end += n;
+            while end < len && is_symbol_byte(input[end]) {
+                end += 1;
+            }
         }
-    } else if after.len() < mark.len() && mark.starts_with(after) && !eof {
-        return Lexed::NeedMore;
     }
     let after = &input[end..];
     // A parenthesised letter glued to a symbol (`e8(Q)`) belongs to it: no variation
@@ -460,6 +452,101 @@ fn lex_symbol(input: &[u8], start: usize, eof: bool) -> Lexed<'_> {
         token: Token::Symbol(&input[start..end]),
         start,
         end,
+    }
+}
+
+/// Whether a move mark follows a symbol.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum MoveMark {
+    /// None does.
+    None,
+    /// One does: its length after the symbol (the space included).
+    Len(usize),
+    /// One may: the input ends inside it.
+    NeedMore,
+}
+
+/// The bytes that may start a move mark after a symbol, for the reader's fast path: a
+/// cheap, conservative test that leaves such symbols to the lexer ([`move_mark`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct MarkStarts {
+    /// A mark's first byte that cannot continue a symbol (`.` of `e.p.`, glued).
+    glued: [u64; 4],
+    /// A mark's first and second bytes, after a space.
+    first: [u64; 4],
+    second: [u64; 4],
+}
+
+impl MarkStarts {
+    pub(crate) fn new(marks: &[&str]) -> MarkStarts {
+        let mut starts = MarkStarts::default();
+        let add = |set: &mut [u64; 4], b: u8| set[usize::from(b / 64)] |= 1 << (b % 64);
+        for mark in marks {
+            let mark = mark.as_bytes();
+            if let Some(&b) = mark.iter().find(|&&b| !is_symbol_byte(b)) {
+                add(&mut starts.glued, b);
+            }
+            if let Some(&b) = mark.first() {
+                add(&mut starts.first, b);
+            }
+            if let Some(&b) = mark.get(1) {
+                add(&mut starts.second, b);
+            }
+        }
+        starts
+    }
+
+    /// Whether a mark may start at `after`, right after a symbol (`after` not empty).
+    #[inline]
+    pub(crate) fn may_follow(&self, after: &[u8]) -> bool {
+        let has = |set: &[u64; 4], b: Option<&u8>| match b {
+            Some(&b) => set[usize::from(b / 64)] & (1 << (b % 64)) != 0,
+            None => set.iter().any(|&w| w != 0),
+        };
+        match after.first() {
+            Some(b' ') => has(&self.first, after.get(1)) && has(&self.second, after.get(2)),
+            next => has(&self.glued, next),
+        }
+    }
+}
+
+/// Finds one of `marks` ([`Dialect::move_marks`]) right after `symbol`, in `after`:
+/// glued (its leading symbol bytes are then the end of the symbol, as `exd6e.p.` lexes
+/// `exd6e`) or after one space.
+pub(crate) fn move_mark(marks: &[&str], symbol: &[u8], after: &[u8], eof: bool) -> MoveMark {
+    let mut need_more = false;
+    for mark in marks {
+        let mark = mark.as_bytes();
+        // Most symbols are followed by a space and another token, or by a byte no mark
+        // holds: told at once.
+        let told_apart = match after {
+            [b' ', next, ..] => mark.first() != Some(next),
+            [b' '] | [] => false,
+            [next, ..] => !mark.contains(next),
+        };
+        if told_apart {
+            continue;
+        }
+        let lead = mark.iter().take_while(|&&b| is_symbol_byte(b)).count();
+        let glued = (lead < mark.len() && symbol.ends_with(&mark[..lead])).then(|| &mark[lead..]);
+        for (skip, rest) in [(0, glued), (1, Some(mark))] {
+            let Some(rest) = rest else { continue };
+            let space = &b" "[..skip];
+            let whole = after.len() >= skip + rest.len();
+            if whole && after.starts_with(space) && after[skip..].starts_with(rest) {
+                return MoveMark::Len(skip + rest.len());
+            }
+            let prefix = after.len().min(skip);
+            need_more |= !whole
+                && !eof
+                && after[..prefix] == space[..prefix]
+                && rest.starts_with(&after[prefix..]);
+        }
+    }
+    if need_more {
+        MoveMark::NeedMore
+    } else {
+        MoveMark::None
     }
 }
 
@@ -874,9 +961,28 @@ mod tests {
         assert_eq!(lex(b"   ", 0, false, true, &d, &mut gap), Lexed::NeedMore);
         assert_eq!(lex(b"   ", 0, true, true, &d, &mut gap), Lexed::End);
         assert!(matches!(
-            lex(b"Nf3 ", 0, false, true, &d, &mut gap),
+            lex(b"Nf3 N", 0, false, true, &d, &mut gap),
             Lexed::Token {
                 token: Token::Symbol(b"Nf3"),
+                ..
+            }
+        ));
+        // A move mark (`e.p.`) may follow: the symbol waits for the next bytes.
+        for input in [&b"exd6 "[..], b"exd6 e.", b"exd6e", b"exd6e.p"] {
+            assert_eq!(lex(input, 0, false, true, &d, &mut gap), Lexed::NeedMore);
+        }
+        assert!(matches!(
+            lex(b"exd6 e.p. ", 0, false, true, &d, &mut gap),
+            Lexed::Token {
+                token: Token::Symbol(b"exd6 e.p."),
+                ..
+            }
+        ));
+        // PDN has no move marks.
+        assert!(matches!(
+            lex(b"32x28 ", 0, false, true, &Dialect::PDN, &mut gap),
+            Lexed::Token {
+                token: Token::Symbol(b"32x28"),
                 ..
             }
         ));

@@ -8,7 +8,7 @@ use std::io::{self, Read};
 use std::ops::ControlFlow;
 
 use crate::diagnostic::{Diagnostic, DiagnosticKind, Severity};
-use crate::lexer::{Gap, Lexed, Token, is_space, lex_inline};
+use crate::lexer::{Gap, Lexed, MarkStarts, Token, is_space, lex_inline};
 use crate::rules::Dialect;
 use crate::span::{Location, Span};
 use crate::visitor::{At, RawGame, RawValue, Skip, Visitor};
@@ -254,6 +254,8 @@ enum Ending {
 pub struct Reader<R> {
     inner: R,
     dialect: Dialect,
+    /// Where the dialect's move marks may start, for the fast path.
+    mark_starts: MarkStarts,
     options: ReadOptions,
     buf: Vec<u8>,
     /// Bytes of `buf` holding input.
@@ -384,6 +386,7 @@ impl<R: Read> Reader<R> {
     ) -> Reader<R> {
         Reader {
             inner,
+            mark_starts: MarkStarts::new(dialect.move_marks),
             dialect,
             options,
             buf: vec![0; bytes.max(1)],
@@ -1503,11 +1506,12 @@ impl<R: Read> Reader<R> {
                     while end < len && crate::lexer::is_symbol_byte(buf[end]) {
                         end += 1;
                     }
-                    // `e8(Q)` and `exd6 e.p.` are one token; the general path tells.
+                    // `e8(Q)` and a move with its mark (`exd6 e.p.`) are one token; the
+                    // general path tells.
                     if end >= len
-                        || matches!(buf[end], b'(' | b'.')
-                        || buf[end..].starts_with(b" e.")
+                        || buf[end] == b'('
                         || (b == b'N' && end == start + 1)
+                        || self.mark_starts.may_follow(&buf[end..])
                     {
                         break;
                     }

@@ -34,6 +34,10 @@ pub struct Dialect {
     pub max_nag: u16,
     /// The tag names of the standard, to correct the case of names written otherwise.
     pub known_tags: &'static [&'static str],
+    /// Words that files write right after a move, glued to it or after one space, and that
+    /// belong to its token, for the rules to read: PGN's `e.p.`, with which old files
+    /// mark en passant captures.
+    pub move_marks: &'static [&'static str],
 }
 
 /// The tag names of the PGN standard (seven tag roster and supplemental tags) and the
@@ -140,6 +144,7 @@ impl Dialect {
         strict_layout: true,
         max_nag: 255,
         known_tags: PGN_TAGS,
+        move_marks: &["e.p."],
     };
 
     /// The PDN 3.0 reading grammar: the chess markers, the two-point markers
@@ -152,6 +157,7 @@ impl Dialect {
         strict_layout: false,
         max_nag: u16::MAX,
         known_tags: PDN_TAGS,
+        move_marks: &[],
     };
 
     /// Reads a termination marker: a standard one of this dialect, or a lenient form.
