@@ -257,3 +257,18 @@ fn settled_game_type_that_the_set_up_does_not_fit_first() {
     assert_eq!(again[0].game.mainline().count(), 1, "{written}");
     assert_export_fixed_point(&rules, input, &PDN_WRITE);
 }
+
+/// `notation_reader`: a word starting with a digit and glued to PGN's `e.p.` mark
+/// (`2e.p.pu`) was one token to the lexer but was cut before the mark by the reader's fast
+/// path for digit-led moves, so the export of the kept text read back as other tokens.
+#[test]
+fn digit_led_word_glued_to_a_move_mark() {
+    // The fast path reads movetext after a tag section; the lexer, the same text after
+    // anything else. Both must give one token.
+    for input in ["[Event \"x\"]\n\n1. 2e.p.pu *\n", "{x} 1. 2e.p.pu *\n"] {
+        let games = read_games(&RawRules::PGN, input.as_bytes(), ReadOptions::default());
+        let written = to_export_string(&RawRules::PGN, &games[0].game, &WriteOptions::default());
+        assert!(written.unwrap().contains("1. 2e.p.pu *"), "{input}");
+        all_rules(input);
+    }
+}

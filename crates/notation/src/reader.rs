@@ -1413,6 +1413,7 @@ impl<R: Read> Reader<R> {
                         if end == d
                             || end >= len
                             || buf[end] == b'('
+                            || self.mark_starts.may_follow(&buf[end..])
                             || self.dialect.read_result(&buf[start..end]).is_some()
                         {
                             break;
