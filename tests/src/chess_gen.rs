@@ -273,7 +273,7 @@ fn spelling(pos: &Position, mv: &Move, flag: Forgiven) -> Option<String> {
         format!("K{king_to}{suffix}")
     } else if flag == Forgiven::EN_PASSANT_MARK {
         // As old files mark en passant captures.
-        mv.is_en_passant().then(|| format!("{bare} e.p.{suffix}"))?
+        mv.is_en_passant().then(|| format!("{bare}e.p.{suffix}"))?
     } else if flag == Forgiven::UNICODE_DASH {
         // A non-breaking hyphen, as some word processors write it.
         mv.is_castle().then(|| san.replace('-', "\u{2011}"))?

@@ -54,9 +54,9 @@ const COUNTS: &[(&str, usize, usize, usize)] = &[
     ("pgn/scalachess/crazyhouse2.pgn", 1, 0, 1),
     ("pgn/scalachess/crazyhouseFromProd.pgn", 1, 0, 2),
     ("pgn/scalachess/crazyhouseNoVariantTag.pgn", 1, 1, 0), // a crazyhouse drop (N@e3) in a game with no Variant tag
-    ("pgn/scalachess/enpassantEP.pgn", 1, 0, 2),            // `bxa6 e.p.`: the mark forgiven
-    ("pgn/scalachess/enpassantEP2.pgn", 1, 0, 2),           // `bxa6e.p.`: the mark forgiven
-    ("pgn/scalachess/enpassantEP3.pgn", 1, 0, 2),           // `exf6ep`: the mark forgiven
+    ("pgn/scalachess/enpassantEP.pgn", 1, 1, 1), // `bxa6 e.p.`: a mark apart from its move is no move
+    ("pgn/scalachess/enpassantEP2.pgn", 1, 0, 2), // `bxa6e.p.`: the mark forgiven
+    ("pgn/scalachess/enpassantEP3.pgn", 1, 0, 2), // `exf6ep`: the mark forgiven
     ("pgn/scalachess/explorerPartialDate.pgn", 1, 0, 1),
     ("pgn/scalachess/festivalFigueira.pgn", 1, 1, 0), // 57... Re1 leaves the king in check from 57. Rb6+
     ("pgn/scalachess/fromChessProgrammingWiki.pgn", 1, 0, 4),

@@ -272,3 +272,12 @@ fn digit_led_word_glued_to_a_move_mark() {
         all_rules(input);
     }
 }
+
+/// `notation_reader`: with `e.p.` after a space read as part of the move before it, two
+/// tokens read apart (a capture at a line end, `e.p.…` on the next line) were written with
+/// a space between them, and read back as one.
+#[test]
+fn move_mark_on_the_next_line() {
+    all_rules("1. exd6\ne.p. c6 *\n");
+    all_rules("1. 37x28\ne.p.pus 22 *\n");
+}

@@ -421,8 +421,8 @@ fn lex_symbol<'a>(input: &'a [u8], start: usize, eof: bool, dialect: &Dialect) -
             end: start + 1,
         };
     }
-    // A move mark of the dialect, glued or after one space, belongs to the symbol, with
-    // what the symbol bytes after it add (a check sign).
+    // A move mark of the dialect glued to the symbol belongs to it, with what the symbol
+    // bytes after it add (a check sign).
     match move_mark(dialect.move_marks, &input[start..end], &input[end..], eof) {
         MoveMark::None => {}
         MoveMark::NeedMore => return Lexed::NeedMore,
@@ -460,88 +460,56 @@ fn lex_symbol<'a>(input: &'a [u8], start: usize, eof: bool, dialect: &Dialect) -
 pub(crate) enum MoveMark {
     /// None does.
     None,
-    /// One does: its length after the symbol (the space included).
+    /// One does: its length after the symbol.
     Len(usize),
     /// One may: the input ends inside it.
     NeedMore,
 }
 
-/// The bytes that may start a move mark after a symbol, for the reader's fast path: a
-/// cheap, conservative test that leaves such symbols to the lexer ([`move_mark`]).
+/// The bytes that may start a move mark right after a symbol, for the reader's fast
+/// path: a cheap test that leaves such symbols to the lexer ([`move_mark`]).
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct MarkStarts {
-    /// A mark's first byte that cannot continue a symbol (`.` of `e.p.`, glued).
-    glued: [u64; 4],
-    /// A mark's first and second bytes, after a space.
-    first: [u64; 4],
-    second: [u64; 4],
-}
+pub(crate) struct MarkStarts([u64; 4]);
 
 impl MarkStarts {
+    /// Each mark's first byte that cannot continue a symbol (`.` of `e.p.`).
     pub(crate) fn new(marks: &[&str]) -> MarkStarts {
-        let mut starts = MarkStarts::default();
-        let add = |set: &mut [u64; 4], b: u8| set[usize::from(b / 64)] |= 1 << (b % 64);
+        let mut set = [0u64; 4];
         for mark in marks {
-            let mark = mark.as_bytes();
-            if let Some(&b) = mark.iter().find(|&&b| !is_symbol_byte(b)) {
-                add(&mut starts.glued, b);
-            }
-            if let Some(&b) = mark.first() {
-                add(&mut starts.first, b);
-            }
-            if let Some(&b) = mark.get(1) {
-                add(&mut starts.second, b);
+            if let Some(&b) = mark.as_bytes().iter().find(|&&b| !is_symbol_byte(b)) {
+                set[usize::from(b / 64)] |= 1 << (b % 64);
             }
         }
-        starts
+        MarkStarts(set)
     }
 
-    /// Whether a mark may start at `after`, right after a symbol (`after` not empty).
+    /// Whether a mark may go on at `after`, right after a symbol (`after` not empty).
     #[inline]
     pub(crate) fn may_follow(&self, after: &[u8]) -> bool {
-        let has = |set: &[u64; 4], b: Option<&u8>| match b {
-            Some(&b) => set[usize::from(b / 64)] & (1 << (b % 64)) != 0,
-            None => set.iter().any(|&w| w != 0),
-        };
-        match after.first() {
-            Some(b' ') => has(&self.first, after.get(1)) && has(&self.second, after.get(2)),
-            next => has(&self.glued, next),
-        }
+        after
+            .first()
+            .is_some_and(|&b| self.0[usize::from(b / 64)] & (1 << (b % 64)) != 0)
     }
 }
 
-/// Finds one of `marks` ([`Dialect::move_marks`]) right after `symbol`, in `after`:
-/// glued (its leading symbol bytes are then the end of the symbol, as `exd6e.p.` lexes
-/// `exd6e`) or after one space.
+/// Finds one of `marks` ([`Dialect::move_marks`]) glued to `symbol`, in `after`: its
+/// leading symbol bytes are the end of the symbol (`exd6e.p.` lexes `exd6e`, then `.p.`
+/// goes on). Only glued: the writer separates tokens with a space, so a mark after a
+/// space would join two tokens that were read apart.
 pub(crate) fn move_mark(marks: &[&str], symbol: &[u8], after: &[u8], eof: bool) -> MoveMark {
     let mut need_more = false;
     for mark in marks {
         let mark = mark.as_bytes();
-        // Most symbols are followed by a space and another token, or by a byte no mark
-        // holds: told at once.
-        let told_apart = match after {
-            [b' ', next, ..] => mark.first() != Some(next),
-            [b' '] | [] => false,
-            [next, ..] => !mark.contains(next),
-        };
-        if told_apart {
+        let lead = mark.iter().take_while(|&&b| is_symbol_byte(b)).count();
+        let rest = &mark[lead..];
+        // Most symbols are followed by a byte no mark goes on with: told at once.
+        if after.first() != rest.first() || !symbol.ends_with(&mark[..lead]) {
             continue;
         }
-        let lead = mark.iter().take_while(|&&b| is_symbol_byte(b)).count();
-        let glued = (lead < mark.len() && symbol.ends_with(&mark[..lead])).then(|| &mark[lead..]);
-        for (skip, rest) in [(0, glued), (1, Some(mark))] {
-            let Some(rest) = rest else { continue };
-            let space = &b" "[..skip];
-            let whole = after.len() >= skip + rest.len();
-            if whole && after.starts_with(space) && after[skip..].starts_with(rest) {
-                return MoveMark::Len(skip + rest.len());
-            }
-            let prefix = after.len().min(skip);
-            need_more |= !whole
-                && !eof
-                && after[..prefix] == space[..prefix]
-                && rest.starts_with(&after[prefix..]);
+        if after.starts_with(rest) {
+            return MoveMark::Len(rest.len());
         }
+        need_more |= !eof && after.len() < rest.len() && rest.starts_with(after);
     }
     if need_more {
         MoveMark::NeedMore
@@ -887,9 +855,9 @@ mod tests {
     #[test]
     fn en_passant_mark_belongs_to_its_move() {
         assert_eq!(
-            pgn(b"exd6 e.p. c6 exd6e.p.+ e4 e.g. e5"),
+            pgn(b"exd6e.p. c6 exd6e.p.+ e4 e.g. e5"),
             [
-                Token::Symbol(b"exd6 e.p."),
+                Token::Symbol(b"exd6e.p."),
                 Token::Symbol(b"c6"),
                 Token::Symbol(b"exd6e.p.+"),
                 Token::Symbol(b"e4"),
@@ -968,13 +936,13 @@ mod tests {
             }
         ));
         // A move mark (`e.p.`) may follow: the symbol waits for the next bytes.
-        for input in [&b"exd6 "[..], b"exd6 e.", b"exd6e", b"exd6e.p"] {
+        for input in [&b"exd6e."[..], b"exd6e.p"] {
             assert_eq!(lex(input, 0, false, true, &d, &mut gap), Lexed::NeedMore);
         }
         assert!(matches!(
-            lex(b"exd6 e.p. ", 0, false, true, &d, &mut gap),
+            lex(b"exd6e.p. ", 0, false, true, &d, &mut gap),
             Lexed::Token {
-                token: Token::Symbol(b"exd6 e.p."),
+                token: Token::Symbol(b"exd6e.p."),
                 ..
             }
         ));

@@ -1507,7 +1507,7 @@ impl<R: Read> Reader<R> {
                     while end < len && crate::lexer::is_symbol_byte(buf[end]) {
                         end += 1;
                     }
-                    // `e8(Q)` and a move with its mark (`exd6 e.p.`) are one token; the
+                    // `e8(Q)` and a move with its mark (`exd6e.p.`) are one token; the
                     // general path tells.
                     if end >= len
                         || buf[end] == b'('

@@ -34,9 +34,8 @@ pub struct Dialect {
     pub max_nag: u16,
     /// The tag names of the standard, to correct the case of names written otherwise.
     pub known_tags: &'static [&'static str],
-    /// Words that files write right after a move, glued to it or after one space, and that
-    /// belong to its token, for the rules to read: PGN's `e.p.`, with which old files
-    /// mark en passant captures.
+    /// Words that files glue to a move and that belong to its token, for the rules to
+    /// read: PGN's `e.p.`, with which old files mark en passant captures (`exd6e.p.`).
     pub move_marks: &'static [&'static str],
 }
 

@@ -313,8 +313,9 @@ bitflags! {
         /// Castling written as a king move: the king's two-square step (`Kg1`, `Kc8`) or,
         /// as Chess960 programs write it, the king taking its own rook (`Kxh1`).
         const KING_MOVE_CASTLING = 1 << 14;
-        /// `e.p.` written after the move (`exd6 e.p.`, `exd6e.p.`, `exd6ep`), as old files
-        /// mark en passant captures.
+        /// `e.p.` written after the move (`exd6e.p.`, `exd6ep`), as old files mark en
+        /// passant captures. (Written apart, `exd6 e.p.`, the mark is a token of its own,
+        /// and no move.)
         const EN_PASSANT_MARK = 1 << 15;
     }
 }

@@ -558,8 +558,8 @@ fn castling_written_as_a_king_move() {
     );
 }
 
-/// Old files mark en passant captures with `e.p.`, glued or after a space, before any
-/// check sign; some glue `ep`. Read with a warning, written as SAN writes the capture.
+/// Old files mark en passant captures with `e.p.` or `ep` before any check sign (the
+/// lexer keeps a glued mark with its move). Read with a warning, written as SAN writes the capture.
 #[test]
 fn en_passant_mark() {
     for token in ["exd6 e.p.", "exd6e.p.", "exd6ep"] {
