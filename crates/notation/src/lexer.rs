@@ -455,9 +455,15 @@ fn lex_symbol<'a>(input: &'a [u8], start: usize, eof: bool, dialect: &Dialect) -
     }
 }
 
+/// A move mark split where a symbol stops: the bytes a symbol ends with (`e` of `e.p.`)
+/// and the rest, which goes on after it (`.p.`).
+fn split_mark(mark: &[u8]) -> (&[u8], &[u8]) {
+    let lead = mark.iter().take_while(|&&b| is_symbol_byte(b)).count();
+    mark.split_at(lead)
+}
+
 /// Whether a move mark follows a symbol.
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) enum MoveMark {
+enum MoveMark {
     /// None does.
     None,
     /// One does: its length after the symbol.
@@ -476,7 +482,7 @@ impl MarkStarts {
     pub(crate) fn new(marks: &[&str]) -> MarkStarts {
         let mut set = [0u64; 4];
         for mark in marks {
-            if let Some(&b) = mark.as_bytes().iter().find(|&&b| !is_symbol_byte(b)) {
+            if let Some(&b) = split_mark(mark.as_bytes()).1.first() {
                 set[usize::from(b / 64)] |= 1 << (b % 64);
             }
         }
@@ -496,14 +502,12 @@ impl MarkStarts {
 /// leading symbol bytes are the end of the symbol (`exd6e.p.` lexes `exd6e`, then `.p.`
 /// goes on). Only glued: the writer separates tokens with a space, so a mark after a
 /// space would join two tokens that were read apart.
-pub(crate) fn move_mark(marks: &[&str], symbol: &[u8], after: &[u8], eof: bool) -> MoveMark {
+fn move_mark(marks: &[&str], symbol: &[u8], after: &[u8], eof: bool) -> MoveMark {
     let mut need_more = false;
     for mark in marks {
-        let mark = mark.as_bytes();
-        let lead = mark.iter().take_while(|&&b| is_symbol_byte(b)).count();
-        let rest = &mark[lead..];
+        let (lead, rest) = split_mark(mark.as_bytes());
         // Most symbols are followed by a byte no mark goes on with: told at once.
-        if after.first() != rest.first() || !symbol.ends_with(&mark[..lead]) {
+        if after.first() != rest.first() || !symbol.ends_with(lead) {
             continue;
         }
         if after.starts_with(rest) {
