@@ -8,11 +8,12 @@ use notation::{
     ReadOptions, Reader, Rules, Setup, SetupError, Tags,
 };
 
-use crate::fen::{FenText, FenWarning};
+use crate::fen::FenWarning;
 use crate::gametype::{GameType, GameTypeError};
 use crate::geometry::GeometryError;
 use crate::movetext::{MoveError, MoveWarning};
 use crate::result::ResultType;
+use crate::setups;
 use crate::{Color, Move, NotationKind, Position, Square, SquareName, Variant};
 
 /// The variants a game that declares no type may be inferred to be, in order of
@@ -282,8 +283,8 @@ const MAX_PENDING: usize = 256;
 struct Start {
     /// In order of preference, after the board's position's.
     candidates: Vec<GameType>,
-    /// The set-up they start from (the standard start without one), read once.
-    fen: Option<Fen>,
+    /// The FEN they start from (the standard start without one).
+    fen: Option<String>,
     /// Each candidate's start position once set up (`None` inside if the set-up fails):
     /// reading the first move and playing it both need them, and a FEN costs more to
     /// read than the move.
@@ -291,7 +292,7 @@ struct Start {
 }
 
 impl Start {
-    fn new(candidates: Vec<GameType>, fen: Option<Fen>) -> Start {
+    fn new(candidates: Vec<GameType>, fen: Option<String>) -> Start {
         let set_up = candidates.iter().map(|_| OnceLock::new()).collect();
         Start {
             candidates,
@@ -305,7 +306,7 @@ impl Start {
         let &game_type = self.candidates.get(i)?;
         self.set_up
             .get(i)?
-            .get_or_init(|| start_in(game_type, self.fen.as_ref()).ok().map(|(p, _)| p))
+            .get_or_init(|| start_in(game_type, self.fen.as_deref()).ok().map(|(p, _)| p))
             .as_ref()
     }
 }
@@ -974,28 +975,10 @@ fn read_in_every(
     ))
 }
 
-/// A FEN as written, and as read without a board: set up in each game type a game
-/// may be without reading its text again.
-#[derive(Debug)]
-struct Fen {
-    text: String,
-    read: FenText,
-}
-
-impl Fen {
-    fn new(text: &str) -> Fen {
-        Fen {
-            text: text.to_owned(),
-            read: FenText::read(text),
-        }
-    }
-}
-
 /// The start position of a game type: the FEN's, or the standard one.
-fn start_in(game_type: GameType, fen: Option<&Fen>) -> Result<(Position, Vec<FenWarning>), String> {
+fn start_in(game_type: GameType, fen: Option<&str>) -> Result<(Position, Vec<FenWarning>), String> {
     match fen {
-        Some(fen) => Position::from_fen_text(game_type, &fen.read, true)
-            .map_err(|e| format!("FEN \"{}\": {e}", fen.text)),
+        Some(fen) => setups::set_up(game_type, fen),
         None => Ok((Position::start(game_type), Vec::new())),
     }
 }
@@ -1112,14 +1095,13 @@ impl Rules for Draughts {
         }
         // The first game type the set-up stands in is preferred; the others are set up
         // when the first move is read.
-        let fen = fen.map(Fen::new);
         let mut first_error = None;
         let mut rest = candidates.into_iter();
         let (position, fen_warnings) = loop {
             let Some(game_type) = rest.next() else {
                 return Err(SetupError::Invalid(first_error.unwrap_or_default()));
             };
-            match start_in(game_type, fen.as_ref()) {
+            match start_in(game_type, fen) {
                 Ok(found) => break found,
                 Err(e) => {
                     first_error.get_or_insert(e);
@@ -1141,7 +1123,8 @@ impl Rules for Draughts {
             ));
         }
         let candidates: Vec<GameType> = rest.collect();
-        let start = (!candidates.is_empty()).then(|| Arc::new(Start::new(candidates, fen)));
+        let start = (!candidates.is_empty())
+            .then(|| Arc::new(Start::new(candidates, fen.map(str::to_owned))));
         Ok(Setup {
             position: Board {
                 position,
@@ -1158,8 +1141,7 @@ impl Rules for Draughts {
     fn inline_setup(&self, current: &Board, text: &str) -> Result<Setup<Board>, SetupError> {
         let fen = setup_fen(text)?;
         let null = null_move(fen);
-        // Read once, set up in each reading.
-        let read_fen = null.is_none().then(|| Fen::new(fen));
+        let read_fen = null.is_none().then_some(fen);
         let mut readings = Vec::new();
         let mut first_error = None;
         let mut warnings = None;
@@ -1177,7 +1159,7 @@ impl Rules for Draughts {
                         (p, Vec::new())
                     })
                     .map_err(|e| format!("FEN \"{fen}\": {e}")),
-                None => start_in(game_type, read_fen.as_ref()).map(|(mut p, w)| {
+                None => start_in(game_type, read_fen).map(|(mut p, w)| {
                     // The FEN has no move number (unless lidraughts' F field gives one):
                     // the game's numbering goes on.
                     let numbered = w

@@ -69,6 +69,7 @@ pub mod movetext;
 pub mod perft;
 mod position;
 pub mod result;
+mod setups;
 mod validate;
 pub mod variant;
 
