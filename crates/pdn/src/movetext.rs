@@ -336,38 +336,22 @@ impl Position {
     fn canonical_pair(&self, text: &[u8]) -> Option<(Square, Square, char)> {
         // A byte scan: a char-set search costs more than the rest of this fast path.
         let at = text.iter().position(|b| matches!(b, b'-' | b'x' | b':'))?;
-        let sep = char::from(text[at]);
         let (a, b) = (&text[..at], &text[at + 1..]);
         let g = self.geometry();
-        let square = |bytes: &[u8]| -> Option<Square> {
-            match g.notation().kind {
-                NotationKind::Alphanumeric => {
-                    let (&file, rank) = bytes.split_first()?;
-                    if !file.is_ascii_lowercase()
-                        || rank.is_empty()
-                        || rank.len() > 2
-                        || rank[0] == b'0'
-                        || !rank.iter().all(u8::is_ascii_digit)
-                    {
-                        return None;
-                    }
-                    let rank = rank.iter().fold(0u8, |n, d| n * 10 + (d - b'0'));
-                    g.square_by_alpha(file - b'a', rank.checked_sub(1)?)
+        let (from, to) = if g.notation().kind == NotationKind::Alphanumeric {
+            let square = |bytes: &[u8]| match *bytes {
+                [file @ b'a'..=b'z', ref rank @ ..] if rank.len() <= 2 => {
+                    let rank = u8::try_from(canonical_number(rank)?).ok()?;
+                    g.square_by_alpha(file - b'a', rank - 1)
                 }
-                _ => {
-                    if bytes.is_empty()
-                        || bytes.len() > 3
-                        || bytes[0] == b'0'
-                        || !bytes.iter().all(u8::is_ascii_digit)
-                    {
-                        return None;
-                    }
-                    let n = bytes.iter().fold(0u32, |n, d| n * 10 + u32::from(d - b'0'));
-                    g.square_by_number(n)
-                }
-            }
+                _ => None,
+            };
+            (square(a)?, square(b)?)
+        } else {
+            let square = |bytes: &[u8]| g.square_by_number(canonical_number(bytes)?);
+            (square(a)?, square(b)?)
         };
-        Some((square(a)?, square(b)?, sep))
+        Some((from, to, char::from(text[at])))
     }
 
     /// `3228`: try every split of the digits into two square numbers.
@@ -564,6 +548,18 @@ fn trajectory(geometry: &Geometry, m: &Move) -> Vec<Square> {
         at = next;
     }
     out
+}
+
+/// A number of one to three digits written as PDN 3.0 writes square numbers and ranks:
+/// no leading zero (and so not 0).
+fn canonical_number(bytes: &[u8]) -> Option<u32> {
+    let digit = |b: u8| b.is_ascii_digit().then(|| u32::from(b - b'0'));
+    match *bytes {
+        [a @ b'1'..=b'9'] => Some(u32::from(a - b'0')),
+        [a @ b'1'..=b'9', b] => Some(u32::from(a - b'0') * 10 + digit(b)?),
+        [a @ b'1'..=b'9', b, c] => Some(u32::from(a - b'0') * 100 + digit(b)? * 10 + digit(c)?),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
