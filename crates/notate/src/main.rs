@@ -10,6 +10,13 @@
 //! Exit codes: 0 when all is well, 1 when a game has an error (`check`, `fmt`, `json`),
 //! 2 for a usage error or an input or output that cannot be read or written.
 
+/// The workers of `--jobs` allocate and free many small things each (a game's tags,
+/// diagnostics, the readings of a game whose type is inferred): with the system allocator
+/// two workers spent 18% more CPU time than one on the same input, with mimalloc 12%
+/// (`check --jobs 2` on 14 MB of PDN: 10% more games per second).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod check;
 mod fmt;
 mod games;
