@@ -306,7 +306,11 @@ impl Start {
         let &game_type = self.candidates.get(i)?;
         self.set_up
             .get(i)?
-            .get_or_init(|| start_in(game_type, self.fen.as_deref()).ok().map(|(p, _)| p))
+            .get_or_init(|| {
+                start_in(game_type, self.fen.as_deref())
+                    .ok()
+                    .map(|(p, _)| p)
+            })
             .as_ref()
     }
 }

@@ -262,6 +262,13 @@ impl<B: Bits> Engine<B> {
     /// Finds every capture of the side to move and passes those that
     /// precedence allows to the sink (the sink filters by key).
     pub(crate) fn captures<S: Sink<B>>(&self, st: &State<B>, sink: &mut S) {
+        self.captures_by(st, self.layout.valid, sink);
+    }
+
+    /// [`Engine::captures`] of the pieces on `starts` only: all of them where the variant
+    /// leaves the choice of capture free, for no other piece's capture can make them
+    /// illegal.
+    pub(crate) fn captures_by<S: Sink<B>>(&self, st: &State<B>, starts: B, sink: &mut S) {
         let s = usize::from(st.side);
         let o = s ^ 1;
         let lay = &self.layout;
@@ -273,7 +280,7 @@ impl<B: Bits> Engine<B> {
         }
 
         // Men that can make a first jump, found for all men at once.
-        let men = st.men[s];
+        let men = st.men[s] & starts;
         let targets = if rules.men_take_kings { opp } else { st.men[o] };
         let mut movers = B::ZERO;
         let mut ds = rules.man_cap[s];
@@ -285,7 +292,7 @@ impl<B: Bits> Engine<B> {
                 movers |= lay.step(lay.step(land, d ^ 1), d ^ 1);
             }
         }
-        let kings = st.kings[s];
+        let kings = st.kings[s] & starts;
         if movers.is_zero() && kings.is_zero() {
             return;
         }

@@ -603,6 +603,62 @@ mod tests {
         assert!(refused > 100_000, "{refused}");
     }
 
+    /// The fast path of reading a move (`parse_canonical`: the squares straight from the
+    /// bytes, a step or a single capture found without listing the legal moves) reads
+    /// what the full reader reads without a warning, and reads every legal move written
+    /// between two squares the way the writer writes it. Walks of several strides through
+    /// games of every variant, so that the positions hold captures of every kind.
+    #[test]
+    fn the_fast_path_reads_as_the_full_reader() {
+        let (mut read, mut captures) = (0, 0);
+        for variant in Variant::ALL {
+            for stride in [7, 3, 5] {
+                let mut position = Position::new(variant);
+                for ply in 0..60 {
+                    let g = position.geometry().clone();
+                    let sep = position.game_type().capture_separator();
+                    for a in g.squares() {
+                        for b in g.squares() {
+                            for s in ['-', sep] {
+                                let text = format!("{}{s}{}", g.name(a), g.name(b));
+                                let Some(fast) = position.parse_canonical(text.as_bytes()) else {
+                                    continue;
+                                };
+                                read += 1;
+                                captures += usize::from(fast.is_capture());
+                                let full = position.parse_move_general(&text);
+                                assert_eq!(full, Ok((fast, Vec::new())), "{variant}: {text}");
+                            }
+                        }
+                    }
+                    let moves = position.legal_moves();
+                    for mv in &moves {
+                        let text = position.move_to_text(mv);
+                        // Moves that share their ends with another (Frisian counts each
+                        // path of a capture) are left to the full reader.
+                        let alone = moves
+                            .iter()
+                            .filter(|o| o.from() == mv.from() && o.to() == mv.to())
+                            .count()
+                            == 1;
+                        if alone && text.matches(['-', 'x', ':']).count() == 1 {
+                            let fast = position.parse_canonical(text.as_bytes());
+                            assert_eq!(fast.as_ref(), Some(mv), "{variant}: {text}");
+                        }
+                    }
+                    let Some(mv) = moves.get((ply * stride) % moves.len().max(1)) else {
+                        break;
+                    };
+                    position.play_unchecked(&mv.clone());
+                }
+            }
+        }
+        assert!(
+            read > 10_000 && captures > 500,
+            "{read} read, {captures} captures"
+        );
+    }
+
     #[test]
     fn steps_and_warnings() {
         let p = Position::new(Variant::International);

@@ -12,7 +12,7 @@ use crate::geometry::{Geometry, Square};
 use crate::movegen::{FullSink, MAX_CAPTURES, dedup};
 use crate::moves::{Move, Squares};
 use crate::result::GameResult;
-use crate::variant::{BoardKind, Variant};
+use crate::variant::{BoardKind, Precedence, Variant};
 
 /// Everything that does not change during a game: rules, board, tables.
 #[derive(Debug)]
@@ -725,7 +725,12 @@ fn single_capture<B: Bits>(
         count: 0,
         same: true,
     };
-    sh.engine.captures(st, &mut sink);
+    if sh.engine.rules.precedence == Precedence::Free {
+        // Any capture may be chosen: the others need not be found.
+        sh.engine.captures_by(st, B::bit(f), &mut sink);
+    } else {
+        sh.engine.captures(st, &mut sink);
+    }
     let (raw, path, taken, n) = sink.first?;
     // As legal_moves: captures with the same start, end, pieces and crowning are one
     // (the first found), unless the variant counts each path.
