@@ -1212,15 +1212,22 @@ impl Rules for Draughts {
         token: &[u8],
         _context: MoveContext,
     ) -> Result<(PdnMove, Forgiven), MoveError> {
-        if board.single() || board.pending.len() < MAX_PENDING {
-            // The move written as PDN 3.0 writes it, and read so in the preferred
-            // reading: the common case, read from the bytes (such a token is ASCII). The
-            // other readings, if any, are left to follow it when they are needed: every
-            // reading that cannot read it as written would be dropped here, and the
-            // preferred reading stays preferred.
-            if let Some(mv) = board.position.parse_canonical(token) {
-                return Ok((PdnMove { mv, reading: None }, Forgiven(Vec::new())));
-            }
+        // The move written as PDN 3.0 writes it, and read so in the preferred reading:
+        // the common case, read from the bytes (such a token is ASCII). The other
+        // readings, if any, are left to follow it when they are needed: every reading
+        // that cannot read it as written would be dropped here, and the preferred
+        // reading stays preferred. They follow it from its squares, so a capture written
+        // with its whole path, which may tell apart captures that its squares do not, is
+        // read in every reading at once.
+        let fast = if board.single() {
+            board.position.parse_canonical(token)
+        } else if board.pending.len() < MAX_PENDING {
+            board.position.parse_canonical_pair(token)
+        } else {
+            None
+        };
+        if let Some(mv) = fast {
+            return Ok((PdnMove { mv, reading: None }, Forgiven(Vec::new())));
         }
         let text = match std::str::from_utf8(token) {
             Ok(text) => text,

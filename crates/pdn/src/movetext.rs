@@ -222,7 +222,21 @@ impl Position {
     /// written as PDN 3.0 writes them, found without listing the legal moves, with
     /// nothing to forgive. `None` when the general reader must decide.
     pub(crate) fn parse_canonical(&self, text: &[u8]) -> Option<Move> {
-        let (from, to, sep) = self.canonical_pair(text)?;
+        match self.canonical_pair(text) {
+            Some(pair) => self.read_pair(pair),
+            None => self.parse_canonical_path(text),
+        }
+    }
+
+    /// [`Position::parse_canonical`] of a move written between two squares only
+    /// (`32-28`, `28x17`): what a game read in several game types notes of a move to
+    /// replay it in the others.
+    pub(crate) fn parse_canonical_pair(&self, text: &[u8]) -> Option<Move> {
+        self.read_pair(self.canonical_pair(text)?)
+    }
+
+    /// The step or capture between two squares, given the separator written between them.
+    fn read_pair(&self, (from, to, sep): (Square, Square, char)) -> Option<Move> {
         let capture_sep = self.game_type().capture_separator();
         if sep == '-' {
             if let Some(m) = self.quiet_step(from, to) {
@@ -338,20 +352,34 @@ impl Position {
         let at = text.iter().position(|b| matches!(b, b'-' | b'x' | b':'))?;
         let (a, b) = (&text[..at], &text[at + 1..]);
         let g = self.geometry();
-        let (from, to) = if g.notation().kind == NotationKind::Alphanumeric {
-            let square = |bytes: &[u8]| match *bytes {
-                [file @ b'a'..=b'z', ref rank @ ..] if rank.len() <= 2 => {
-                    let rank = u8::try_from(canonical_number(rank)?).ok()?;
-                    g.square_by_alpha(file - b'a', rank - 1)
-                }
-                _ => None,
-            };
-            (square(a)?, square(b)?)
-        } else {
-            let square = |bytes: &[u8]| g.square_by_number(canonical_number(bytes)?);
-            (square(a)?, square(b)?)
-        };
+        let from = canonical_square(g, a)?;
+        let to = canonical_square(g, b)?;
         Some((from, to, char::from(text[at])))
+    }
+
+    /// A capture written with its whole path as PDN 3.0 writes it (`11x18x25`: each
+    /// square a piece is taken to, after this game type's capture separator), read
+    /// without listing the legal moves when it is the only capture between its ends (or
+    /// the one they stand for, as `single_capture` finds it) and takes this path. `None`
+    /// when the general reader must decide.
+    fn parse_canonical_path(&self, text: &[u8]) -> Option<Move> {
+        let separator = u8::try_from(self.game_type().capture_separator()).ok()?;
+        let g = self.geometry();
+        let mut squares = text.split(|&b| b == separator);
+        let from = canonical_square(g, squares.next()?)?;
+        // Longer paths than any real capture are left to the general reader.
+        let mut path = [from; 24];
+        let mut len = 0;
+        for square in squares {
+            *path.get_mut(len)? = canonical_square(g, square)?;
+            len += 1;
+        }
+        let path = &path[..len];
+        if path.len() < 2 {
+            return None;
+        }
+        let to = *path.last()?;
+        self.single_capture(from, to).filter(|m| m.path() == path)
     }
 
     /// `3228`: try every split of the digits into two square numbers.
@@ -550,6 +578,22 @@ fn trajectory(geometry: &Geometry, m: &Move) -> Vec<Square> {
     out
 }
 
+/// A square written as PDN 3.0 writes it in this board's notation: `32` or `c3`, no
+/// leading zero, lower case.
+fn canonical_square(g: &Geometry, bytes: &[u8]) -> Option<Square> {
+    if g.notation().kind == NotationKind::Alphanumeric {
+        match *bytes {
+            [file @ b'a'..=b'z', ref rank @ ..] if rank.len() <= 2 => {
+                let rank = u8::try_from(canonical_number(rank)?).ok()?;
+                g.square_by_alpha(file - b'a', rank - 1)
+            }
+            _ => None,
+        }
+    } else {
+        g.square_by_number(canonical_number(bytes)?)
+    }
+}
+
 /// A number of one to three digits written as PDN 3.0 writes square numbers and ranks:
 /// no leading zero (and so not 0).
 fn canonical_number(bytes: &[u8]) -> Option<u32> {
@@ -610,7 +654,7 @@ mod tests {
     /// games of every variant, so that the positions hold captures of every kind.
     #[test]
     fn the_fast_path_reads_as_the_full_reader() {
-        let (mut read, mut captures) = (0, 0);
+        let (mut read, mut captures, mut paths) = (0, 0, 0);
         for variant in Variant::ALL {
             for stride in [7, 3, 5] {
                 let mut position = Position::new(variant);
@@ -645,6 +689,20 @@ mod tests {
                             let fast = position.parse_canonical(text.as_bytes());
                             assert_eq!(fast.as_ref(), Some(mv), "{variant}: {text}");
                         }
+                        // The whole path of a capture: read as the full reader reads it,
+                        // and read at all when the capture is alone between its ends.
+                        if mv.is_capture() {
+                            let full_path = position.move_to_text_full(mv);
+                            let fast = position.parse_canonical(full_path.as_bytes());
+                            if let Some(fast) = &fast {
+                                paths += 1;
+                                let full = position.parse_move_general(&full_path);
+                                assert_eq!(full, Ok((fast.clone(), Vec::new())), "{full_path}");
+                            }
+                            if alone {
+                                assert_eq!(fast.as_ref(), Some(mv), "{variant}: {full_path}");
+                            }
+                        }
                     }
                     let Some(mv) = moves.get((ply * stride) % moves.len().max(1)) else {
                         break;
@@ -657,6 +715,7 @@ mod tests {
             read > 10_000 && captures > 500,
             "{read} read, {captures} captures"
         );
+        assert!(paths > 500, "{paths} whole paths read");
     }
 
     #[test]
