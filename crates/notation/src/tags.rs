@@ -1,4 +1,6 @@
-//! Tag pairs in file order.
+//! Tag pairs in file order, and the set of a game's tag names.
+
+use std::collections::HashSet;
 
 /// One tag pair.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,5 +99,77 @@ impl<'a> IntoIterator for &'a Tags {
     type IntoIter = std::slice::Iter<'a, Tag>;
     fn into_iter(self) -> Self::IntoIter {
         self.iter()
+    }
+}
+
+/// Below this many names, a duplicate is found by a scan of the names.
+const NAME_SCAN_LIMIT: usize = 48;
+
+/// The tag names of a game, to find a name given twice: one buffer reused from game to
+/// game, so that a validator allocates nothing per tag once warm.
+///
+/// ```
+/// use notation::TagNames;
+/// let mut names = TagNames::default();
+/// assert!(names.insert(b"White"));
+/// assert!(names.insert(b"Black"));
+/// assert!(!names.insert(b"White"));
+/// names.clear();
+/// assert!(names.insert(b"White"));
+/// ```
+#[derive(Debug, Default)]
+pub struct TagNames {
+    bytes: Vec<u8>,
+    /// Per name: where it ends in `bytes`, and a key made of its length and first bytes,
+    /// compared before the bytes themselves.
+    names: Vec<(usize, u64)>,
+    /// For games with many tags, so that finding duplicates stays linear.
+    set: HashSet<Vec<u8>>,
+}
+
+/// A key telling most names apart without comparing their bytes.
+fn name_key(name: &[u8]) -> u64 {
+    let mut key = [0u8; 8];
+    let n = name.len().min(7);
+    key[..n].copy_from_slice(&name[..n]);
+    key[7] = name.len() as u8;
+    u64::from_le_bytes(key)
+}
+
+impl TagNames {
+    /// Forgets every name, keeping the buffers.
+    pub fn clear(&mut self) {
+        self.bytes.clear();
+        self.names.clear();
+        self.set.clear();
+    }
+
+    /// Adds a name; `false` if it was there already (names compare exactly).
+    pub fn insert(&mut self, name: &[u8]) -> bool {
+        let key = name_key(name);
+        if self.names.len() < NAME_SCAN_LIMIT {
+            let mut start = 0;
+            for &(end, k) in &self.names {
+                if k == key && self.bytes.get(start..end) == Some(name) {
+                    return false;
+                }
+                start = end;
+            }
+        } else {
+            if self.set.is_empty() {
+                let mut start = 0;
+                for &(end, _) in &self.names {
+                    self.set
+                        .insert(self.bytes.get(start..end).unwrap_or(&[]).to_vec());
+                    start = end;
+                }
+            }
+            if !self.set.insert(name.to_vec()) {
+                return false;
+            }
+        }
+        self.bytes.extend_from_slice(name);
+        self.names.push((self.bytes.len(), key));
+        true
     }
 }

@@ -75,6 +75,11 @@ impl RawValue<'_> {
     /// character (a tab, say) as a space: the export format has no control characters in
     /// strings, so the value read is the value written back.
     pub fn unescaped(&self) -> std::borrow::Cow<'_, [u8]> {
+        // Nearly every value has neither an escape nor a control character: one pass
+        // over its few bytes tells.
+        if !self.0.iter().any(|&b| b == b'\\' || b.is_ascii_control()) {
+            return std::borrow::Cow::Borrowed(self.0);
+        }
         let mut value = crate::lexer::unescape(self.0);
         if value.iter().any(u8::is_ascii_control) {
             for b in value.to_mut() {

@@ -7,13 +7,12 @@
 //! captures and set-ups behave alike; it reports what the tree builder reports, with the
 //! same messages, and counts the moves it played.
 
-use std::collections::HashSet;
 use std::io::{self, Read};
 use std::ops::ControlFlow;
 
 use notation::{
     At, Diagnostic, DiagnosticKind, Forgiveness, GameDiagnostics, GameResult, MoveContext, Nag,
-    RawGame, RawValue, ReadOptions, Reader, Rules, Skip, Span, Tag, Tags, Visitor,
+    RawGame, RawValue, ReadOptions, Reader, Rules, Skip, Span, Tag, TagNames, Tags, Visitor,
 };
 
 // The notation layer's, shared with the other game crate's validator.
@@ -46,59 +45,13 @@ impl Frame {
     }
 }
 
-/// The tags [`Draughts`] looks at: the start position's and the result's. The others are
-/// checked and forgotten.
-const KEPT_TAGS: [&str; 7] = [
-    "GameType",
-    "Variant",
-    "FEN",
-    "SetUp",
-    "Setup",
-    "Result",
-    "ResultFormat",
-];
-
-/// Below this many tags, duplicate tags are found by a scan of the names.
-const TAG_SCAN_LIMIT: usize = 16;
-
-/// The tag names of a game, reused from game to game.
-#[derive(Default)]
-struct TagNames {
-    names: Vec<String>,
-    count: usize,
-    /// For games with many tags, so that finding duplicates stays linear.
-    set: HashSet<String>,
-}
-
-impl TagNames {
-    fn clear(&mut self) {
-        self.count = 0;
-        self.set.clear();
-    }
-
-    /// Adds a name; `false` if it was there already.
-    fn insert(&mut self, name: &str) -> bool {
-        if self.count < TAG_SCAN_LIMIT {
-            if self.names[..self.count].iter().any(|n| n == name) {
-                return false;
-            }
-            // The name buffers are reused: no allocation per tag once warm.
-            match self.names.get_mut(self.count) {
-                Some(slot) => {
-                    slot.clear();
-                    slot.push_str(name);
-                }
-                None => self.names.push(name.to_owned()),
-            }
-            self.count += 1;
-            return true;
-        }
-        if self.set.is_empty() {
-            self.set
-                .extend(self.names[..self.count].iter().map(String::clone));
-        }
-        self.set.insert(name.to_owned())
-    }
+/// Whether [`Draughts`] looks at a tag: the start position's and the result's. The
+/// others are checked and forgotten.
+fn kept(name: &[u8]) -> bool {
+    matches!(
+        name,
+        b"GameType" | b"Variant" | b"FEN" | b"SetUp" | b"Setup" | b"Result" | b"ResultFormat"
+    )
 }
 
 /// A [`Visitor`] that checks draughts games: every move of the main line and of every
@@ -277,27 +230,31 @@ impl Visitor for Validator {
     fn tag(&mut self, name: &[u8], value: RawValue<'_>, at: At<'_>) -> ControlFlow<()> {
         self.tags_end = at.span().end;
         let unescaped = value.unescaped();
-        let (value_text, lossy) = notation::decode(&unescaped);
-        let (name_text, name_lossy) = notation::decode(name);
-        if lossy || name_lossy {
+        // Names and values are decoded only where they are needed: most are never looked at.
+        let lossy = |bytes: &[u8]| !bytes.is_ascii() && std::str::from_utf8(bytes).is_err();
+        let name_lossy = lossy(name);
+        if lossy(&unescaped) || name_lossy {
             self.report(DiagnosticKind::NotUtf8, &at);
         }
-        if !self.names.insert(&name_text) {
-            let name = name_text.into_owned();
+        let decoded;
+        let name = if name_lossy {
+            decoded = notation::decode(name).0.into_owned().into_bytes();
+            &decoded[..]
+        } else {
+            name
+        };
+        if !self.names.insert(name) {
+            let name = String::from_utf8_lossy(name).into_owned();
             self.report(DiagnosticKind::DuplicateTag { name }, &at);
             return ControlFlow::Continue(());
         }
-        if let Some(kind) = notation::check_tag_value(
-            &self.rules.dialect(),
-            name_text.as_bytes(),
-            value_text.as_bytes(),
-        ) {
+        if let Some(kind) = notation::check_tag_value(&self.rules.dialect(), name, &unescaped) {
             self.report(kind, &at);
         }
-        if KEPT_TAGS.contains(&&*name_text) {
+        if kept(name) {
             self.tags.push(Tag {
-                name: name_text.into_owned(),
-                value: value_text.into_owned(),
+                name: String::from_utf8_lossy(name).into_owned(),
+                value: notation::decode(&unescaped).0.into_owned(),
                 raw: None,
             });
         }

@@ -6,13 +6,12 @@
 //! ([`GameReader`](crate::GameReader)) reports, with the same messages, so that a checker
 //! can use either; it counts the moves it played.
 
-use std::collections::HashSet;
 use std::io::{self, Read};
 use std::ops::ControlFlow;
 
 use notation::{
     At, Diagnostic, DiagnosticKind, Dialect, GameDiagnostics, GameResult, Nag, RawGame, RawValue,
-    ReadOptions, Reader, Rules, SetupError, Skip, Visitor,
+    ReadOptions, Reader, Rules, SetupError, Skip, TagNames, Visitor,
 };
 
 // The notation layer's, shared with the other game crate's validator.
@@ -48,66 +47,6 @@ impl Frame {
 
     fn before(&self) -> &Position {
         &self.slots[(self.current & 1) ^ 1]
-    }
-}
-
-/// Below this many tags, duplicate tags are found by a scan of the names.
-const TAG_SCAN_LIMIT: usize = 48;
-
-/// The tag names of a game, in one reused buffer.
-#[derive(Default)]
-struct TagNames {
-    bytes: Vec<u8>,
-    /// Per name: where it ends in `bytes`, and a key made of its length and first bytes,
-    /// compared before the bytes themselves.
-    names: Vec<(usize, u64)>,
-    /// For games with many tags, so that finding duplicates stays linear.
-    set: HashSet<Vec<u8>>,
-}
-
-/// A key telling most names apart without comparing their bytes.
-fn name_key(name: &[u8]) -> u64 {
-    let mut key = [0u8; 8];
-    let n = name.len().min(7);
-    key[..n].copy_from_slice(&name[..n]);
-    key[7] = name.len() as u8;
-    u64::from_le_bytes(key)
-}
-
-impl TagNames {
-    fn clear(&mut self) {
-        self.bytes.clear();
-        self.names.clear();
-        self.set.clear();
-    }
-
-    /// Adds a name; `false` if it was there already.
-    fn insert(&mut self, name: &[u8]) -> bool {
-        let key = name_key(name);
-        if self.names.len() < TAG_SCAN_LIMIT {
-            let mut start = 0;
-            for &(end, k) in &self.names {
-                if k == key && self.bytes.get(start..end) == Some(name) {
-                    return false;
-                }
-                start = end;
-            }
-        } else {
-            if self.set.is_empty() {
-                let mut start = 0;
-                for &(end, _) in &self.names {
-                    self.set
-                        .insert(self.bytes.get(start..end).unwrap_or(&[]).to_vec());
-                    start = end;
-                }
-            }
-            if !self.set.insert(name.to_vec()) {
-                return false;
-            }
-        }
-        self.bytes.extend_from_slice(name);
-        self.names.push((self.bytes.len(), key));
-        true
     }
 }
 
