@@ -15,7 +15,13 @@ use crate::result::GameResult;
 use crate::variant::{BoardKind, Precedence, Variant};
 
 /// Everything that does not change during a game: rules, board, tables.
+///
+/// Aligned apart from the reference counts its `Arc` puts in front of it: threads that
+/// read games at once share one per game type, and each copy of a position writes the
+/// count, which would otherwise evict the tables it shares a cache line with from the
+/// other threads' caches (`check --jobs 2` on PDN archives: 88 → 94 MB/s).
 #[derive(Debug)]
+#[repr(align(128))]
 pub(crate) struct Shared<B> {
     pub game_type: GameType,
     pub geometry: Geometry,
