@@ -337,9 +337,17 @@ impl Clone for Board {
             return;
         }
         self.others.clone_from(&source.others);
-        self.start.clone_from(&source.start);
+        let same_start = match (&self.start, &source.start) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (a, b) => a.is_none() && b.is_none(),
+        };
+        if !same_start {
+            self.start.clone_from(&source.start);
+        }
         self.pending.clone_from(&source.pending);
-        self.replayed = OnceLock::new();
+        if self.replayed.get().is_some() {
+            self.replayed = OnceLock::new();
+        }
     }
 }
 
