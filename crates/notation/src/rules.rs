@@ -173,6 +173,11 @@ impl Dialect {
     }
 
     fn read_result_spelled(&self, token: &[u8]) -> Option<(GameResult, bool)> {
+        // Every marker written in ASCII, standard or lenient, is 1, 3 or 7 bytes long
+        // (`*`, `1-0`, `1:0`, `1/2-1/2`, `0.5-0.5`): most moves are told apart by length.
+        if !matches!(token.len(), 1 | 3 | 7) && token.is_ascii() {
+            return None;
+        }
         if let Some(r) = GameResult::from_token(token) {
             return self.results.contains(&r).then_some((r, false));
         }
