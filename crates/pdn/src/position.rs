@@ -535,11 +535,12 @@ impl Position {
     /// Plays a move without checking that it is legal. A move whose squares
     /// are not on this board is ignored.
     pub fn play_unchecked(&mut self, m: &Move) {
-        let mover_is_second = self.turn() != self.game_type().start();
         let resets = m.is_capture() || m.role() == Role::Man;
-        let played = match &mut self.inner {
-            Inner::Small(sh, st) => play_raw(sh, st, m),
-            Inner::Large(sh, st) => play_raw(sh, st, m),
+        // Side 0 is the colour that starts: the mover is the second player on side 1
+        // (read before the move, which passes the turn).
+        let (mover_is_second, played) = match &mut self.inner {
+            Inner::Small(sh, st) => (st.side != 0, play_raw(sh, st, m)),
+            Inner::Large(sh, st) => (st.side != 0, play_raw(sh, st, m)),
         };
         if played {
             if mover_is_second {
