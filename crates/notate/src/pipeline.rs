@@ -20,7 +20,7 @@ use std::io::{self, Read};
 use std::sync::mpsc::{Receiver, SyncSender, channel, sync_channel};
 use std::sync::{Arc, Mutex};
 
-use notation::{Diagnostic, DiagnosticKind};
+use notation::{Diagnostic, DiagnosticKind, count_line_ends};
 
 /// The size a chunk is cut at (the next game boundary after it).
 pub const CHUNK_BYTES: usize = 1 << 20;
@@ -278,7 +278,7 @@ impl<R: Read> Splitter<R> {
             buf.truncate(at);
         }
         let origin = self.origin;
-        self.origin.lines += count_lines(&buf);
+        self.origin.lines += count_line_ends(&buf);
         self.origin.offset += buf.len() as u64;
         (buf, origin)
     }
@@ -347,16 +347,6 @@ fn ends_with_marker(text: &[u8]) -> bool {
     )
 }
 
-/// Lines ended in `bytes`, as the reader counts them: LF, CR LF and a lone CR each end one.
-pub fn count_lines(bytes: &[u8]) -> u64 {
-    if memchr::memchr(b'\r', bytes).is_none() {
-        return memchr::memchr_iter(b'\n', bytes).count() as u64;
-    }
-    memchr::memchr2_iter(b'\n', b'\r', bytes)
-        .filter(|&i| !(bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n')))
-        .count() as u64
-}
-
 /// Drops the notes a reader gives once per input (a byte order mark, tabs, lone carriage
 /// returns, a long line) when a later chunk gives them again: read whole, the input
 /// would have given each once.
@@ -411,7 +401,7 @@ mod tests {
             assert!(chunk.starts_with(b"[Event"));
             assert_eq!(origin.lines, lines);
             assert_eq!(origin.offset, offset);
-            lines += count_lines(chunk);
+            lines += count_line_ends(chunk);
             offset += chunk.len() as u64;
         }
     }
@@ -435,6 +425,6 @@ mod tests {
         assert!(ends_with_marker(b"1. e4 *\r\n"));
         assert!(!ends_with_marker(b"1. e4 e5\n"));
         assert!(!ends_with_marker(b"[Result \"1-0\"]\n"));
-        assert_eq!(count_lines(b"a\r\nb\rc\n"), 3);
+        assert_eq!(count_line_ends(b"a\r\nb\rc\n"), 3);
     }
 }

@@ -40,7 +40,7 @@ pub use lexer::{Gap, Lexed, Token, lex};
 pub use nag::Nag;
 pub use outcome::GameResult;
 pub use raw::{RawMove, RawMoveError, RawPosition, RawRules};
-pub use reader::{ReadOptions, Reader};
+pub use reader::{ReadOptions, Reader, count_line_ends};
 pub use rules::{Dialect, Forgiveness, MoveContext, Player, Rules, Setup, SetupError, Strict};
 pub use span::{Location, Span};
 pub use tags::{Tag, TagNames, Tags};

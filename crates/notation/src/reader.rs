@@ -62,29 +62,16 @@ pub(crate) fn locate(text: &[u8], start: Location, at: u64) -> Location {
         .unwrap_or(usize::MAX)
         .min(text.len());
     let before = &text[..end];
-    let (line, line_start) = if memchr::memchr(b'\r', before).is_none() {
-        // Line feeds only (the common case): count them in one vectorised pass.
-        let lines = memchr::memchr_iter(b'\n', before).count() as u64;
-        (
-            start.line + lines,
-            memchr::memrchr(b'\n', before).map(|i| i + 1),
-        )
-    } else {
-        // Each line feed ends a line, and so does each CR not followed by one: counted
-        // in passes over the whole text, which cost less than a search per line.
-        let lf = count_bytes(before, |b| b == b'\n');
-        let cr = count_bytes(before, |b| b == b'\r');
-        let pairs = count_pairs(before, b'\r', b'\n');
-        // A CR after the last line feed is a lone one, and ends the last line.
-        let last = match (
-            memchr::memrchr(b'\n', before),
-            memchr::memrchr(b'\r', before),
-        ) {
-            (Some(lf), Some(cr)) if cr > lf => Some(cr),
-            (Some(lf), _) => Some(lf),
-            (None, cr) => cr,
-        };
-        (start.line + lf + cr - pairs, last.map(|i| i + 1))
+    let line = start.line + count_line_ends(before);
+    // The last line starts after the last line end: the last line feed, or a CR after
+    // it (a lone one).
+    let line_start = match (
+        memchr::memrchr(b'\n', before),
+        memchr::memrchr(b'\r', before),
+    ) {
+        (Some(lf), Some(cr)) if cr > lf => Some(cr + 1),
+        (Some(lf), _) => Some(lf + 1),
+        (None, cr) => cr.map(|i| i + 1),
     };
     let chars = |bytes: &[u8]| {
         if bytes.is_ascii() {
@@ -102,6 +89,23 @@ pub(crate) fn locate(text: &[u8], start: Location, at: u64) -> Location {
         column,
         offset: at,
     }
+}
+
+/// How many lines end in `bytes` as a reader counts them: at each line feed, each CR LF
+/// and each lone CR (a CR last in `bytes` is a lone one).
+///
+/// ```
+/// assert_eq!(notation::count_line_ends(b"1. e4\r\n1... e5\r2. Nf3\n"), 3);
+/// ```
+pub fn count_line_ends(bytes: &[u8]) -> u64 {
+    if memchr::memchr(b'\r', bytes).is_none() {
+        return memchr::memchr_iter(b'\n', bytes).count() as u64;
+    }
+    // Each line feed ends a line, and so does each CR not followed by one: counted in
+    // passes over the whole text, which cost less than a search per line.
+    let lf = count_bytes(bytes, |b| b == b'\n');
+    let cr = count_bytes(bytes, |b| b == b'\r');
+    lf + cr - count_pairs(bytes, b'\r', b'\n')
 }
 
 /// How many bytes of `bytes` match, in passes the compiler vectorises (at most 255 bytes
