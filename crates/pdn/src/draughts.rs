@@ -37,6 +37,17 @@ pub const INFERRED_VARIANTS: [Variant; 10] = [
     Variant::Canadian,
 ];
 
+/// The standard game types of [`INFERRED_VARIANTS`], made once.
+const INFERRED_GAME_TYPES: [GameType; INFERRED_VARIANTS.len()] = {
+    let mut out = [GameType::new(Variant::International); INFERRED_VARIANTS.len()];
+    let mut i = 0;
+    while i < out.len() {
+        out[i] = GameType::new(INFERRED_VARIANTS[i]);
+        i += 1;
+    }
+    out
+};
+
 /// Draughts for the notation layer: implements [`notation::Rules`], so that
 /// [`notation::GameReader`] reads PDN files into games of legal draughts moves and
 /// [`notation::write_game`] writes them back (with [`PDN_WRITE`](crate::PDN_WRITE)).
@@ -164,15 +175,10 @@ impl Draughts {
     /// The game types to read an undeclared game in: the default, then the inferred
     /// variants' standard game types.
     fn undeclared_candidates(&self) -> Vec<GameType> {
-        let mut out = Vec::with_capacity(1 + INFERRED_VARIANTS.len());
+        let mut out = Vec::with_capacity(1 + INFERRED_GAME_TYPES.len());
         out.push(self.default);
         if self.infer {
-            out.extend(
-                INFERRED_VARIANTS
-                    .iter()
-                    .map(|&v| GameType::new(v))
-                    .filter(|gt| *gt != self.default),
-            );
+            out.extend(INFERRED_GAME_TYPES.iter().filter(|&&gt| gt != self.default));
         }
         out
     }
@@ -733,65 +739,87 @@ fn fit(forgiven: &[Leniency]) -> Fit {
     fit
 }
 
-/// Whether a FEN names its squares by algebraic names (`Wc3`): some item is a letter
-/// other than `K` followed by a digit.
-fn fen_is_algebraic(fen: &str) -> bool {
-    if fen.is_ascii() {
-        // The same, by bytes: an item is trimmed of white space in front, then of
-        // colour and king letters; a digit after the letter ends the question.
-        return split_bytes(fen, |b| matches!(b, b':' | b',')).any(|item| {
-            let b = trim_start_bytes(item.as_bytes(), is_ascii_space);
-            let b = trim_start_bytes(b, |c| matches!(c, b'W' | b'B' | b'K' | b'?'));
-            b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1].is_ascii_digit()
-        });
-    }
-    is_algebraic_by_chars(fen)
+/// What a FEN's items say of the game types it may be set up in: whether it names its
+/// squares by algebraic names (`Wc3`: some item is a letter other than `K` followed by a
+/// digit), and its largest square number. Lidraughts' `H` and `F` counters name no square,
+/// and are left out of both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct FenShape {
+    algebraic: bool,
+    largest: Option<u32>,
 }
 
-/// [`fen_is_algebraic`] for any text (the byte scan covers ASCII only).
-fn is_algebraic_by_chars(fen: &str) -> bool {
-    fen.split([':', ','])
+/// The [`FenShape`] of a FEN, in one pass over its bytes: fields end at `:`, items at
+/// `,`, and numbers at `-` too (a range). An item is trimmed of white space and of its
+/// colour and king letters (and quotes, and a number of trailing dots) before it is
+/// looked at.
+fn fen_shape(fen: &str) -> FenShape {
+    if !fen.is_ascii() {
+        return fen_shape_by_chars(fen);
+    }
+    let mut shape = FenShape {
+        algebraic: false,
+        largest: None,
+    };
+    for field in fen.as_bytes().split(|&b| b == b':') {
+        if matches!(
+            trim_start_bytes(field, is_ascii_space).first(),
+            Some(b'H' | b'F')
+        ) {
+            continue;
+        }
+        for item in field.split(|&b| b == b',') {
+            let b = trim_start_bytes(item, is_ascii_space);
+            let b = trim_start_bytes(b, |c| matches!(c, b'W' | b'B' | b'K' | b'?'));
+            shape.algebraic |= matches!(b, [letter, digit, ..]
+                if letter.is_ascii_alphabetic() && digit.is_ascii_digit());
+            for number in item.split(|&b| b == b'-') {
+                let b = trim_start_bytes(number, is_ascii_space);
+                let b = trim_end_bytes(b, is_ascii_space);
+                let b = trim_start_bytes(b, |c| matches!(c, b'W' | b'B' | b'K' | b'?' | b'"'));
+                let b = trim_end_bytes(b, |c| matches!(c, b'.' | b'"'));
+                shape.largest = shape.largest.max(parse_u32(b));
+            }
+        }
+    }
+    shape
+}
+
+/// A number as `str::parse::<u32>` reads it: an optional `+`, then digits.
+fn parse_u32(b: &[u8]) -> Option<u32> {
+    let digits = b.strip_prefix(b"+").unwrap_or(b);
+    if digits.is_empty() {
+        return None;
+    }
+    digits.iter().try_fold(0u32, |n, &d| {
+        d.is_ascii_digit()
+            .then_some(())
+            .and_then(|()| n.checked_mul(10)?.checked_add(u32::from(d - b'0')))
+    })
+}
+
+/// [`fen_shape`] for any text (the byte scan covers ASCII only).
+fn fen_shape_by_chars(fen: &str) -> FenShape {
+    let fields = || {
+        fen.split(':')
+            .filter(|field| !field.trim_start().starts_with(['H', 'F']))
+    };
+    let algebraic = fields()
+        .flat_map(|field| field.split(','))
         .map(|item| item.trim().trim_start_matches(['W', 'B', 'K', '?']))
         .any(|item| {
             let b = item.as_bytes();
             b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1].is_ascii_digit()
-        })
-}
-
-/// The largest square number of a FEN of numbers (lidraughts' `H` and `F` counters
-/// left out).
-fn fen_largest_number(fen: &str) -> Option<u32> {
-    if fen.is_ascii() {
-        // The same, by bytes.
-        return split_bytes(fen, |b| b == b':')
-            .filter(|field| {
-                let f = trim_start_bytes(field.as_bytes(), is_ascii_space);
-                !matches!(f.first(), Some(b'H' | b'F'))
-            })
-            .flat_map(|field| split_bytes(field, |b| matches!(b, b',' | b'-')))
-            .filter_map(|item| {
-                let b = trim_start_bytes(item.as_bytes(), is_ascii_space);
-                let b = trim_end_bytes(b, is_ascii_space);
-                let b = trim_start_bytes(b, |c| matches!(c, b'W' | b'B' | b'K' | b'?' | b'"'));
-                let b = trim_end_bytes(b, |c| matches!(c, b'.' | b'"'));
-                std::str::from_utf8(b).ok()?.parse::<u32>().ok()
-            })
-            .max();
-    }
-    largest_number_by_chars(fen)
-}
-
-/// [`fen_largest_number`] for any text (the byte scan covers ASCII only).
-fn largest_number_by_chars(fen: &str) -> Option<u32> {
-    fen.split(':')
-        .filter(|field| !field.trim_start().starts_with(['H', 'F']))
+        });
+    let largest = fields()
         .flat_map(|field| field.split([',', '-']))
         .filter_map(|item| {
             let digits = item.trim().trim_start_matches(['W', 'B', 'K', '?', '"']);
             let digits = digits.trim_end_matches(['.', '"']);
             digits.parse::<u32>().ok()
         })
-        .max()
+        .max();
+    FenShape { algebraic, largest }
 }
 
 /// White space as `char::is_whitespace` sees it, in ASCII (the vertical tab too).
@@ -807,25 +835,6 @@ fn trim_start_bytes(b: &[u8], trim: impl Fn(u8) -> bool) -> &[u8] {
 fn trim_end_bytes(b: &[u8], trim: impl Fn(u8) -> bool) -> &[u8] {
     let n = b.iter().rev().take_while(|&&c| trim(c)).count();
     &b[..b.len() - n]
-}
-
-/// The parts of an ASCII `s` between the bytes `sep` matches, as `str::split` gives
-/// them (a byte scan: FEN items are a few bytes long).
-fn split_bytes(s: &str, sep: impl Fn(u8) -> bool + Copy) -> impl Iterator<Item = &str> {
-    let mut rest = Some(s);
-    std::iter::from_fn(move || {
-        let r = rest?;
-        match r.bytes().position(sep) {
-            Some(i) => {
-                rest = r.get(i + 1..);
-                r.get(..i)
-            }
-            None => {
-                rest = None;
-                Some(r)
-            }
-        }
-    })
 }
 
 /// How many squares a game type is played on.
@@ -1098,10 +1107,10 @@ impl Rules for Draughts {
         // A FEN of algebraic squares fits the algebraic game types first, a FEN of
         // numbers the numeric ones; boards too small for its squares are left out.
         if let (Some(fen), Inference::Undeclared) = (fen, inference) {
-            let algebraic = fen_is_algebraic(fen);
+            let FenShape { algebraic, largest } = fen_shape(fen);
             candidates
                 .sort_by_key(|gt| (gt.notation().kind == NotationKind::Alphanumeric) != algebraic);
-            if let Some(max) = fen_largest_number(fen).filter(|_| !algebraic) {
+            if let Some(max) = largest.filter(|_| !algebraic) {
                 candidates.retain(|gt| playing_squares(*gt) >= max);
             }
         }
@@ -1511,11 +1520,17 @@ mod tests {
             "W:W\u{a0}12:B5",
         ];
         for fen in fens {
-            assert_eq!(fen_is_algebraic(fen), is_algebraic_by_chars(fen), "{fen:?}");
+            assert_eq!(fen_shape(fen), fen_shape_by_chars(fen), "{fen:?}");
+        }
+        // Lidraughts' counters are no squares: a numeric FEN with them is numeric.
+        let shape = fen_shape("W:W21,22:B1,2:H0:F1");
+        assert_eq!((shape.algebraic, shape.largest), (false, Some(22)));
+        assert!(fen_shape("W:Wa1,c3:Bh8").algebraic);
+        for number in ["+5", "007", "4294967295", "4294967296", "+", "", "5+", "-5"] {
             assert_eq!(
-                fen_largest_number(fen),
-                largest_number_by_chars(fen),
-                "{fen:?}"
+                parse_u32(number.as_bytes()),
+                number.parse().ok(),
+                "{number:?}"
             );
         }
     }

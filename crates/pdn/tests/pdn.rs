@@ -196,6 +196,21 @@ fn an_inferred_game_is_written_as_the_game_type_it_settled() {
 }
 
 #[test]
+fn a_numeric_fen_with_lidraughts_counters_is_numeric() {
+    // `H0` and `F1` are lidraughts' move counters, not algebraic squares: the set-up reads
+    // as international draughts, not as the first algebraic game type it fits.
+    let game = one("[FEN \"W:W31,32,33:B1,2,3:H0:F1\"]\n\n1. 32-28 1-7 *\n");
+    assert!(!has_error(&game), "{:?}", messages(&game));
+    let found = messages(&game);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(
+        found.iter().all(|m| m.contains("lidraughts field")),
+        "{found:?}"
+    );
+    round_trip(&game);
+}
+
+#[test]
 fn russian_or_czech_by_the_capture_separator() {
     let russian = one("1. c3-d4 f6-g5 2. d4-e5 d6:f4 *\n");
     let czech = one("1. c3-d4 f6-g5 2. d4-e5 d6xf4 *\n");
