@@ -8,7 +8,10 @@
 //! file of its own, and the calling thread puts the workers' results back in input order
 //! and emits them. A fixed number of credits bounds the chunks in flight (read, being
 //! worked on, or waiting for an earlier chunk), so memory stays constant however long the
-//! input and however uneven the chunks.
+//! input and however uneven the chunks. A credit is a chunk's buffer, handed back once
+//! the chunk is emitted: buffers are allocated once, not once per chunk (the pages of a
+//! fresh megabyte are cleared by the kernel, and freeing it in another thread than the
+//! one that allocated it costs both).
 //!
 //! A chunk read on its own numbers its lines and games from zero. Its [`Origin`] (the
 //! lines and bytes before it, counted by the splitter) puts lines back right in the
@@ -84,6 +87,9 @@ struct Done<I> {
 
 type Job = (u64, Vec<u8>, Origin);
 
+/// A worker's report on a chunk: its place, what it gave, and its buffer to reuse.
+type Report<I> = (u64, io::Result<Done<I>>, Vec<u8>);
+
 fn parallel<T: Task>(
     task: &T,
     input: Box<dyn Read + Send>,
@@ -92,14 +98,14 @@ fn parallel<T: Task>(
 ) -> io::Result<()> {
     // Credits: a chunk is read only with one, and gives it back once emitted.
     let in_flight = 2 * jobs + 2;
-    let (credit_tx, credit_rx) = sync_channel::<()>(in_flight);
+    let (credit_tx, credit_rx) = sync_channel::<Vec<u8>>(in_flight);
     for _ in 0..in_flight {
         // The channel has room for every credit; a failure is impossible and harmless.
-        let _ = credit_tx.send(());
+        let _ = credit_tx.send(Vec::new());
     }
     let (work_tx, work_rx) = sync_channel::<Job>(jobs);
     let work_rx = Arc::new(Mutex::new(work_rx));
-    let (done_tx, done_rx) = channel::<(u64, io::Result<Done<T::Item>>)>();
+    let (done_tx, done_rx) = channel::<Report<T::Item>>();
 
     std::thread::scope(|scope| {
         let splitter_done = done_tx.clone();
@@ -122,17 +128,17 @@ fn parallel<T: Task>(
 /// last "chunk", so that it is reported after everything read before it.
 fn split(
     input: Box<dyn Read + Send>,
-    credits: Receiver<()>,
+    credits: Receiver<Vec<u8>>,
     work: SyncSender<Job>,
-    done: std::sync::mpsc::Sender<(u64, io::Result<Done<impl Send>>)>,
+    done: std::sync::mpsc::Sender<Report<impl Send>>,
 ) {
     let mut splitter = Splitter::new(input, CHUNK_BYTES);
     let mut seq = 0;
     loop {
-        if credits.recv().is_err() {
+        let Ok(buffer) = credits.recv() else {
             return;
-        }
-        match splitter.next_chunk() {
+        };
+        match splitter.next_chunk_in(buffer) {
             Ok(Some((chunk, origin))) => {
                 if work.send((seq, chunk, origin)).is_err() {
                     return;
@@ -140,7 +146,7 @@ fn split(
             }
             Ok(None) => return,
             Err(e) => {
-                let _ = done.send((seq, Err(e)));
+                let _ = done.send((seq, Err(e), Vec::new()));
                 return;
             }
         }
@@ -151,7 +157,7 @@ fn split(
 fn work<T: Task>(
     task: &T,
     jobs: &Mutex<Receiver<Job>>,
-    done: &std::sync::mpsc::Sender<(u64, io::Result<Done<T::Item>>)>,
+    done: &std::sync::mpsc::Sender<Report<T::Item>>,
 ) {
     loop {
         // A poisoned lock means another worker panicked; stop quietly, the emitter
@@ -170,7 +176,7 @@ fn work<T: Task>(
                 Ok(())
             })
             .map(|games| Done { items, games });
-        if done.send((seq, result)).is_err() {
+        if done.send((seq, result, chunk)).is_err() {
             return;
         }
     }
@@ -178,16 +184,16 @@ fn work<T: Task>(
 
 /// Puts the chunks back in order and emits them.
 fn reorder<I>(
-    done: Receiver<(u64, io::Result<Done<I>>)>,
-    credits: &SyncSender<()>,
+    done: Receiver<Report<I>>,
+    credits: &SyncSender<Vec<u8>>,
     emit: &mut dyn FnMut(I, u64) -> io::Result<()>,
 ) -> io::Result<()> {
     let mut waiting = BTreeMap::new();
     let mut next = 0u64;
     let mut games = 0u64;
-    for (seq, result) in done {
-        waiting.insert(seq, result);
-        while let Some(result) = waiting.remove(&next) {
+    for (seq, result, buffer) in done {
+        waiting.insert(seq, (result, buffer));
+        while let Some((result, buffer)) = waiting.remove(&next) {
             let chunk = result?;
             for item in chunk.items {
                 emit(item, games)?;
@@ -195,7 +201,7 @@ fn reorder<I>(
             games += chunk.games;
             next += 1;
             // The splitter may have stopped already; a lost credit is then harmless.
-            let _ = credits.try_send(());
+            let _ = credits.try_send(buffer);
         }
     }
     if waiting.is_empty() {
@@ -234,9 +240,11 @@ impl<R: Read> Splitter<R> {
         }
     }
 
-    /// The next chunk and where it starts, or `None` at the end of the stream.
-    pub fn next_chunk(&mut self) -> io::Result<Option<(Vec<u8>, Origin)>> {
-        let mut buf = std::mem::take(&mut self.carry);
+    /// The next chunk and where it starts, or `None` at the end of the stream. The chunk
+    /// is read into `buf`, an earlier chunk's buffer to reuse (what it holds is dropped).
+    pub fn next_chunk_in(&mut self, mut buf: Vec<u8>) -> io::Result<Option<(Vec<u8>, Origin)>> {
+        buf.clear();
+        buf.extend_from_slice(&self.carry);
         buf.reserve(self.target + (self.target >> 3));
         let mut goal = self.target;
         let mut searched = 0;
@@ -273,8 +281,9 @@ impl<R: Read> Splitter<R> {
     }
 
     fn cut(&mut self, mut buf: Vec<u8>, at: Option<usize>) -> (Vec<u8>, Origin) {
+        self.carry.clear();
         if let Some(at) = at {
-            self.carry = buf[at..].to_vec();
+            self.carry.extend_from_slice(&buf[at..]);
             buf.truncate(at);
         }
         let origin = self.origin;
@@ -376,7 +385,7 @@ mod tests {
     fn chunks(text: &[u8], target: usize) -> Vec<(Vec<u8>, Origin)> {
         let mut s = Splitter::new(text, target);
         let mut out = Vec::new();
-        while let Some(c) = s.next_chunk().expect("in memory") {
+        while let Some(c) = s.next_chunk_in(Vec::new()).expect("in memory") {
             out.push(c);
         }
         out

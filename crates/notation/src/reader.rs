@@ -101,40 +101,23 @@ pub fn count_line_ends(bytes: &[u8]) -> u64 {
     if memchr::memchr(b'\r', bytes).is_none() {
         return memchr::memchr_iter(b'\n', bytes).count() as u64;
     }
-    // Each line feed ends a line, and so does each CR not followed by one: counted in
-    // passes over the whole text, which cost less than a search per line.
-    let lf = count_bytes(bytes, |b| b == b'\n');
-    let cr = count_bytes(bytes, |b| b == b'\r');
-    lf + cr - count_pairs(bytes, b'\r', b'\n')
-}
-
-/// How many bytes of `bytes` match, in passes the compiler vectorises (at most 255 bytes
-/// are counted in one byte-wide lane).
-fn count_bytes(bytes: &[u8], matches: impl Fn(u8) -> bool) -> u64 {
-    bytes
-        .chunks(255)
-        .map(|chunk| {
-            let n = chunk.iter().fold(0u8, |n, &b| n + u8::from(matches(b)));
-            u64::from(n)
-        })
-        .sum()
-}
-
-/// How many times `first` is followed by `second` in `bytes`.
-fn count_pairs(bytes: &[u8], first: u8, second: u8) -> u64 {
-    let Some(rest) = bytes.get(1..) else {
+    // One pass over each byte and the next, which the compiler vectorises: a line feed
+    // ends a line, and so does a CR not followed by one. At most 255 ends are counted in
+    // one byte-wide lane.
+    let Some((&last, _)) = bytes.split_last() else {
         return 0;
     };
-    bytes
+    let ends: u64 = bytes
         .chunks(255)
-        .zip(rest.chunks(255))
-        .map(|(a, b)| {
-            let n = a.iter().zip(b).fold(0u8, |n, (&x, &y)| {
-                n + (u8::from(x == first) & u8::from(y == second))
+        .zip(bytes[1..].chunks(255))
+        .map(|(this, next)| {
+            let n = this.iter().zip(next).fold(0u8, |n, (&a, &b)| {
+                n + u8::from(a == b'\n') + (u8::from(a == b'\r') & u8::from(b != b'\n'))
             });
             u64::from(n)
         })
-        .sum()
+        .sum();
+    ends + u64::from(matches!(last, b'\n' | b'\r'))
 }
 
 /// The first line of `text` longer than 255 bytes that ends in it (at a line feed), as
