@@ -105,7 +105,11 @@ impl<B> std::ops::Deref for Tables<B> {
 
 impl<B> Tables<B> {
     fn same(&self, other: &Tables<B>) -> bool {
-        std::ptr::eq::<Shared<B>>(&**self, &**other)
+        match (self, other) {
+            (Tables::Kept(a), Tables::Kept(b)) => std::ptr::eq(*a, *b),
+            (Tables::Counted(a), Tables::Counted(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
     }
 }
 
