@@ -451,19 +451,31 @@ impl Board {
                     .filter_map(|i| start.position(i).cloned()),
             );
         }
-        let capture_separator = self.position.game_type().capture_separator();
+        let preferred = self.position.game_type();
+        let capture_separator = preferred.capture_separator();
         let mut text = String::new();
         for step in &self.pending {
             if readings.is_empty() {
                 break;
             }
+            let separator = if step.capture { capture_separator } else { '-' };
             text.clear();
             push_name(&mut text, geometry.name(step.from));
-            text.push(if step.capture { capture_separator } else { '-' });
+            text.push(separator);
             push_name(&mut text, geometry.name(step.to));
             let mut next = Vec::with_capacity(readings.len());
             for position in readings.iter().filter(|p| same_notation(p)) {
-                let Some((read, forgiven)) = try_read_in(position, &text) else {
+                // Where the squares have the same names, the text's squares are the
+                // step's: read from them.
+                let read = if position.game_type().names_squares_as(&preferred) {
+                    position
+                        .read_pair((step.from, step.to, separator))
+                        .map(|mv| (Read::One(mv), Vec::new()))
+                        .or_else(|| try_read_in(position, &text))
+                } else {
+                    try_read_in(position, &text)
+                };
+                let Some((read, forgiven)) = read else {
                     continue;
                 };
                 if fit(&forgiven) != Fit::Fits {

@@ -357,6 +357,17 @@ impl GameType {
         self.notation
     }
 
+    /// Whether a game of `other` names the squares as this one does: the same board,
+    /// numbered and named from the same corner (so that a square's name is the same
+    /// square in both).
+    pub(crate) fn names_squares_as(&self, other: &GameType) -> bool {
+        self.width == other.width
+            && self.height == other.height
+            && self.notation == other.notation
+            && self.invert == other.invert
+            && self.variant.rules().board == other.variant.rules().board
+    }
+
     /// Whether the bottom-left corner is not a playing square.
     pub const fn invert(&self) -> bool {
         self.invert

@@ -235,8 +235,9 @@ impl Position {
         self.read_pair(self.canonical_pair(text)?)
     }
 
-    /// The step or capture between two squares, given the separator written between them.
-    fn read_pair(&self, (from, to, sep): (Square, Square, char)) -> Option<Move> {
+    /// The step or capture between two squares, given the separator written between them:
+    /// [`Position::parse_canonical_pair`] of the move's text once its squares are read.
+    pub(crate) fn read_pair(&self, (from, to, sep): (Square, Square, char)) -> Option<Move> {
         let capture_sep = self.game_type().capture_separator();
         if sep == '-' {
             if let Some(m) = self.quiet_step(from, to) {
