@@ -43,7 +43,7 @@ pub use raw::{RawMove, RawMoveError, RawPosition, RawRules};
 pub use reader::{ReadOptions, Reader, count_line_ends};
 pub use rules::{Dialect, Forgiveness, MoveContext, Player, Rules, Setup, SetupError, Strict};
 pub use span::{Location, Span};
-pub use tags::{Tag, TagNames, Tags};
+pub use tags::{CheckedTag, Tag, TagNames, Tags};
 pub use tagvalue::{
     Date, Rating, Round, SetUpTags, TagValueError, Time, TimeControl, TimePeriod, check_tags,
     tag_items,

@@ -1,6 +1,9 @@
 //! Tag pairs in file order, and the set of a game's tag names.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
+
+use crate::visitor::RawValue;
 
 /// One tag pair.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -136,7 +139,54 @@ fn name_key(name: &[u8]) -> u64 {
     u64::from_le_bytes(key)
 }
 
+/// A tag pair as a validator first reads it, before it looks at the value: see
+/// [`TagNames::check`].
+#[derive(Debug)]
+pub struct CheckedTag<'a> {
+    /// The name in UTF-8 (decoded as Windows-1252 if it was not UTF-8).
+    pub name: Cow<'a, [u8]>,
+    /// The value, unescaped, as written: most values are never looked at, and are
+    /// decoded only where they are.
+    pub value: Cow<'a, [u8]>,
+    /// Whether the name or the value is not UTF-8.
+    pub not_utf8: bool,
+    /// Whether the game named this tag before (the pair is then to be dropped).
+    pub duplicate: bool,
+}
+
 impl TagNames {
+    /// Reads a tag pair's name and value as the validators do before they look at it,
+    /// and adds the name.
+    ///
+    /// ```
+    /// use notation::{RawValue, TagNames};
+    /// let mut names = TagNames::default();
+    /// let tag = names.check(b"White", RawValue(br#"Tal, \"the magician\""#));
+    /// assert_eq!(&*tag.value, br#"Tal, "the magician""#);
+    /// assert!(!tag.not_utf8 && !tag.duplicate);
+    /// assert!(names.check(b"White", RawValue(b"?")).duplicate);
+    /// assert!(names.check(b"Black", RawValue(b"Caf\xe9")).not_utf8);
+    /// ```
+    #[inline]
+    pub fn check<'a>(&mut self, name: &'a [u8], value: RawValue<'a>) -> CheckedTag<'a> {
+        let value = value.unescaped();
+        let lossy = |bytes: &[u8]| !bytes.is_ascii() && std::str::from_utf8(bytes).is_err();
+        let name_lossy = lossy(name);
+        let not_utf8 = name_lossy || lossy(&value);
+        let name = if name_lossy {
+            Cow::Owned(crate::encoding::decode(name).0.into_owned().into_bytes())
+        } else {
+            Cow::Borrowed(name)
+        };
+        let duplicate = !self.insert(&name);
+        CheckedTag {
+            name,
+            value,
+            not_utf8,
+            duplicate,
+        }
+    }
+
     /// Forgets every name, keeping the buffers.
     pub fn clear(&mut self) {
         self.bytes.clear();

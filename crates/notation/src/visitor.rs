@@ -70,11 +70,11 @@ impl std::fmt::Debug for At<'_> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RawValue<'a>(pub &'a [u8]);
 
-impl RawValue<'_> {
+impl<'a> RawValue<'a> {
     /// The value with `\"` and `\\` unescaped, still as bytes, and each ASCII control
     /// character (a tab, say) as a space: the export format has no control characters in
     /// strings, so the value read is the value written back.
-    pub fn unescaped(&self) -> std::borrow::Cow<'_, [u8]> {
+    pub fn unescaped(&self) -> std::borrow::Cow<'a, [u8]> {
         // Nearly every value has neither an escape nor a control character: one pass
         // over its few bytes tells (a fold with no early exit, which the compiler
         // vectorises).

@@ -616,95 +616,16 @@ mod tests {
         Position::from_fen_str(v, fen).expect(fen)
     }
 
-    /// `may_move_from` says no only to text that no way of reading gets past: in
-    /// positions of every variant, every move written between two squares it refuses,
-    /// as a step or a capture, is refused by the full reader.
-    #[test]
-    fn may_move_from_is_sound() {
-        let mut refused = 0;
+    /// Positions of every variant along walks of legal moves, `plies` long, each taking
+    /// move `ply × stride` (modulo their number) of the legal moves: walks of several
+    /// strides pass through captures of every kind.
+    fn walk(strides: &[usize], plies: usize, mut visit: impl FnMut(Variant, &Position)) {
         for variant in Variant::ALL {
-            let mut position = Position::new(variant);
-            for ply in 0..40 {
-                let g = position.geometry().clone();
-                let sep = position.game_type().capture_separator();
-                for a in g.squares() {
-                    for b in g.squares() {
-                        for s in ['-', sep] {
-                            let text = format!("{}{s}{}", g.name(a), g.name(b));
-                            if !position.may_move_from(text.as_bytes()) {
-                                refused += 1;
-                                assert!(position.parse_move(&text).is_err(), "{variant}: {text}");
-                            }
-                        }
-                    }
-                }
-                let moves = position.legal_moves();
-                let Some(mv) = moves.get((ply * 7) % moves.len().max(1)) else {
-                    break;
-                };
-                position.play_unchecked(&mv.clone());
-            }
-        }
-        assert!(refused > 100_000, "{refused}");
-    }
-
-    /// The fast path of reading a move (`parse_canonical`: the squares straight from the
-    /// bytes, a step or a single capture found without listing the legal moves) reads
-    /// what the full reader reads without a warning, and reads every legal move written
-    /// between two squares the way the writer writes it. Walks of several strides through
-    /// games of every variant, so that the positions hold captures of every kind.
-    #[test]
-    fn the_fast_path_reads_as_the_full_reader() {
-        let (mut read, mut captures, mut paths) = (0, 0, 0);
-        for variant in Variant::ALL {
-            for stride in [7, 3, 5] {
+            for &stride in strides {
                 let mut position = Position::new(variant);
-                for ply in 0..60 {
-                    let g = position.geometry().clone();
-                    let sep = position.game_type().capture_separator();
-                    for a in g.squares() {
-                        for b in g.squares() {
-                            for s in ['-', sep] {
-                                let text = format!("{}{s}{}", g.name(a), g.name(b));
-                                let Some(fast) = position.parse_canonical(text.as_bytes()) else {
-                                    continue;
-                                };
-                                read += 1;
-                                captures += usize::from(fast.is_capture());
-                                let full = position.parse_move_general(&text);
-                                assert_eq!(full, Ok((fast, Vec::new())), "{variant}: {text}");
-                            }
-                        }
-                    }
+                for ply in 0..plies {
+                    visit(variant, &position);
                     let moves = position.legal_moves();
-                    for mv in &moves {
-                        let text = position.move_to_text(mv);
-                        // Moves that share their ends with another (Frisian counts each
-                        // path of a capture) are left to the full reader.
-                        let alone = moves
-                            .iter()
-                            .filter(|o| o.from() == mv.from() && o.to() == mv.to())
-                            .count()
-                            == 1;
-                        if alone && text.matches(['-', 'x', ':']).count() == 1 {
-                            let fast = position.parse_canonical(text.as_bytes());
-                            assert_eq!(fast.as_ref(), Some(mv), "{variant}: {text}");
-                        }
-                        // The whole path of a capture: read as the full reader reads it,
-                        // and read at all when the capture is alone between its ends.
-                        if mv.is_capture() {
-                            let full_path = position.move_to_text_full(mv);
-                            let fast = position.parse_canonical(full_path.as_bytes());
-                            if let Some(fast) = &fast {
-                                paths += 1;
-                                let full = position.parse_move_general(&full_path);
-                                assert_eq!(full, Ok((fast.clone(), Vec::new())), "{full_path}");
-                            }
-                            if alone {
-                                assert_eq!(fast.as_ref(), Some(mv), "{variant}: {full_path}");
-                            }
-                        }
-                    }
                     let Some(mv) = moves.get((ply * stride) % moves.len().max(1)) else {
                         break;
                     };
@@ -712,6 +633,88 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Every move written between two squares of a position's board, as a step and as
+    /// a capture, as PDN 3.0 writes moves.
+    fn pair_texts(position: &Position) -> Vec<String> {
+        let g = position.geometry();
+        let sep = position.game_type().capture_separator();
+        let mut texts = Vec::new();
+        for a in g.squares() {
+            for b in g.squares() {
+                for s in ['-', sep] {
+                    texts.push(format!("{}{s}{}", g.name(a), g.name(b)));
+                }
+            }
+        }
+        texts
+    }
+
+    /// `may_move_from` says no only to text that no way of reading gets past: in
+    /// positions of every variant, every move written between two squares it refuses,
+    /// as a step or a capture, is refused by the full reader.
+    #[test]
+    fn may_move_from_is_sound() {
+        let mut refused = 0;
+        walk(&[7], 40, |variant, position| {
+            for text in pair_texts(position) {
+                if !position.may_move_from(text.as_bytes()) {
+                    refused += 1;
+                    assert!(position.parse_move(&text).is_err(), "{variant}: {text}");
+                }
+            }
+        });
+        assert!(refused > 100_000, "{refused}");
+    }
+
+    /// The fast path of reading a move (`parse_canonical`: the squares straight from the
+    /// bytes, a step or a single capture found without listing the legal moves) reads
+    /// what the full reader reads without a warning, and reads every legal move written
+    /// between two squares the way the writer writes it, and every capture's whole path.
+    #[test]
+    fn the_fast_path_reads_as_the_full_reader() {
+        let (mut read, mut captures, mut paths) = (0, 0, 0);
+        walk(&[7, 3, 5], 60, |variant, position| {
+            for text in pair_texts(position) {
+                let Some(fast) = position.parse_canonical(text.as_bytes()) else {
+                    continue;
+                };
+                read += 1;
+                captures += usize::from(fast.is_capture());
+                let full = position.parse_move_general(&text);
+                assert_eq!(full, Ok((fast, Vec::new())), "{variant}: {text}");
+            }
+            let moves = position.legal_moves();
+            for mv in &moves {
+                let text = position.move_to_text(mv);
+                // Moves that share their ends with another (Frisian counts each path of
+                // a capture) are left to the full reader.
+                let alone = moves
+                    .iter()
+                    .filter(|o| o.from() == mv.from() && o.to() == mv.to())
+                    .count()
+                    == 1;
+                if alone && text.matches(['-', 'x', ':']).count() == 1 {
+                    let fast = position.parse_canonical(text.as_bytes());
+                    assert_eq!(fast.as_ref(), Some(mv), "{variant}: {text}");
+                }
+                // The whole path of a capture: read as the full reader reads it, and read
+                // at all when the capture is alone between its ends.
+                if mv.is_capture() {
+                    let full_path = position.move_to_text_full(mv);
+                    let fast = position.parse_canonical(full_path.as_bytes());
+                    if let Some(fast) = &fast {
+                        paths += 1;
+                        let full = position.parse_move_general(&full_path);
+                        assert_eq!(full, Ok((fast.clone(), Vec::new())), "{full_path}");
+                    }
+                    if alone {
+                        assert_eq!(fast.as_ref(), Some(mv), "{variant}: {full_path}");
+                    }
+                }
+            }
+        });
         assert!(
             read > 10_000 && captures > 500,
             "{read} read, {captures} captures"

@@ -186,26 +186,17 @@ impl Visitor for Validator {
 
     fn tag(&mut self, name: &[u8], value: RawValue<'_>, at: At<'_>) -> ControlFlow<()> {
         self.tags_end = at.span().end;
-        let unescaped = value.unescaped();
-        // Names and values are decoded only where they are needed: most are never looked at.
-        let lossy = |bytes: &[u8]| !bytes.is_ascii() && std::str::from_utf8(bytes).is_err();
-        let name_lossy = lossy(name);
-        if lossy(&unescaped) || name_lossy {
+        let tag = self.names.check(name, value);
+        if tag.not_utf8 {
             self.report(DiagnosticKind::NotUtf8, &at);
         }
-        let decoded;
-        let name = if name_lossy {
-            decoded = notation::decode(name).0.into_owned().into_bytes();
-            &decoded[..]
-        } else {
-            name
-        };
-        if !self.names.insert(name) {
-            let name = String::from_utf8_lossy(name).into_owned();
+        if tag.duplicate {
+            let name = String::from_utf8_lossy(&tag.name).into_owned();
             self.report(DiagnosticKind::DuplicateTag { name }, &at);
             return ControlFlow::Continue(());
         }
-        if let Some(kind) = notation::check_tag_value(&Dialect::PGN, name, &unescaped) {
+        let (name, unescaped) = (&*tag.name, &*tag.value);
+        if let Some(kind) = notation::check_tag_value(&Dialect::PGN, name, unescaped) {
             self.report(kind, &at);
         }
         let slot = match name {
@@ -214,7 +205,7 @@ impl Visitor for Validator {
             b"FEN" => &mut self.fen,
             _ => return ControlFlow::Continue(()),
         };
-        slot.set(&notation::decode(&unescaped).0);
+        slot.set(&notation::decode(unescaped).0);
         ControlFlow::Continue(())
     }
 
