@@ -763,7 +763,7 @@ struct FenShape {
 
 /// The [`FenShape`] of a FEN, in one pass over its bytes: fields end at `:`, items at
 /// `,`, and numbers at `-` too (a range). An item is trimmed of white space and of its
-/// colour and king letters (and quotes, and a number of trailing dots) before it is
+/// colour and king letters (a number also of quotes and trailing dots) before it is
 /// looked at.
 fn fen_shape(fen: &str) -> FenShape {
     if !fen.is_ascii() {
@@ -804,9 +804,10 @@ fn parse_u32(b: &[u8]) -> Option<u32> {
         return None;
     }
     digits.iter().try_fold(0u32, |n, &d| {
-        d.is_ascii_digit()
-            .then_some(())
-            .and_then(|()| n.checked_mul(10)?.checked_add(u32::from(d - b'0')))
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        n.checked_mul(10)?.checked_add(u32::from(d - b'0'))
     })
 }
 
