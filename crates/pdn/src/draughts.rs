@@ -266,6 +266,9 @@ pub struct Board {
     /// The moves the preferred reading read as written since `others` and `start`
     /// were last brought up to date: the other readings are to replay them.
     pending: Vec<Step>,
+    /// The squares of the pending captures written with their whole path, one path after
+    /// another in the order of the moves.
+    paths: Vec<Square>,
     /// The other readings after the pending moves, once replayed: reading a move and
     /// playing it both need them. Emptied whenever the board changes.
     replayed: OnceLock<Vec<Position>>,
@@ -278,6 +281,9 @@ struct Step {
     from: Square,
     to: Square,
     capture: bool,
+    /// How many squares of the board's `paths` the capture was written with after its
+    /// first square (`0`: written with its ends only).
+    path: u8,
 }
 
 /// The most moves a board lets its other readings fall behind by: copying the board
@@ -329,6 +335,7 @@ impl Clone for Board {
             inference: self.inference,
             start: self.start.clone(),
             pending: self.pending.clone(),
+            paths: self.paths.clone(),
             replayed: OnceLock::new(),
         }
     }
@@ -351,6 +358,7 @@ impl Clone for Board {
             self.start.clone_from(&source.start);
         }
         self.pending.clone_from(&source.pending);
+        self.paths.clone_from(&source.paths);
         if self.replayed.get().is_some() {
             self.replayed = OnceLock::new();
         }
@@ -366,6 +374,7 @@ impl Board {
             inference: Inference::None,
             start: None,
             pending: Vec::new(),
+            paths: Vec::new(),
             replayed: OnceLock::new(),
         }
     }
@@ -454,20 +463,25 @@ impl Board {
         let preferred = self.position.game_type();
         let capture_separator = preferred.capture_separator();
         let mut text = String::new();
+        let mut paths = self.paths.as_slice();
         for step in &self.pending {
+            let (path, rest) = paths.split_at(usize::from(step.path).min(paths.len()));
+            paths = rest;
             if readings.is_empty() {
                 break;
             }
             let separator = if step.capture { capture_separator } else { '-' };
             text.clear();
             push_name(&mut text, geometry.name(step.from));
-            text.push(separator);
-            push_name(&mut text, geometry.name(step.to));
+            for &square in path.iter().chain(path.is_empty().then_some(&step.to)) {
+                text.push(separator);
+                push_name(&mut text, geometry.name(square));
+            }
             let mut next = Vec::with_capacity(readings.len());
             for position in readings.iter().filter(|p| same_notation(p)) {
                 // Where the squares have the same names, the text's squares are the
                 // step's: read from them.
-                let read = if position.game_type().names_squares_as(&preferred) {
+                let read = if path.is_empty() && position.game_type().names_squares_as(&preferred) {
                     position
                         .read_pair((step.from, step.to, separator))
                         .map(|mv| (Read::One(mv), Vec::new()))
@@ -570,6 +584,11 @@ pub struct PdnMove {
     /// `None`: read in the preferred reading, as written; the board's other readings,
     /// if any, follow it lazily.
     reading: Option<Box<Reading>>,
+    /// Whether the board's other readings follow a capture read as `reading: None`
+    /// by its whole path (`11x18x25`), as it was written, which may tell apart
+    /// captures that its ends do not: a game that stays open between game types is
+    /// written so again.
+    whole_path: bool,
 }
 
 /// How a move was read in every reading of a board.
@@ -613,7 +632,11 @@ impl PdnMove {
 
 impl From<Move> for PdnMove {
     fn from(mv: Move) -> PdnMove {
-        PdnMove { mv, reading: None }
+        PdnMove {
+            mv,
+            reading: None,
+            whole_path: false,
+        }
     }
 }
 
@@ -1004,6 +1027,7 @@ fn read_in_every(
         PdnMove {
             mv: mv.clone(),
             reading,
+            whole_path: false,
         },
         Forgiven(forgiven),
     ))
@@ -1166,6 +1190,7 @@ impl Rules for Draughts {
                 inference,
                 start,
                 pending: Vec::new(),
+                paths: Vec::new(),
                 replayed: OnceLock::new(),
             },
             warnings,
@@ -1226,6 +1251,7 @@ impl Rules for Draughts {
                 inference: current.inference,
                 start: None,
                 pending: Vec::new(),
+                paths: Vec::new(),
                 replayed: OnceLock::new(),
             },
             warnings: warnings
@@ -1246,18 +1272,21 @@ impl Rules for Draughts {
         // the common case, read from the bytes (such a token is ASCII). The other
         // readings, if any, are left to follow it when they are needed: every reading
         // that cannot read it as written would be dropped here, and the preferred
-        // reading stays preferred. They follow it from its squares, so a capture written
-        // with its whole path, which may tell apart captures that its squares do not, is
-        // read in every reading at once.
-        let fast = if board.single() {
-            board.position.parse_canonical(token)
-        } else if board.pending.len() < MAX_PENDING {
-            board.position.parse_canonical_pair(token)
+        // reading stays preferred. They follow it as it was written: from its squares,
+        // and a capture written with its whole path, which may tell apart captures that
+        // its ends do not, by that path.
+        let fast = if board.single() || board.pending.len() < MAX_PENDING {
+            board.position.parse_canonical_as_written(token)
         } else {
             None
         };
-        if let Some(mv) = fast {
-            return Ok((PdnMove { mv, reading: None }, Forgiven(Vec::new())));
+        if let Some((mv, whole_path)) = fast {
+            let mv = PdnMove {
+                mv,
+                reading: None,
+                whole_path: whole_path && !board.single(),
+            };
+            return Ok((mv, Forgiven(Vec::new())));
         }
         let text = match std::str::from_utf8(token) {
             Ok(text) => text,
@@ -1272,7 +1301,12 @@ impl Rules for Draughts {
             match board.position.parse_move_general(text) {
                 Ok((mv, warnings)) => {
                     let forgiven = warnings.into_iter().map(Leniency::Move).collect();
-                    return Ok((PdnMove { mv, reading: None }, Forgiven(forgiven)));
+                    let mv = PdnMove {
+                        mv,
+                        reading: None,
+                        whole_path: false,
+                    };
+                    return Ok((mv, Forgiven(forgiven)));
                 }
                 Err(MoveError::Ambiguous { .. }) => {}
                 Err(e) => return Err(e),
@@ -1283,7 +1317,11 @@ impl Rules for Draughts {
 
     fn write_move(&self, board: &Board, mv: &PdnMove, out: &mut String) {
         let Some(reading) = &mv.reading else {
-            out.push_str(&board.position.move_to_text(&mv.mv));
+            if mv.whole_path {
+                out.push_str(&board.position.move_to_text_full(&mv.mv));
+            } else {
+                out.push_str(&board.position.move_to_text(&mv.mv));
+            }
             return;
         };
         board.with_readings(|readings| {
@@ -1307,10 +1345,14 @@ impl Rules for Draughts {
         let Some(reading) = &mv.reading else {
             if !board.single() {
                 board.replayed = OnceLock::new();
+                let path = if mv.whole_path { mv.mv.path() } else { &[] };
+                board.paths.extend_from_slice(path);
                 board.pending.push(Step {
                     from: mv.mv.from(),
                     to: mv.mv.to(),
                     capture: mv.mv.is_capture(),
+                    // A path read on the fast path has at most 24 squares.
+                    path: u8::try_from(path.len()).unwrap_or(u8::MAX),
                 });
             }
             board.position.play_unchecked(&mv.mv);
@@ -1343,6 +1385,7 @@ impl Rules for Draughts {
         }
         board.start = None;
         board.pending.clear();
+        board.paths.clear();
         board.replayed = OnceLock::new();
     }
 
@@ -1396,7 +1439,9 @@ impl Rules for Draughts {
         }
         let settled = end.game_type();
         let international = GameType::new(Variant::International);
-        let inferred = game.nodes().any(|node| node.mv.reading.is_some());
+        let inferred = game
+            .nodes()
+            .any(|node| node.mv.reading.is_some() || node.mv.whole_path);
         if settled == international && !inferred {
             return;
         }
@@ -1407,6 +1452,7 @@ impl Rules for Draughts {
             // other readings goes.
             for node in game.nodes_mut() {
                 node.mv.reading = None;
+                node.mv.whole_path = false;
             }
             game.tags.set("GameType", settled.to_short_string());
             return;
@@ -1510,6 +1556,61 @@ impl Draughts {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use notation::Forgiveness;
+
+    /// A board open between two readings whose pieces differ: in the preferred one the
+    /// capture `45x7x16x49` is the only one from 45 to 49, in the other there are two.
+    fn open_board() -> (Board, Position) {
+        let fen = |text| Position::from_fen_str(Variant::International, text).expect(text);
+        let preferred = fen("W:WK45:B11,20,40,41,43");
+        let other = fen("W:WK45:B11,20,33,40,41,43");
+        let board = Board {
+            position: preferred,
+            others: vec![other.clone()],
+            inference: Inference::Undeclared,
+            start: None,
+            pending: Vec::new(),
+            paths: Vec::new(),
+            replayed: OnceLock::new(),
+        };
+        (board, other)
+    }
+
+    /// A capture written with its whole path is read on the fast path in an open game,
+    /// and the other readings follow it by that path, not by its ends alone: the other
+    /// reading here, where `45x49` is ambiguous, reads the one capture the path takes.
+    #[test]
+    fn open_readings_follow_a_capture_by_its_whole_path() {
+        let rules = Draughts::new();
+        let (mut board, other) = open_board();
+        let (mv, forgiven) = rules
+            .read_move(&board, b"45x7x16x49", MoveContext::default())
+            .expect("the only capture between its ends");
+        assert!(forgiven.is_none());
+        assert!(mv.reading.is_none() && mv.whole_path);
+        let mut text = String::new();
+        rules.write_move(&board, &mv, &mut text);
+        assert_eq!(text, "45x7x16x49");
+        rules.play(&mut board, &mv);
+        assert_eq!(board.pending.len(), 1);
+
+        let (path_move, _) = other.parse_move("45x7x16x49").expect("a capture");
+        let mut expected = other.clone();
+        expected.play_unchecked(&path_move);
+        let followed = board.alternatives();
+        assert_eq!(followed.len(), 1);
+        assert_eq!(followed[0].to_fen(), expected.to_fen());
+
+        // Written with its ends only, the capture is ambiguous in the other reading,
+        // which goes on with each candidate.
+        let (mut board, _) = open_board();
+        let (mv, _) = rules
+            .read_move(&board, b"45x49", MoveContext::default())
+            .expect("the only capture between its ends");
+        assert!(!mv.whole_path);
+        rules.play(&mut board, &mv);
+        assert_eq!(board.alternatives().len(), 2);
+    }
 
     /// The byte scans give what the char-based versions (kept for text that is not
     /// ASCII) give.

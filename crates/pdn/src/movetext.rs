@@ -222,21 +222,21 @@ impl Position {
     /// written as PDN 3.0 writes them, found without listing the legal moves, with
     /// nothing to forgive. `None` when the general reader must decide.
     pub(crate) fn parse_canonical(&self, text: &[u8]) -> Option<Move> {
+        self.parse_canonical_as_written(text).map(|(mv, _)| mv)
+    }
+
+    /// [`Position::parse_canonical`], and whether the move was written with its whole
+    /// path rather than its ends.
+    pub(crate) fn parse_canonical_as_written(&self, text: &[u8]) -> Option<(Move, bool)> {
         match self.canonical_pair(text) {
-            Some(pair) => self.read_pair(pair),
-            None => self.parse_canonical_path(text),
+            Some(pair) => self.read_pair(pair).map(|mv| (mv, false)),
+            None => self.parse_canonical_path(text).map(|mv| (mv, true)),
         }
     }
 
-    /// [`Position::parse_canonical`] of a move written between two squares only
-    /// (`32-28`, `28x17`): what a game read in several game types notes of a move to
-    /// replay it in the others.
-    pub(crate) fn parse_canonical_pair(&self, text: &[u8]) -> Option<Move> {
-        self.read_pair(self.canonical_pair(text)?)
-    }
-
     /// The step or capture between two squares, given the separator written between them:
-    /// [`Position::parse_canonical_pair`] of the move's text once its squares are read.
+    /// [`Position::parse_canonical`] of a move written between two squares only (`32-28`,
+    /// `28x17`) once its squares are read.
     pub(crate) fn read_pair(&self, (from, to, sep): (Square, Square, char)) -> Option<Move> {
         let capture_sep = self.game_type().capture_separator();
         if sep == '-' {
