@@ -265,25 +265,26 @@ pub struct Board {
     start: Option<Arc<Start>>,
     /// The moves the preferred reading read as written since `others` and `start`
     /// were last brought up to date: the other readings are to replay them.
-    pending: Vec<Step>,
-    /// The squares of the pending captures written with their whole path, one path after
-    /// another in the order of the moves.
-    paths: Vec<Square>,
+    pending: Vec<Pending>,
     /// The other readings after the pending moves, once replayed: reading a move and
     /// playing it both need them. Emptied whenever the board changes.
     replayed: OnceLock<Vec<Position>>,
 }
 
-/// A move the preferred reading read as PDN 3.0 writes it: its text is rebuilt from
-/// the squares for the other readings to read.
+/// A move the preferred reading read as PDN 3.0 writes it, kept for the other readings
+/// to replay: its text is rebuilt from its squares.
 #[derive(Clone, Copy, Debug)]
-struct Step {
-    from: Square,
-    to: Square,
-    capture: bool,
-    /// How many squares of the board's `paths` the capture was written with after its
-    /// first square (`0`: written with its ends only).
-    path: u8,
+enum Pending {
+    /// A move, by its first and last squares.
+    Step {
+        from: Square,
+        to: Square,
+        capture: bool,
+    },
+    /// The next square of the whole path the capture before was written with: one for
+    /// each square after its first, the last its end. A capture written with its ends
+    /// only has none.
+    Through(Square),
 }
 
 /// The most moves a board lets its other readings fall behind by: copying the board
@@ -335,7 +336,6 @@ impl Clone for Board {
             inference: self.inference,
             start: self.start.clone(),
             pending: self.pending.clone(),
-            paths: self.paths.clone(),
             replayed: OnceLock::new(),
         }
     }
@@ -358,7 +358,6 @@ impl Clone for Board {
             self.start.clone_from(&source.start);
         }
         self.pending.clone_from(&source.pending);
-        self.paths.clone_from(&source.paths);
         if self.replayed.get().is_some() {
             self.replayed = OnceLock::new();
         }
@@ -374,7 +373,6 @@ impl Board {
             inference: Inference::None,
             start: None,
             pending: Vec::new(),
-            paths: Vec::new(),
             replayed: OnceLock::new(),
         }
     }
@@ -416,6 +414,26 @@ impl Board {
     /// settled, or an ambiguous capture is not resolved.
     pub fn is_open(&self) -> bool {
         !self.single() && self.with_readings(|r| r.count() > 1)
+    }
+
+    /// Drops the other readings that write captures with another separator than the
+    /// preferred reading, once a capture is pending: it is written with the preferred
+    /// reading's separator, and they would drop out replaying it (a capture read with
+    /// another separator is forgiven, and a reading that needs forgiving is dropped).
+    /// Dropped now, they are no longer copied with every move until something needs the
+    /// readings. (The game types still to set up, if any, are left to the replay: they
+    /// cost nothing to carry.)
+    fn keep_capture_separator(&mut self) {
+        let separator = self.game_type().capture_separator();
+        let before = self.others.len();
+        self.others
+            .retain(|p| p.game_type().capture_separator() == separator);
+        if self.others.len() != before {
+            self.replayed = OnceLock::new();
+            if self.single() {
+                self.pending.clear();
+            }
+        }
     }
 
     /// Whether there is one reading only.
@@ -463,27 +481,36 @@ impl Board {
         let preferred = self.position.game_type();
         let capture_separator = preferred.capture_separator();
         let mut text = String::new();
-        let mut paths = self.paths.as_slice();
-        for step in &self.pending {
-            let (path, rest) = paths.split_at(usize::from(step.path).min(paths.len()));
-            paths = rest;
+        let mut entries = self.pending.iter().peekable();
+        while let Some(&entry) = entries.next() {
+            let Pending::Step { from, to, capture } = entry else {
+                // A path's squares are read with its capture.
+                continue;
+            };
             if readings.is_empty() {
                 break;
             }
-            let separator = if step.capture { capture_separator } else { '-' };
+            let separator = if capture { capture_separator } else { '-' };
             text.clear();
-            push_name(&mut text, geometry.name(step.from));
-            for &square in path.iter().chain(path.is_empty().then_some(&step.to)) {
+            push_name(&mut text, geometry.name(from));
+            let mut whole_path = false;
+            while let Some(&&Pending::Through(square)) = entries.peek() {
+                entries.next();
+                whole_path = true;
                 text.push(separator);
                 push_name(&mut text, geometry.name(square));
+            }
+            if !whole_path {
+                text.push(separator);
+                push_name(&mut text, geometry.name(to));
             }
             let mut next = Vec::with_capacity(readings.len());
             for position in readings.iter().filter(|p| same_notation(p)) {
                 // Where the squares have the same names, the text's squares are the
                 // step's: read from them.
-                let read = if path.is_empty() && position.game_type().names_squares_as(&preferred) {
+                let read = if !whole_path && position.game_type().names_squares_as(&preferred) {
                     position
-                        .read_pair((step.from, step.to, separator))
+                        .read_pair((from, to, separator))
                         .map(|mv| (Read::One(mv), Vec::new()))
                         .or_else(|| try_read_in(position, &text))
                 } else {
@@ -1190,7 +1217,6 @@ impl Rules for Draughts {
                 inference,
                 start,
                 pending: Vec::new(),
-                paths: Vec::new(),
                 replayed: OnceLock::new(),
             },
             warnings,
@@ -1251,7 +1277,6 @@ impl Rules for Draughts {
                 inference: current.inference,
                 start: None,
                 pending: Vec::new(),
-                paths: Vec::new(),
                 replayed: OnceLock::new(),
             },
             warnings: warnings
@@ -1275,18 +1300,29 @@ impl Rules for Draughts {
         // reading stays preferred. They follow it as it was written: from its squares,
         // and a capture written with its whole path, which may tell apart captures that
         // its ends do not, by that path.
-        let fast = if board.single() || board.pending.len() < MAX_PENDING {
-            board.position.parse_canonical_as_written(token)
-        } else {
-            None
-        };
-        if let Some((mv, whole_path)) = fast {
-            let mv = PdnMove {
-                mv,
-                reading: None,
-                whole_path: whole_path && !board.single(),
+        if board.single() {
+            if let Some(mv) = board.position.parse_canonical(token) {
+                let mv = PdnMove {
+                    mv,
+                    reading: None,
+                    whole_path: false,
+                };
+                return Ok((mv, Forgiven(Vec::new())));
+            }
+        } else if board.pending.len() < MAX_PENDING {
+            let position = &board.position;
+            let (read, whole_path) = match position.canonical_pair(token) {
+                Some(pair) => (position.read_pair(pair), false),
+                None => (position.parse_canonical_path(token), true),
             };
-            return Ok((mv, Forgiven(Vec::new())));
+            if let Some(mv) = read {
+                let mv = PdnMove {
+                    mv,
+                    reading: None,
+                    whole_path,
+                };
+                return Ok((mv, Forgiven(Vec::new())));
+            }
         }
         let text = match std::str::from_utf8(token) {
             Ok(text) => text,
@@ -1343,19 +1379,26 @@ impl Rules for Draughts {
 
     fn play(&self, board: &mut Board, mv: &PdnMove) {
         let Some(reading) = &mv.reading else {
-            if !board.single() {
-                board.replayed = OnceLock::new();
-                let path = if mv.whole_path { mv.mv.path() } else { &[] };
-                board.paths.extend_from_slice(path);
-                board.pending.push(Step {
-                    from: mv.mv.from(),
-                    to: mv.mv.to(),
-                    capture: mv.mv.is_capture(),
-                    // A path read on the fast path has at most 24 squares.
-                    path: u8::try_from(path.len()).unwrap_or(u8::MAX),
-                });
+            if board.single() {
+                board.position.play_unchecked(&mv.mv);
+                return;
+            }
+            board.replayed = OnceLock::new();
+            board.pending.push(Pending::Step {
+                from: mv.mv.from(),
+                to: mv.mv.to(),
+                capture: mv.mv.is_capture(),
+            });
+            if mv.whole_path {
+                let path = mv.mv.path().iter();
+                board
+                    .pending
+                    .extend(path.map(|&square| Pending::Through(square)));
             }
             board.position.play_unchecked(&mv.mv);
+            if mv.mv.is_capture() && !board.others.is_empty() {
+                board.keep_capture_separator();
+            }
             return;
         };
         let (position, others) = board.with_readings(|readings| {
@@ -1385,7 +1428,6 @@ impl Rules for Draughts {
         }
         board.start = None;
         board.pending.clear();
-        board.paths.clear();
         board.replayed = OnceLock::new();
     }
 
@@ -1570,7 +1612,6 @@ mod tests {
             inference: Inference::Undeclared,
             start: None,
             pending: Vec::new(),
-            paths: Vec::new(),
             replayed: OnceLock::new(),
         };
         (board, other)
@@ -1592,7 +1633,16 @@ mod tests {
         rules.write_move(&board, &mv, &mut text);
         assert_eq!(text, "45x7x16x49");
         rules.play(&mut board, &mv);
-        assert_eq!(board.pending.len(), 1);
+        // The capture, then the three squares of its path.
+        assert!(matches!(
+            board.pending[..],
+            [
+                Pending::Step { capture: true, .. },
+                Pending::Through(_),
+                Pending::Through(_),
+                Pending::Through(_)
+            ]
+        ));
 
         let (path_move, _) = other.parse_move("45x7x16x49").expect("a capture");
         let mut expected = other.clone();
@@ -1610,6 +1660,45 @@ mod tests {
         assert!(!mv.whole_path);
         rules.play(&mut board, &mv);
         assert_eq!(board.alternatives().len(), 2);
+    }
+
+    /// A capture written with the preferred reading's separator drops, when it is played,
+    /// the other readings that write captures otherwise, as replaying it would: they are
+    /// not carried to the end of the game.
+    #[test]
+    fn a_capture_drops_the_readings_of_another_separator() {
+        let rules = Draughts::new();
+        let mut board = rules
+            .start_position(&Tags::new())
+            .expect("the standard start")
+            .position;
+        let play = |board: &mut Board, token: &str| {
+            let (mv, _) = rules
+                .read_move(board, token.as_bytes(), MoveContext::default())
+                .expect(token);
+            rules.play(board, &mv);
+        };
+        for token in ["c3-d4", "f6-g5", "d4-e5"] {
+            play(&mut board, token);
+        }
+        // Not international: Russian draughts, with the other algebraic game types open.
+        assert_eq!(board.game_type().variant(), Variant::Russian);
+        let open: Vec<Variant> = board.others.iter().map(Position::variant).collect();
+        assert!(open.contains(&Variant::Czech), "{open:?}");
+        let replayed: Vec<GameType> = board
+            .alternatives()
+            .iter()
+            .map(Position::game_type)
+            .collect();
+
+        play(&mut board, "d6:f4");
+        assert!(board.others.is_empty() && board.start.is_none());
+        assert!(board.pending.is_empty());
+        // Those that write `:` would have stayed: here none does.
+        assert!(
+            replayed.iter().all(|gt| gt.capture_separator() != ':'),
+            "{replayed:?}"
+        );
     }
 
     /// The byte scans give what the char-based versions (kept for text that is not

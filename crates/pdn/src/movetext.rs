@@ -222,15 +222,9 @@ impl Position {
     /// written as PDN 3.0 writes them, found without listing the legal moves, with
     /// nothing to forgive. `None` when the general reader must decide.
     pub(crate) fn parse_canonical(&self, text: &[u8]) -> Option<Move> {
-        self.parse_canonical_as_written(text).map(|(mv, _)| mv)
-    }
-
-    /// [`Position::parse_canonical`], and whether the move was written with its whole
-    /// path rather than its ends.
-    pub(crate) fn parse_canonical_as_written(&self, text: &[u8]) -> Option<(Move, bool)> {
         match self.canonical_pair(text) {
-            Some(pair) => self.read_pair(pair).map(|mv| (mv, false)),
-            None => self.parse_canonical_path(text).map(|mv| (mv, true)),
+            Some(pair) => self.read_pair(pair),
+            None => self.parse_canonical_path(text),
         }
     }
 
@@ -348,7 +342,7 @@ impl Position {
     /// The squares of a move written as two squares exactly as PDN 3.0 writes them in
     /// this game's notation (`32-28`, `c3:e5`: no leading zero, lower case), and the
     /// separator between them (`-`, `x` or `:`).
-    fn canonical_pair(&self, text: &[u8]) -> Option<(Square, Square, char)> {
+    pub(crate) fn canonical_pair(&self, text: &[u8]) -> Option<(Square, Square, char)> {
         // A byte scan: a char-set search costs more than the rest of this fast path.
         let at = text.iter().position(|b| matches!(b, b'-' | b'x' | b':'))?;
         let (a, b) = (&text[..at], &text[at + 1..]);
@@ -363,7 +357,7 @@ impl Position {
     /// without listing the legal moves when it is the only capture between its ends (or
     /// the one they stand for, as `single_capture` finds it) and takes this path. `None`
     /// when the general reader must decide.
-    fn parse_canonical_path(&self, text: &[u8]) -> Option<Move> {
+    pub(crate) fn parse_canonical_path(&self, text: &[u8]) -> Option<Move> {
         let separator = u8::try_from(self.game_type().capture_separator()).ok()?;
         let g = self.geometry();
         let mut squares = text.split(|&b| b == separator);
