@@ -934,6 +934,31 @@ fn read_in(position: &Position, text: &str) -> Result<(Read, Vec<Leniency>), Mov
     }
 }
 
+/// Why no reading of a board reads a move: the preferred reading's error if it tried
+/// the move, or else the first error, the readings taken in the order
+/// [`read_in_every`] tries them.
+#[cold]
+fn reading_error(readings: Readings<'_>, text: &str, algebraic: bool) -> MoveError {
+    let mut first_error = None;
+    for same_notation in [true, false] {
+        for i in 0..readings.count() {
+            if (readings.is_algebraic(i) == Some(algebraic)) != same_notation {
+                continue;
+            }
+            if i > 0 && first_error.is_some() {
+                continue;
+            }
+            let Some(position) = readings.get(i) else {
+                continue;
+            };
+            if let Err(e) = read_in(position, text) {
+                first_error = Some(e);
+            }
+        }
+    }
+    first_error.unwrap_or(MoveError::Empty)
+}
+
 /// [`read_in`] for a reading whose error would not be reported: `None` when it cannot
 /// read the move, found without the general reader where a cheap test tells.
 fn try_read_in(position: &Position, text: &str) -> Option<(Read, Vec<Leniency>)> {
@@ -983,35 +1008,25 @@ fn read_in_every(
     let count = readings.count();
     let mut read: Vec<Option<(Read, Vec<Leniency>)>> = Vec::with_capacity(count);
     read.resize_with(count, || None);
-    let mut first_error = None;
+    // The readings of the game type of the text's squares first, the others only if
+    // none of those reads it. An error is wanted only if no reading reads the move: the
+    // readings are tried without one, which is cheaper where a quick test tells.
     for same_notation in [true, false] {
         if !same_notation && read.iter().any(Option::is_some) {
             break;
         }
         for (i, slot) in read.iter_mut().enumerate() {
-            let kind_matches = readings.is_algebraic(i) == Some(algebraic);
-            if kind_matches != same_notation {
+            if (readings.is_algebraic(i) == Some(algebraic)) != same_notation {
                 continue;
             }
-            let Some(position) = readings.get(i) else {
-                continue;
-            };
-            if i > 0 && first_error.is_some() {
-                // Its error would not be reported.
+            if let Some(position) = readings.get(i) {
                 *slot = try_read_in(position, text);
-                continue;
-            }
-            match read_in(position, text) {
-                Ok(r) => *slot = Some(r),
-                // The preferred reading's error is the one reported.
-                Err(e) if i == 0 || first_error.is_none() => first_error = Some(e),
-                Err(_) => {}
             }
         }
     }
     // Only the readings that fit best are kept, in their order.
     let Some(best) = read.iter().flatten().map(|(_, f)| fit(f)).min() else {
-        return Err(first_error.unwrap_or(MoveError::Empty));
+        return Err(reading_error(readings, text, algebraic));
     };
     let mut entries = read
         .iter()
@@ -1025,7 +1040,7 @@ fn read_in_every(
         .take(MAX_READINGS);
     let preferred_read = read.first().is_some_and(Option::is_some);
     let Some((from, mv, forgiven)) = entries.next() else {
-        return Err(first_error.unwrap_or(MoveError::Empty));
+        return Err(reading_error(readings, text, algebraic));
     };
     let mut forgiven = forgiven.clone();
     let game_type = readings

@@ -224,6 +224,25 @@ fn russian_or_czech_by_the_capture_separator() {
 }
 
 #[test]
+fn an_open_game_reports_the_preferred_readings_error() {
+    // No reading can play 28-29: the error is international draughts', where a capture
+    // is due, not that of another game type still open.
+    let game = one("1. 32-28 19-23 2. 28-29 *\n");
+    let found = messages(&game);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].contains("a capture is compulsory"), "{found:?}");
+    // Once the game is read as English draughts, English draughts' error.
+    let game = one("1. 11-15 23-19 2. 15-14 *\n");
+    let found = messages(&game);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(found[0].contains("read as English draughts"), "{found:?}");
+    assert!(
+        found[1].contains("no legal move goes from 15 to 14"),
+        "{found:?}"
+    );
+}
+
+#[test]
 fn numbering_declared_but_not_followed() {
     // kurnik.pdn: GameType 20 numbered from the bottom right, moves in the standard
     // numbering.
