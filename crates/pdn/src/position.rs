@@ -9,7 +9,7 @@ use crate::board::{Engine, NO_SQUARE, RawMove, State};
 use crate::color::{Color, Piece, Role};
 use crate::gametype::GameType;
 use crate::geometry::{Geometry, Square};
-use crate::movegen::{FullSink, MAX_CAPTURES, dedup};
+use crate::movegen::{FullSink, dedup};
 use crate::moves::{Move, Squares};
 use crate::result::GameResult;
 use crate::variant::{BoardKind, Precedence, Variant};
@@ -720,16 +720,17 @@ fn quiet_step<B: Bits>(sh: &Shared<B>, st: &State<B>, from: Square, to: Square) 
 }
 
 /// Keeps the captures of the highest precedence key that go from one square to another.
-/// A capture's raw move, path and pieces taken (the first `n` of each), kept in place.
-type Found<B> = (RawMove<B>, [u8; MAX_CAPTURES], [u8; MAX_CAPTURES], usize);
+/// A capture's raw move, and its path and pieces taken as squares of the board.
+type Found<B> = (RawMove<B>, Squares, Squares);
 
-struct Between<B> {
+struct Between<'a, B> {
+    shared: &'a Shared<B>,
     from: u8,
     to: u8,
     best: u64,
     any: bool,
-    /// The first capture from `from` to `to` of the best key so far, kept in place (no
-    /// allocation per capture found), and how many there are.
+    /// The first capture from `from` to `to` of the best key so far, its squares held
+    /// inline (no allocation per capture found), and how many there are.
     first: Option<Found<B>>,
     count: usize,
     /// Whether every one of them is the first's raw move (same pieces taken, same
@@ -737,7 +738,7 @@ struct Between<B> {
     same: bool,
 }
 
-impl<B: Bits> crate::movegen::Sink<B> for Between<B> {
+impl<B: Bits> crate::movegen::Sink<B> for Between<'_, B> {
     fn capture(&mut self, c: &crate::movegen::Capture<'_, B>) {
         if self.any && c.key < self.best {
             return;
@@ -754,12 +755,10 @@ impl<B: Bits> crate::movegen::Sink<B> for Between<B> {
             match &self.first {
                 Some((raw, ..)) => self.same &= *raw == c.raw,
                 None => {
-                    let (mut path, mut taken) = ([0; MAX_CAPTURES], [0; MAX_CAPTURES]);
-                    // A capture's path and pieces taken are as long as each other.
-                    let n = c.path.len().min(c.taken.len()).min(MAX_CAPTURES);
-                    path[..n].copy_from_slice(&c.path[..n]);
-                    taken[..n].copy_from_slice(&c.taken[..n]);
-                    self.first = Some((c.raw, path, taken, n));
+                    let square = |&b: &u8| self.shared.square(u32::from(b));
+                    let path = c.path.iter().map(square).collect();
+                    let taken = c.taken.iter().map(square).collect();
+                    self.first = Some((c.raw, path, taken));
                 }
             }
         }
@@ -774,6 +773,7 @@ fn single_capture<B: Bits>(
 ) -> Option<Move> {
     let (f, t) = (sh.bit(from)?, sh.bit(to)?);
     let mut sink = Between {
+        shared: sh,
         from: u8::try_from(f).ok()?,
         to: u8::try_from(t).ok()?,
         best: 0,
@@ -788,7 +788,7 @@ fn single_capture<B: Bits>(
     } else {
         sh.engine.captures(st, &mut sink);
     }
-    let (raw, path, taken, n) = sink.first?;
+    let (raw, path, captured) = sink.first?;
     // As legal_moves: captures with the same start, end, pieces and crowning are one
     // (the first found), unless the variant counts each path.
     let one = if sh.engine.rules.dedup {
@@ -809,11 +809,8 @@ fn single_capture<B: Bits>(
         from,
         to,
         promotes: raw.promote,
-        path: path[..n].iter().map(|&b| sh.square(u32::from(b))).collect(),
-        captured: taken[..n]
-            .iter()
-            .map(|&b| sh.square(u32::from(b)))
-            .collect(),
+        path,
+        captured,
     })
 }
 
