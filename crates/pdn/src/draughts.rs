@@ -1398,7 +1398,9 @@ impl Rules for Draughts {
                 board.position.play_unchecked(&mv.mv);
                 return;
             }
-            board.replayed = OnceLock::new();
+            if board.replayed.get().is_some() {
+                board.replayed = OnceLock::new();
+            }
             board.pending.push(Pending::Step {
                 from: mv.mv.from(),
                 to: mv.mv.to(),
