@@ -259,6 +259,9 @@ pub struct Board {
     position: Position,
     /// The other readings, in order of preference, before the pending moves.
     others: Vec<Position>,
+    /// Whether the other readings had the preferred reading's pieces and side to move
+    /// when they were last brought up to date (vacuously when there are none).
+    others_alike: bool,
     inference: Inference,
     /// The other game types a game may start in, not yet set up; before the pending
     /// moves, which are then all its moves.
@@ -333,6 +336,7 @@ impl Clone for Board {
         Board {
             position: self.position.clone(),
             others: self.others.clone(),
+            others_alike: self.others_alike,
             inference: self.inference,
             start: self.start.clone(),
             pending: self.pending.clone(),
@@ -350,6 +354,7 @@ impl Clone for Board {
             return;
         }
         self.others.clone_from(&source.others);
+        self.others_alike = source.others_alike;
         let same_start = match (&self.start, &source.start) {
             (Some(a), Some(b)) => Arc::ptr_eq(a, b),
             (a, b) => a.is_none() && b.is_none(),
@@ -370,6 +375,7 @@ impl Board {
         Board {
             position,
             others: Vec::new(),
+            others_alike: true,
             inference: Inference::None,
             start: None,
             pending: Vec::new(),
@@ -416,15 +422,23 @@ impl Board {
         !self.single() && self.with_readings(|r| r.count() > 1)
     }
 
-    /// Drops the other readings that write captures with another separator than the
-    /// preferred reading, once a capture is pending: it is written with the preferred
-    /// reading's separator, and they would drop out replaying it (a capture read with
-    /// another separator is forgiven, and a reading that needs forgiving is dropped).
-    /// Dropped now, they are no longer copied with every move until something needs the
-    /// readings. (The game types still to set up, if any, are left to the replay: they
-    /// cost nothing to carry.)
+    /// Drops, once the first capture since the other readings were brought up to date is
+    /// pending, the readings that would drop out replaying it: they are no longer copied
+    /// with every move until something needs the readings.
+    ///
+    /// Only when the other readings had the preferred reading's pieces then, and so still
+    /// have (the pending moves before the capture are steps, which move a piece alike in
+    /// every game type, or drop the reading that cannot make them). In the same position,
+    /// a reading reads the capture as a capture or not at all; written with `x` or `:`,
+    /// the preferred reading's separator, it is a departure for a reading that writes
+    /// captures otherwise, and a reading that needs one is dropped. (A capture written
+    /// with `-`, Thai draughts', is no departure: `-` is read for any capture.) The game
+    /// types still to set up, if any, are left to the replay: they cost nothing to carry.
     fn keep_capture_separator(&mut self) {
         let separator = self.game_type().capture_separator();
+        if separator == '-' {
+            return;
+        }
         let before = self.others.len();
         self.others
             .retain(|p| p.game_type().capture_separator() == separator);
@@ -556,6 +570,12 @@ fn push_name(out: &mut String, name: SquareName) {
         out.push(char::from(b'0' + (number / 10 % 10) as u8));
     }
     out.push(char::from(b'0' + (number % 10) as u8));
+}
+
+/// Whether the other readings have the preferred reading's pieces, on a board numbered
+/// alike, and side to move.
+fn alike(preferred: &Position, others: &[Position]) -> bool {
+    others.iter().all(|other| other.same_placement(preferred))
 }
 
 /// A board's readings, the preferred first, with the other readings up to date.
@@ -1229,6 +1249,7 @@ impl Rules for Draughts {
             position: Board {
                 position,
                 others: Vec::new(),
+                others_alike: true,
                 inference,
                 start,
                 pending: Vec::new(),
@@ -1285,10 +1306,12 @@ impl Rules for Draughts {
         let Some(position) = readings.next() else {
             return Err(SetupError::Invalid(first_error.unwrap_or_default()));
         };
+        let others: Vec<Position> = readings.collect();
         Ok(Setup {
             position: Board {
+                others_alike: alike(&position, &others),
                 position,
-                others: readings.collect(),
+                others,
                 inference: current.inference,
                 start: None,
                 pending: Vec::new(),
@@ -1401,6 +1424,11 @@ impl Rules for Draughts {
             if board.replayed.get().is_some() {
                 board.replayed = OnceLock::new();
             }
+            let first_capture = mv.mv.is_capture()
+                && !board
+                    .pending
+                    .iter()
+                    .any(|p| matches!(p, Pending::Step { capture: true, .. }));
             board.pending.push(Pending::Step {
                 from: mv.mv.from(),
                 to: mv.mv.to(),
@@ -1413,7 +1441,7 @@ impl Rules for Draughts {
                     .extend(path.map(|&square| Pending::Through(square)));
             }
             board.position.play_unchecked(&mv.mv);
-            if mv.mv.is_capture() && !board.others.is_empty() {
+            if first_capture && board.others_alike && !board.others.is_empty() {
                 board.keep_capture_separator();
             }
             return;
@@ -1435,6 +1463,7 @@ impl Rules for Draughts {
         });
         match position {
             Some(position) => {
+                board.others_alike = alike(&position, &others);
                 board.position = position;
                 board.others = others;
             }
@@ -1626,6 +1655,7 @@ mod tests {
         let board = Board {
             position: preferred,
             others: vec![other.clone()],
+            others_alike: false,
             inference: Inference::Undeclared,
             start: None,
             pending: Vec::new(),
@@ -1716,6 +1746,99 @@ mod tests {
             replayed.iter().all(|gt| gt.capture_separator() != ':'),
             "{replayed:?}"
         );
+    }
+
+    /// Readings are dropped at a capture only when they had the preferred reading's
+    /// pieces: in another position, the capture may be a step there, which the other
+    /// separator does not rule out.
+    #[test]
+    fn readings_of_other_pieces_are_left_to_the_replay() {
+        let rules = Draughts::new();
+        let at = |variant, text| {
+            Position::from_fen(GameType::new(variant), text)
+                .expect(text)
+                .0
+        };
+        let russian = at(Variant::Russian, "W:WKc1:Be3,h8");
+        for (other, kept) in [
+            // The same pieces: c1:f4 is a capture in Czech draughts too, written with the
+            // other separator.
+            (at(Variant::Czech, "W:WKc1:Be3,h8"), false),
+            // No piece on e3: c1:f4 is a step of the king, which Czech draughts reads.
+            (at(Variant::Czech, "W:WKc1:Bh8"), true),
+        ] {
+            let others = vec![other];
+            let mut board = Board {
+                others_alike: alike(&russian, &others),
+                position: russian.clone(),
+                others,
+                inference: Inference::Undeclared,
+                start: None,
+                pending: Vec::new(),
+                replayed: OnceLock::new(),
+            };
+            let (mv, _) = rules
+                .read_move(&board, b"c1:f4", MoveContext::default())
+                .expect("a capture");
+            rules.play(&mut board, &mv);
+            assert_eq!(board.alternatives().len(), usize::from(kept));
+        }
+    }
+
+    /// Dropping the readings of another capture separator at once changes nothing that
+    /// reading the game shows: games of every variant, read with no GameType tag, leave
+    /// the same readings after every move as when the readings are only dropped replaying
+    /// the moves.
+    #[test]
+    fn dropping_readings_at_a_capture_is_what_the_replay_does() {
+        let rules = Draughts::new();
+        let fen = |p: &Position| p.to_fen();
+        let readings = |board: &Board| -> Vec<(GameType, String)> {
+            std::iter::once(board.position())
+                .chain(&board.alternatives())
+                .map(|p| (p.game_type(), fen(p)))
+                .collect()
+        };
+        for variant in Variant::ALL {
+            for stride in [1, 2, 3, 5, 7] {
+                let mut position = Position::new(variant);
+                let start = rules
+                    .start_position(&Tags::new())
+                    .expect("the standard start")
+                    .position;
+                let (mut dropping, mut replaying) = (start.clone(), start);
+                for ply in 0..60 {
+                    let moves = position.legal_moves();
+                    let Some(mv) = moves.get((ply * stride) % moves.len().max(1)) else {
+                        break;
+                    };
+                    let text = position.move_to_text(mv);
+                    position.play_unchecked(mv);
+                    // Without the drop: the readings are not known to be alike.
+                    replaying.others_alike = false;
+                    let read = |board: &Board| {
+                        rules.read_move(board, text.as_bytes(), MoveContext::default())
+                    };
+                    match (read(&dropping), read(&replaying)) {
+                        (Ok((a, _)), Ok((b, _))) => {
+                            assert_eq!(a, b, "{variant} {stride} {ply}: {text}");
+                            rules.play(&mut dropping, &a);
+                            rules.play(&mut replaying, &b);
+                        }
+                        (Err(a), Err(b)) => {
+                            assert_eq!(a.to_string(), b.to_string());
+                            break;
+                        }
+                        (a, b) => panic!("{variant} {stride} {ply}: {text}: {a:?} {b:?}"),
+                    }
+                    assert_eq!(
+                        readings(&dropping),
+                        readings(&replaying),
+                        "{variant} {stride} {ply}: {text}"
+                    );
+                }
+            }
+        }
     }
 
     /// The byte scans give what the char-based versions (kept for text that is not

@@ -445,6 +445,24 @@ impl Position {
         self.piece_at(self.geometry().square_by_number(number)?)
     }
 
+    /// Whether another position has the same pieces on the same squares and the same
+    /// side to move, on the same board numbered alike (its game type may be another).
+    pub(crate) fn same_placement(&self, other: &Position) -> bool {
+        fn same<B: Bits>(a: &Shared<B>, s: &State<B>, b: &Shared<B>, t: &State<B>) -> bool {
+            a.geometry == b.geometry
+                && a.color(usize::from(s.side)) == b.color(usize::from(t.side))
+                && Color::ALL.iter().all(|&c| {
+                    let (i, j) = (a.side(c), b.side(c));
+                    s.men[i] == t.men[j] && s.kings[i] == t.kings[j]
+                })
+        }
+        match (&self.inner, &other.inner) {
+            (Inner::Small(a, s), Inner::Small(b, t)) => same(a, s, b, t),
+            (Inner::Large(a, s), Inner::Large(b, t)) => same(a, s, b, t),
+            _ => false,
+        }
+    }
+
     /// All pieces, in square order.
     pub fn pieces(&self) -> Vec<(Square, Piece)> {
         self.geometry()
