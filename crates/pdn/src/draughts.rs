@@ -134,6 +134,20 @@ impl Default for Draughts {
 }
 
 impl Draughts {
+    /// [`Rules::play_into`] where only the position changes: a move read as written on
+    /// a board of one reading, onto another such board (a validator's two boards of a
+    /// line), as `clone_from` and `play` would change it. `false`, with nothing done,
+    /// otherwise.
+    #[inline]
+    pub(crate) fn play_position_into(from: &Board, to: &mut Board, mv: &PdnMove) -> bool {
+        if mv.reading.is_none() && from.single() && to.single() {
+            to.position.play_from(&from.position, &mv.mv);
+            to.inference = from.inference;
+            return true;
+        }
+        false
+    }
+
     /// PDN's rules: a game that declares no type is international draughts, unless its
     /// set-up and moves are another game's.
     pub const fn new() -> Draughts {
@@ -1477,6 +1491,13 @@ impl Rules for Draughts {
         board.replayed = OnceLock::new();
     }
 
+    fn play_into(&self, from: &Board, to: &mut Board, mv: &PdnMove) {
+        if !Draughts::play_position_into(from, to, mv) {
+            to.clone_from(from);
+            self.play(to, mv);
+        }
+    }
+
     fn turn(&self, board: &Board) -> Player {
         if board.position.turn() == board.game_type().start() {
             Player::First
@@ -1836,6 +1857,55 @@ mod tests {
                         readings(&replaying),
                         "{variant} {stride} {ply}: {text}"
                     );
+                }
+            }
+        }
+    }
+
+    /// Playing a move into another board gives what copying the board there and playing
+    /// the move gives, whatever that board held: games of every variant, declared (one
+    /// reading) and not (several), played into the board of two moves before, as a
+    /// validator does.
+    #[test]
+    fn playing_into_another_board_is_copying_and_playing() {
+        let rules = Draughts::new();
+        let state = |board: &Board| -> Vec<(GameType, String, u32)> {
+            std::iter::once(board.position())
+                .chain(&board.alternatives())
+                .map(|p| (p.game_type(), p.to_fen(), p.fullmove_number()))
+                .collect()
+        };
+        for variant in Variant::ALL {
+            for declared in [true, false] {
+                let mut tags = Tags::new();
+                if declared {
+                    tags.set("GameType", GameType::new(variant).to_short_string());
+                }
+                let start = rules.start_position(&tags).expect("a start").position;
+                let mut boards = [start.clone(), start];
+                let mut position = Position::new(variant);
+                for ply in 0..40 {
+                    let moves = position.legal_moves();
+                    let Some(mv) = moves.get((ply * 3) % moves.len().max(1)) else {
+                        break;
+                    };
+                    let text = position.move_to_text(mv);
+                    position.play_unchecked(mv);
+                    let [from, to] = &mut boards;
+                    let Ok((mv, _)) =
+                        rules.read_move(from, text.as_bytes(), MoveContext::default())
+                    else {
+                        break;
+                    };
+                    let mut expected = from.clone();
+                    rules.play(&mut expected, &mv);
+                    rules.play_into(from, to, &mv);
+                    assert_eq!(
+                        state(to),
+                        state(&expected),
+                        "{variant} {declared} {ply}: {text}"
+                    );
+                    boards.swap(0, 1);
                 }
             }
         }

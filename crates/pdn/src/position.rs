@@ -557,7 +557,6 @@ impl Position {
     /// Plays a move without checking that it is legal. A move whose squares
     /// are not on this board is ignored.
     pub fn play_unchecked(&mut self, m: &Move) {
-        let resets = m.is_capture() || m.role() == Role::Man;
         // Side 0 is the colour that starts: the mover is the second player on side 1
         // (read before the move, which passes the turn).
         let (mover_is_second, played) = match &mut self.inner {
@@ -565,15 +564,48 @@ impl Position {
             Inner::Large(sh, st) => (st.side != 0, play_raw(sh, st, m)),
         };
         if played {
-            if mover_is_second {
-                self.fullmove = self.fullmove.saturating_add(1);
-            }
-            self.halfmove = if resets {
-                0
-            } else {
-                self.halfmove.saturating_add(1)
-            };
+            self.count_move(m, mover_is_second);
         }
+    }
+
+    /// Becomes `from` after a move played without checking that it is legal:
+    /// [`Position::play_unchecked`] of a copy of `from`, with the pieces written here
+    /// once, as they are after the move.
+    pub(crate) fn play_from(&mut self, from: &Position, m: &Move) {
+        let played = match (&mut self.inner, &from.inner) {
+            (Inner::Small(sh, st), Inner::Small(fsh, fst)) if sh.same(fsh) => {
+                Some((fst.side != 0, play_raw_from(sh, fst, st, m)))
+            }
+            (Inner::Large(sh, st), Inner::Large(fsh, fst)) if sh.same(fsh) => {
+                Some((fst.side != 0, play_raw_from(sh, fst, st, m)))
+            }
+            _ => None,
+        };
+        let Some((mover_is_second, played)) = played else {
+            // Another game type: a copy, then the move.
+            self.clone_from(from);
+            self.play_unchecked(m);
+            return;
+        };
+        self.fullmove = from.fullmove;
+        self.halfmove = from.halfmove;
+        if played {
+            self.count_move(m, mover_is_second);
+        }
+    }
+
+    /// Counts a move played: the full-move number after the second player's, and the
+    /// moves since a capture or a man's move.
+    fn count_move(&mut self, m: &Move, mover_is_second: bool) {
+        if mover_is_second {
+            self.fullmove = self.fullmove.saturating_add(1);
+        }
+        let resets = m.is_capture() || m.role() == Role::Man;
+        self.halfmove = if resets {
+            0
+        } else {
+            self.halfmove.saturating_add(1)
+        };
     }
 
     /// Counts the leaves of the move tree `depth` plies deep (captures with
@@ -894,24 +926,43 @@ fn legal_moves<B: Bits>(sh: &Shared<B>, st: &State<B>) -> Vec<Move> {
 /// Plays a public move on a generator state; false if its squares are not
 /// on this board.
 fn play_raw<B: Bits>(sh: &Shared<B>, st: &mut State<B>, m: &Move) -> bool {
-    let (Some(from), Some(to)) = (sh.bit(m.from), sh.bit(m.to)) else {
-        return false;
-    };
-    let mut captured = B::ZERO;
-    for &sq in m.captured.iter() {
-        match sh.bit(sq) {
-            Some(b) => captured |= B::bit(b),
-            None => return false,
+    match raw_move(sh, m) {
+        Some(raw) => {
+            *st = sh.engine.make(st, &raw);
+            true
+        }
+        None => false,
+    }
+}
+
+/// [`play_raw`] from `from`'s pieces into `st`: `st` holds `from`'s pieces after the
+/// move, or as they were if the move is not on this board.
+fn play_raw_from<B: Bits>(sh: &Shared<B>, from: &State<B>, st: &mut State<B>, m: &Move) -> bool {
+    match raw_move(sh, m) {
+        Some(raw) => {
+            *st = sh.engine.make(from, &raw);
+            true
+        }
+        None => {
+            *st = *from;
+            false
         }
     }
-    let raw = RawMove {
+}
+
+/// A move in generator form; `None` if one of its squares is not on this board.
+fn raw_move<B: Bits>(sh: &Shared<B>, m: &Move) -> Option<RawMove<B>> {
+    let (from, to) = (sh.bit(m.from)?, sh.bit(m.to)?);
+    let mut captured = B::ZERO;
+    for &sq in m.captured.iter() {
+        captured |= B::bit(sh.bit(sq)?);
+    }
+    Some(RawMove {
         from: from as u8,
         to: to as u8,
         promote: m.promotes,
         captured,
-    };
-    *st = sh.engine.make(st, &raw);
-    true
+    })
 }
 
 impl PartialEq for Position {

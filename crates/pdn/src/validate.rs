@@ -18,14 +18,16 @@ use notation::{
 // The notation layer's, shared with the other game crate's validator.
 pub use notation::ValidatedGame;
 
-use crate::{Board, Draughts};
+use crate::{Board, Draughts, PdnMove};
 
 /// One open line: the board after its last move, the one before it (where a variation
 /// of that move starts), how many moves it has, and the set-up written after its last
 /// move (the tree keeps one per place and reports the one it replaces).
 struct Frame {
-    position: Board,
-    before: Board,
+    /// The board after the last move, `boards[current]`, and the one before it: a move
+    /// is played from one into the other, which then becomes the current one.
+    boards: [Board; 2],
+    current: usize,
     moves: u64,
     /// The set-up at the line's current place (after move `moves`), if any, and the board
     /// before it: a later set-up in the same place replaces it, and is played from there.
@@ -36,12 +38,47 @@ struct Frame {
 impl Frame {
     fn new(start: Board) -> Frame {
         Frame {
-            before: start.clone(),
-            position: start,
+            boards: [start.clone(), start],
+            current: 1,
             moves: 0,
             setup: None,
             unset: None,
         }
+    }
+
+    /// The board after the line's last move.
+    fn position(&self) -> &Board {
+        &self.boards[self.current]
+    }
+
+    /// The board before the line's last move.
+    fn before(&self) -> &Board {
+        &self.boards[self.current ^ 1]
+    }
+
+    /// Plays a move: the board after it becomes the position, the position the board
+    /// before it. A board of one reading is played into the other board; a board with
+    /// several is copied there and played in place, which reuses what each holds.
+    #[inline]
+    fn play(&mut self, rules: &Draughts, mv: &PdnMove) {
+        let [first, second] = &mut self.boards;
+        let (position, other) = if self.current == 0 {
+            (first, second)
+        } else {
+            (second, first)
+        };
+        if Draughts::play_position_into(position, other, mv) {
+            self.current ^= 1;
+        } else {
+            other.clone_from(position);
+            rules.play(position, mv);
+        }
+    }
+
+    /// Starts the line afresh from a set-up's board.
+    fn set_up(&mut self, board: Board) {
+        self.boards[self.current ^ 1] = board.clone();
+        self.boards[self.current] = board;
     }
 }
 
@@ -144,12 +181,11 @@ impl Validator {
         let Some(frame) = self.frames.last_mut() else {
             return self.stop_at(&at);
         };
-        rules.follow_move_number(&mut frame.position, context);
-        match rules.read_move(&frame.position, token, context) {
+        rules.follow_move_number(&mut frame.boards[frame.current], context);
+        match rules.read_move(frame.position(), token, context) {
             Ok((mv, forgiven)) => {
-                let expected = rules.move_number(&frame.position);
-                frame.before.clone_from(&frame.position);
-                rules.play(&mut frame.position, &mv);
+                let expected = rules.move_number(frame.position());
+                frame.play(&rules, &mv);
                 frame.moves += 1;
                 frame.unset = None;
                 self.plies += 1;
@@ -332,7 +368,7 @@ impl Visitor for Validator {
             self.report(kind, &at);
             return ControlFlow::Continue(Skip(true));
         }
-        let start = frame.before.clone();
+        let start = frame.before().clone();
         self.frames.push(Frame::new(start));
         ControlFlow::Continue(Skip(false))
     }
@@ -355,7 +391,7 @@ impl Visitor for Validator {
         let Some(frame) = self.frames.last() else {
             return self.stop_at(&at);
         };
-        let base = frame.unset.as_ref().unwrap_or(&frame.position);
+        let base = frame.unset.as_ref().unwrap_or(frame.position());
         match self.rules.inline_setup(base, &text) {
             Ok(setup) => {
                 for message in setup.warnings {
@@ -365,10 +401,9 @@ impl Visitor for Validator {
                     return ControlFlow::Continue(());
                 };
                 if frame.unset.is_none() {
-                    frame.unset = Some(frame.position.clone());
+                    frame.unset = Some(frame.position().clone());
                 }
-                frame.before = setup.position.clone();
-                frame.position = setup.position;
+                frame.set_up(setup.position);
                 // The tree keeps one set-up per place (after a move, or at the start of
                 // a line) and reports the one a later set-up there replaces.
                 let place = frame.moves;
@@ -392,7 +427,7 @@ impl Visitor for Validator {
     fn result(&mut self, result: GameResult, at: At<'_>) -> ControlFlow<()> {
         let _ = self.flush_held(&at);
         self.flush_setup_at(&at);
-        let end = self.frames.first().map(|frame| &frame.position);
+        let end = self.frames.first().map(Frame::position);
         let (_, forgiven) = self.rules.game_result(&self.tags, end, result);
         for kind in forgiven {
             self.report(kind, &at);
