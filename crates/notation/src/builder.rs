@@ -189,7 +189,7 @@ impl<'r, R: Rules> GameBuilder<'r, R> {
     fn flush_held(&mut self, at: &At<'_>) -> ControlFlow<()> {
         match self.held.take() {
             Some(span) => {
-                let held = At { span, ..*at };
+                let held = at.with_span(span);
                 self.read_token(held.bytes(), held)
             }
             None => ControlFlow::Continue(()),

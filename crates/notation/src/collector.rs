@@ -99,11 +99,11 @@ impl GameDiagnostics {
     /// The line and column of `at`, counted on from the last place located when it is
     /// in the same text and not after `at`.
     fn locate(&mut self, at: &At<'_>) -> Location {
-        let base = at.text_location;
+        let base = at.origin.text_location;
         let target = at.span().start;
         let skip_to = |place: Location| {
             let skip = usize::try_from(place.offset.saturating_sub(base.offset));
-            skip.ok().and_then(|skip| at.text.get(skip..))
+            skip.ok().and_then(|skip| at.origin.text.get(skip..))
         };
         let resume = self.last_located.and_then(|(known, last)| {
             let text = skip_to(last)?;
@@ -111,7 +111,7 @@ impl GameDiagnostics {
             (known == base && last.offset <= target && text.first() != Some(&b'\n'))
                 .then_some((last, text))
         });
-        let (from, text) = resume.unwrap_or((base, at.text));
+        let (from, text) = resume.unwrap_or((base, at.origin.text));
         let location = crate::reader::locate(text, from, target);
         self.last_located = Some((base, location));
         location
@@ -216,7 +216,7 @@ impl ValidatedGame {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Span;
+    use crate::visitor::Origin;
 
     /// Locating each diagnostic on from the last gives what counting from the start
     /// gives, across LF, CR LF and lone CR line ends and characters of several bytes.
@@ -228,12 +228,13 @@ mod tests {
             column: 3,
             offset: 100,
         };
-        let at = |offset: usize| At {
-            span: Span::new(base.offset + offset as u64, base.offset + offset as u64),
+        let origin = Origin {
             game: 0,
             text,
             text_location: base,
         };
+        let at =
+            |offset: usize| origin.at(base.offset + offset as u64, base.offset + offset as u64);
         for step in 1..4 {
             let mut diagnostics = GameDiagnostics::new(ReadOptions::default());
             for offset in (0..=text.len()).step_by(step) {

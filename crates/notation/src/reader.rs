@@ -11,7 +11,7 @@ use crate::diagnostic::{Diagnostic, DiagnosticKind, Severity};
 use crate::lexer::{Gap, Lexed, MarkStarts, Token, is_space, lex_inline};
 use crate::rules::Dialect;
 use crate::span::{Location, Span};
-use crate::visitor::{At, RawGame, RawValue, Skip, Visitor};
+use crate::visitor::{Origin, RawGame, RawValue, Skip, Visitor};
 use crate::{GameResult, Nag};
 
 /// How leniently to read, and how much to accept.
@@ -490,10 +490,10 @@ impl<R: Read> Reader<R> {
         locate(&self.buf[from..self.filled], self.cursor, offset)
     }
 
-    fn at(&self, start: u64, end: u64) -> At<'_> {
+    /// What the tokens read from the cursor on are located in.
+    fn origin(&self) -> Origin<'_> {
         let from = self.index(self.cursor.offset);
-        At {
-            span: Span::new(start, end),
+        Origin {
             game: self.game_index(),
             text: &self.buf[from..self.filled],
             text_location: self.cursor,
@@ -723,7 +723,8 @@ impl<R: Read> Reader<R> {
             if let Some((number, s, e)) = pending_number {
                 if !matches!(token, Kind::Periods(_)) {
                     pending_number = None;
-                    let at = self.at(s, e);
+                    let origin = self.origin();
+                    let at = origin.at(s, e);
                     call!(visitor.move_number(number, false, at));
                 }
             }
@@ -939,7 +940,8 @@ impl<R: Read> Reader<R> {
                                 marker = Some(r);
                                 self.pos = self.index(end);
                                 last_end = end;
-                                let at = self.at(start, end);
+                                let origin = self.origin();
+                                let at = origin.at(start, end);
                                 let _ = visitor.result(r, at);
                                 break Ending::Marker;
                             }
@@ -965,22 +967,26 @@ impl<R: Read> Reader<R> {
                                 )),
                                 start
                             );
-                            let at = self.at(start, end);
+                            let origin = self.origin();
+                            let at = origin.at(start, end);
                             call!(visitor.nag(nag, at));
                         } else {
                             move_end = end;
-                            let at = self.at(start, end);
+                            let origin = self.origin();
+                            let at = origin.at(start, end);
                             call!(visitor.move_token(sym, at));
                         }
                     }
                     Kind::MoveNumber { number, periods } => {
                         any_movetext = true;
-                        let at = self.at(start, end);
+                        let origin = self.origin();
+                        let at = origin.at(start, end);
                         call!(visitor.move_number(number, periods >= 3, at));
                     }
                     Kind::Periods(n) => {
                         if let Some((number, s, _)) = pending_number.take() {
-                            let at = self.at(s, end);
+                            let origin = self.origin();
+                            let at = origin.at(s, end);
                             call!(visitor.move_number(number, n >= 3, at));
                         }
                     }
@@ -988,7 +994,8 @@ impl<R: Read> Reader<R> {
                         any_movetext = true;
                         match u16::try_from(n).ok().filter(|&n| n <= self.dialect.max_nag) {
                             Some(n) => {
-                                let at = self.at(start, end);
+                                let origin = self.origin();
+                                let at = origin.at(start, end);
                                 call!(visitor.nag(Nag(n), at));
                             }
                             None => emit!(DiagnosticKind::NagOutOfRange(n), start),
@@ -996,7 +1003,8 @@ impl<R: Read> Reader<R> {
                     }
                     Kind::Suffix => match Nag::from_suffix(self.slice((start, end))) {
                         Some(nag) => {
-                            let at = self.at(start, end);
+                            let origin = self.origin();
+                            let at = origin.at(start, end);
                             call!(visitor.nag(nag, at));
                         }
                         // `!!!`, `(!?!!!)`: draughts strengths with no glyph of their own.
@@ -1010,7 +1018,8 @@ impl<R: Read> Reader<R> {
                                     },
                                     start
                                 );
-                                let at = self.at(start, end);
+                                let origin = self.origin();
+                                let at = origin.at(start, end);
                                 call!(visitor.nag(nag, at));
                             }
                             None => emit!(
@@ -1028,7 +1037,8 @@ impl<R: Read> Reader<R> {
                             emit!(DiagnosticKind::UnterminatedComment, start);
                         }
                         let (ts, te) = token.content(start, end);
-                        let at = self.at(start, end);
+                        let origin = self.origin();
+                        let at = origin.at(start, end);
                         call!(visitor.comment(self.slice((ts, te)), at));
                     }
                     Kind::Escape => emit!(DiagnosticKind::EscapeInGame, start),
@@ -1036,7 +1046,8 @@ impl<R: Read> Reader<R> {
                         any_movetext = true;
                         depth += 1;
                         if !broken && skip_from.is_none() {
-                            let at = self.at(start, end);
+                            let origin = self.origin();
+                            let at = origin.at(start, end);
                             match visitor.begin_variation(at) {
                                 ControlFlow::Continue(Skip(true)) => skip_from = Some(depth),
                                 ControlFlow::Continue(Skip(false)) => {}
@@ -1051,7 +1062,8 @@ impl<R: Read> Reader<R> {
                             if skip_from == Some(depth) {
                                 skip_from = None;
                             } else {
-                                let at = self.at(start, end);
+                                let origin = self.origin();
+                                let at = origin.at(start, end);
                                 call!(visitor.end_variation(at));
                             }
                             depth -= 1;
@@ -1059,13 +1071,15 @@ impl<R: Read> Reader<R> {
                     }
                     Kind::Asterisk => {
                         if self.dialect.attached_asterisk_is_annotation && move_end == start {
-                            let at = self.at(start, end);
+                            let origin = self.origin();
+                            let at = origin.at(start, end);
                             call!(visitor.nag(Nag::FORCED, at));
                         } else if depth == 0 {
                             marker = Some(GameResult::Unknown);
                             self.pos = self.index(end);
                             last_end = end;
-                            let at = self.at(start, end);
+                            let origin = self.origin();
+                            let at = origin.at(start, end);
                             let _ = visitor.result(GameResult::Unknown, at);
                             break Ending::Marker;
                         } else {
@@ -1083,7 +1097,8 @@ impl<R: Read> Reader<R> {
                         if unterminated {
                             emit!(DiagnosticKind::UnterminatedSetup, start);
                         }
-                        let at = self.at(start, end);
+                        let origin = self.origin();
+                        let at = origin.at(start, end);
                         call!(visitor.setup(self.slice(token.content(start, end)), at));
                     }
                     Kind::TagClose => emit!(DiagnosticKind::UnexpectedToken("]".to_owned()), start),
@@ -1120,7 +1135,8 @@ impl<R: Read> Reader<R> {
         }
 
         if let Some((number, s, e)) = pending_number.take() {
-            let at = self.at(s, e);
+            let origin = self.origin();
+            let at = origin.at(s, e);
             call!(visitor.move_number(number, false, at));
         }
         if let State::TagClose { open, name, value } = state {
@@ -1173,7 +1189,8 @@ impl<R: Read> Reader<R> {
             emit!(DiagnosticKind::UnclosedVariation { count: depth }, last_end);
             skip_from = None;
             for _ in 0..depth {
-                let at = self.at(last_end, last_end);
+                let origin = self.origin();
+                let at = origin.at(last_end, last_end);
                 call!(visitor.end_variation(at));
             }
         }
@@ -1205,7 +1222,8 @@ impl<R: Read> Reader<R> {
                         last_end
                     );
                 }
-                let at = self.at(last_end, last_end);
+                let origin = self.origin();
+                let at = origin.at(last_end, last_end);
                 let _ = visitor.result(result, at);
             }
         }
@@ -1261,7 +1279,8 @@ impl<R: Read> Reader<R> {
             if *broken {
                 break;
             }
-            let at = self.at(s, e);
+            let origin = self.origin();
+            let at = origin.at(s, e);
             if let ControlFlow::Break(()) = visitor.comment(self.slice((s, e)), at) {
                 *broken = true;
             }
@@ -1357,7 +1376,8 @@ impl<R: Read> Reader<R> {
             *result_tag = self.dialect.read_result(v.trim_ascii()).map(|(r, _)| r);
         }
         if !*broken && skip_from.is_none() {
-            let at = self.at(open, value.1);
+            let origin = self.origin();
+            let at = origin.at(open, value.1);
             let raw = RawValue(self.slice(value));
             if let ControlFlow::Break(()) = visitor.tag(name_final, raw, at) {
                 *broken = true;
@@ -1387,12 +1407,12 @@ impl<R: Read> Reader<R> {
         let text = &buf[self.index(self.cursor.offset)..];
         let text_location = self.cursor;
         let game = self.game_index();
-        let at = |s: usize, e: usize| At {
-            span: Span::new(base + s as u64, base + e as u64),
+        let origin = Origin {
             game,
             text,
             text_location,
         };
+        let at = |s: usize, e: usize| origin.at(base + s as u64, base + e as u64);
         // Tabs and lone carriage returns are noted once per input: after that they are
         // white space like any other.
         let (tab_ok, cr_ok) = (self.noted_tab, self.noted_cr);
@@ -1633,12 +1653,12 @@ impl<R: Read> Reader<R> {
                     *result_tag = self.dialect.read_result(v.trim_ascii()).map(|(r, _)| r);
                 }
                 if !*broken && skip_from.is_none() {
-                    let at = At {
-                        span: Span::new(off(open), off(value_end)),
+                    let origin = Origin {
                         game: self.game_index(),
                         text: &buf[self.index(self.cursor.offset)..],
                         text_location: self.cursor,
                     };
+                    let at = origin.at(off(open), off(value_end));
                     let raw = RawValue(&buf[value_start..value_end]);
                     if let ControlFlow::Break(()) = visitor.tag(name, raw, at) {
                         *broken = true;

@@ -16,11 +16,28 @@ pub struct Skip(pub bool);
 #[derive(Clone, Copy)]
 pub struct At<'r> {
     pub(crate) span: Span,
+    /// What the tokens read from one place share: a token's handle stays three words.
+    pub(crate) origin: &'r Origin<'r>,
+}
+
+/// The input that tokens are located in: their game, and the text from a point of
+/// known location up to (at least) the tokens.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Origin<'r> {
     pub(crate) game: u64,
-    /// Input from a point of known location up to (at least) the token.
     pub(crate) text: &'r [u8],
     /// The location of `text[0]`.
     pub(crate) text_location: Location,
+}
+
+impl<'r> Origin<'r> {
+    /// The handle of a token with this span.
+    pub(crate) fn at(&'r self, start: u64, end: u64) -> At<'r> {
+        At {
+            span: Span::new(start, end),
+            origin: self,
+        }
+    }
 }
 
 impl<'r> At<'r> {
@@ -32,21 +49,22 @@ impl<'r> At<'r> {
     /// The token's bytes as written (empty for a position with no token, such as the end
     /// of a game without a termination marker).
     pub fn bytes(&self) -> &'r [u8] {
+        let origin = self.origin;
         let offset = |at: u64| {
-            usize::try_from(at.saturating_sub(self.text_location.offset)).unwrap_or(usize::MAX)
+            usize::try_from(at.saturating_sub(origin.text_location.offset)).unwrap_or(usize::MAX)
         };
         let (from, to) = (offset(self.span.start), offset(self.span.end));
-        self.text.get(from..to).unwrap_or(&[])
+        origin.text.get(from..to).unwrap_or(&[])
     }
 
     /// The 0-based index of the game in the input.
     pub fn game(&self) -> u64 {
-        self.game
+        self.origin.game
     }
 
     /// The token's line and column.
     pub fn location(&self) -> Location {
-        crate::reader::locate(self.text, self.text_location, self.span.start)
+        crate::reader::locate(self.origin.text, self.origin.text_location, self.span.start)
     }
 
     /// The same place in the input with another span: an earlier token of the same game
@@ -61,7 +79,7 @@ impl std::fmt::Debug for At<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("At")
             .field("span", &self.span)
-            .field("game", &self.game)
+            .field("game", &self.origin.game)
             .finish()
     }
 }
