@@ -55,6 +55,23 @@ impl Squares {
             squares: [Square::from_index(0); INLINE],
         }
     }
+
+    /// The square of each item of a slice: the length known at once, the squares are
+    /// written in place (the capture search's paths are bytes).
+    pub(crate) fn map_slice<T>(items: &[T], square: impl Fn(&T) -> Square) -> Squares {
+        if items.len() > INLINE {
+            return Squares::Heap(items.iter().map(square).collect());
+        }
+        let mut squares = [Square::from_index(0); INLINE];
+        for (slot, item) in squares.iter_mut().zip(items) {
+            *slot = square(item);
+        }
+        Squares::Inline {
+            // At most INLINE, which fits.
+            len: u8::try_from(items.len()).unwrap_or(u8::MAX),
+            squares,
+        }
+    }
 }
 
 impl Default for Squares {
@@ -172,5 +189,24 @@ impl Move {
             && self.promotes == other.promotes
             && self.captured.len() == other.captured.len()
             && self.captured.iter().all(|s| other.captured.contains(s))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Squares made from a slice are those collected one by one, inline or on the heap.
+    #[test]
+    fn squares_from_a_slice_are_those_collected() {
+        let square = |&i: &usize| Square::from_index(i as u8);
+        for len in [0, 1, 2, INLINE - 1, INLINE, INLINE + 1, 3 * INLINE] {
+            let items: Vec<usize> = (0..len).map(|i| (i * 7) % 50).collect();
+            let mapped = Squares::map_slice(&items, square);
+            let collected: Squares = items.iter().map(square).collect();
+            assert_eq!(mapped, collected, "{len}");
+            assert_eq!(mapped.len(), len);
+            assert_eq!(matches!(mapped, Squares::Heap(_)), len > INLINE);
+        }
     }
 }

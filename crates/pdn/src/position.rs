@@ -806,8 +806,8 @@ impl<B: Bits> crate::movegen::Sink<B> for Between<'_, B> {
                 Some((raw, ..)) => self.same &= *raw == c.raw,
                 None => {
                     let square = |&b: &u8| self.shared.square(u32::from(b));
-                    let path = c.path.iter().map(square).collect();
-                    let taken = c.taken.iter().map(square).collect();
+                    let path = Squares::map_slice(c.path, square);
+                    let taken = Squares::map_slice(c.taken, square);
                     self.first = Some((c.raw, path, taken));
                 }
             }
@@ -917,8 +917,8 @@ fn legal_moves<B: Bits>(sh: &Shared<B>, st: &State<B>) -> Vec<Move> {
             from: sh.square(u32::from(c.raw.from)),
             to: sh.square(u32::from(c.raw.to)),
             promotes: c.raw.promote,
-            path: c.path.iter().map(|&b| sh.square(u32::from(b))).collect(),
-            captured: c.taken.iter().map(|&b| sh.square(u32::from(b))).collect(),
+            path: Squares::map_slice(&c.path, |&b| sh.square(u32::from(b))),
+            captured: Squares::map_slice(&c.taken, |&b| sh.square(u32::from(b))),
         })
         .collect()
 }
