@@ -317,24 +317,26 @@ struct Start {
     fen: Option<String>,
     /// Each candidate's start position once set up (`None` inside if the set-up fails):
     /// reading the first move and playing it both need them, and a FEN costs more to
-    /// read than the move.
-    set_up: Vec<OnceLock<Option<Position>>>,
+    /// read than the move. Made when one is first set up: most games need none.
+    set_up: OnceLock<Box<[OnceLock<Option<Position>>]>>,
 }
 
 impl Start {
     fn new(candidates: Vec<GameType>, fen: Option<String>) -> Start {
-        let set_up = candidates.iter().map(|_| OnceLock::new()).collect();
         Start {
             candidates,
             fen,
-            set_up,
+            set_up: OnceLock::new(),
         }
     }
 
     /// The start position of candidate `i`, set up on first use.
     fn position(&self, i: usize) -> Option<&Position> {
         let &game_type = self.candidates.get(i)?;
-        self.set_up
+        let set_up = self
+            .set_up
+            .get_or_init(|| self.candidates.iter().map(|_| OnceLock::new()).collect());
+        set_up
             .get(i)?
             .get_or_init(|| {
                 start_in(game_type, self.fen.as_deref())
