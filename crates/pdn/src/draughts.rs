@@ -852,6 +852,12 @@ struct FenShape {
 /// colour and king letters (a number also of quotes and trailing dots) before it is
 /// looked at.
 fn fen_shape(fen: &str) -> FenShape {
+    if let Some(largest) = numeric_fen_largest(fen.as_bytes()) {
+        return FenShape {
+            algebraic: false,
+            largest,
+        };
+    }
     if !fen.is_ascii() {
         return fen_shape_by_chars(fen);
     }
@@ -867,20 +873,62 @@ fn fen_shape(fen: &str) -> FenShape {
             continue;
         }
         for item in field.split(|&b| b == b',') {
-            let b = trim_start_bytes(item, is_ascii_space);
-            let b = trim_start_bytes(b, |c| matches!(c, b'W' | b'B' | b'K' | b'?'));
-            shape.algebraic |= matches!(b, [letter, digit, ..]
-                if letter.is_ascii_alphabetic() && digit.is_ascii_digit());
+            // Most items and numbers are bare digits, which nothing below trims: read
+            // as they are.
+            if !item.first().is_some_and(u8::is_ascii_digit) {
+                let b = trim_start_bytes(item, is_ascii_space);
+                let b = trim_start_bytes(b, |c| matches!(c, b'W' | b'B' | b'K' | b'?'));
+                shape.algebraic |= matches!(b, [letter, digit, ..]
+                    if letter.is_ascii_alphabetic() && digit.is_ascii_digit());
+            }
             for number in item.split(|&b| b == b'-') {
-                let b = trim_start_bytes(number, is_ascii_space);
-                let b = trim_end_bytes(b, is_ascii_space);
-                let b = trim_start_bytes(b, |c| matches!(c, b'W' | b'B' | b'K' | b'?' | b'"'));
-                let b = trim_end_bytes(b, |c| matches!(c, b'.' | b'"'));
+                let bare = matches!(number, [first, .., last] | [first @ last]
+                    if first.is_ascii_digit() && last.is_ascii_digit());
+                let b = if bare {
+                    number
+                } else {
+                    let b = trim_start_bytes(number, is_ascii_space);
+                    let b = trim_end_bytes(b, is_ascii_space);
+                    let b = trim_start_bytes(b, |c| matches!(c, b'W' | b'B' | b'K' | b'?' | b'"'));
+                    trim_end_bytes(b, |c| matches!(c, b'.' | b'"'))
+                };
                 shape.largest = shape.largest.max(parse_u32(b));
             }
         }
     }
     shape
+}
+
+/// The largest square number of a FEN made of digits, `W`, `B`, `K`, `:`, `,`, `-` and
+/// `.` only (nearly every numeric FEN), as [`fen_shape`] finds it, in one pass: no field
+/// is a counter and no square algebraic there. `None` for any other FEN.
+///
+/// A number is what is left of a part between separators once leading colours and kings
+/// and trailing dots are taken off, if only digits are left (and they fit).
+fn numeric_fen_largest(bytes: &[u8]) -> Option<Option<u32>> {
+    let mut largest = None;
+    // The part being read: its value so far (`None` once it overflows), whether it has
+    // digits, whether its trailing dots began, and whether it is no number.
+    let (mut value, mut digits, mut dots, mut bad) = (Some(0u32), false, false, false);
+    for &b in bytes.iter().chain(std::iter::once(&b',')) {
+        match b {
+            b'0'..=b'9' => {
+                bad |= dots;
+                digits = true;
+                value = value.and_then(|v| v.checked_mul(10)?.checked_add(u32::from(b - b'0')));
+            }
+            b'W' | b'B' | b'K' => bad |= digits,
+            b'.' => dots = true,
+            b':' | b',' | b'-' => {
+                if digits && !bad {
+                    largest = largest.max(value);
+                }
+                (value, digits, dots, bad) = (Some(0), false, false, false);
+            }
+            _ => return None,
+        }
+    }
+    Some(largest)
 }
 
 /// A number as `str::parse::<u32>` reads it: an optional `+`, then digits.
@@ -1936,6 +1984,19 @@ mod tests {
         ];
         for fen in fens {
             assert_eq!(fen_shape(fen), fen_shape_by_chars(fen), "{fen:?}");
+        }
+        // Short strings of the bytes FENs are made of, and of a few others.
+        let alphabet = b"0123456789WBK:,-.?\" +aH\t";
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        for _ in 0..50_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let len = (seed % 13) as usize;
+            let fen: String = (0..len)
+                .map(|i| char::from(alphabet[((seed >> (4 * i)) % alphabet.len() as u64) as usize]))
+                .collect();
+            assert_eq!(fen_shape(&fen), fen_shape_by_chars(&fen), "{fen:?}");
         }
         // Lidraughts' counters are no squares: a numeric FEN with them is numeric.
         let shape = fen_shape("W:W21,22:B1,2:H0:F1");
