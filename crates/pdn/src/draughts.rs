@@ -442,14 +442,15 @@ impl Board {
     /// pending, the readings that would drop out replaying it: they are no longer copied
     /// with every move until something needs the readings.
     ///
-    /// Only when the other readings had the preferred reading's pieces then, and so still
-    /// have (the pending moves before the capture are steps, which move a piece alike in
-    /// every game type, or drop the reading that cannot make them). In the same position,
-    /// a reading reads the capture as a capture or not at all; written with `x` or `:`,
-    /// the preferred reading's separator, it is a departure for a reading that writes
-    /// captures otherwise, and a reading that needs one is dropped. (A capture written
-    /// with `-`, Thai draughts', is no departure: `-` is read for any capture.) The game
-    /// types still to set up, if any, are left to the replay: they cost nothing to carry.
+    /// For the caller to call only when the other readings had the preferred reading's
+    /// pieces then, and so still have: the pending moves before the capture are steps,
+    /// which move a piece alike in every game type (or drop the reading that cannot make
+    /// them). In the same position, a reading reads the capture as a capture or not at
+    /// all; written with `x` or `:`, the preferred reading's separator, it is a departure
+    /// for a reading that writes captures otherwise, and a reading that needs one is
+    /// dropped. (A capture written with `-`, Thai draughts', is no departure: `-` is read
+    /// for any capture.) The game types still to set up, if any, are left to the replay:
+    /// they cost nothing to carry.
     fn keep_capture_separator(&mut self) {
         let separator = self.game_type().capture_separator();
         if separator == '-' {

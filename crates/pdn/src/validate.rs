@@ -51,6 +51,11 @@ impl Frame {
         &self.boards[self.current]
     }
 
+    /// The board after the line's last move, to change.
+    fn position_mut(&mut self) -> &mut Board {
+        &mut self.boards[self.current]
+    }
+
     /// The board before the line's last move.
     fn before(&self) -> &Board {
         &self.boards[self.current ^ 1]
@@ -181,7 +186,7 @@ impl Validator {
         let Some(frame) = self.frames.last_mut() else {
             return self.stop_at(&at);
         };
-        rules.follow_move_number(&mut frame.boards[frame.current], context);
+        rules.follow_move_number(frame.position_mut(), context);
         match rules.read_move(frame.position(), token, context) {
             Ok((mv, forgiven)) => {
                 let expected = rules.move_number(frame.position());
