@@ -313,16 +313,6 @@ pub trait Rules {
     /// Plays a move (one that `read_move` returned for this position).
     fn play(&self, position: &mut Self::Position, mv: &Self::Move);
 
-    /// Plays a move from `from` into `to`, leaving `from` as it was: what a reader that
-    /// keeps the position before each move (where a variation of it starts) does at
-    /// every move. By default `to` becomes a copy of `from` and the move is played there;
-    /// rules that can write the position after a move straight into another do it in
-    /// one step.
-    fn play_into(&self, from: &Self::Position, to: &mut Self::Position, mv: &Self::Move) {
-        to.clone_from(from);
-        self.play(to, mv);
-    }
-
     /// Whose turn it is.
     fn turn(&self, position: &Self::Position) -> Player;
 

@@ -134,9 +134,10 @@ impl Default for Draughts {
 }
 
 impl Draughts {
-    /// [`Rules::play_into`] where only the position changes: a move read as written on
-    /// a board of one reading, onto another such board (a validator's two boards of a
-    /// line), as `clone_from` and `play` would change it. `false`, with nothing done,
+    /// Plays a move from one board into another, leaving the first as it was, where only
+    /// the position changes: a move read as written, from a board of one reading onto
+    /// another such board (a validator's two boards of a line). `to` is then what copying
+    /// `from` there and playing the move would make it. `false`, with nothing done,
     /// otherwise.
     #[inline]
     pub(crate) fn play_position_into(from: &Board, to: &mut Board, mv: &PdnMove) -> bool {
@@ -1542,13 +1543,6 @@ impl Rules for Draughts {
         board.replayed = OnceLock::new();
     }
 
-    fn play_into(&self, from: &Board, to: &mut Board, mv: &PdnMove) {
-        if !Draughts::play_position_into(from, to, mv) {
-            to.clone_from(from);
-            self.play(to, mv);
-        }
-    }
-
     fn turn(&self, board: &Board) -> Player {
         if board.position.turn() == board.game_type().start() {
             Player::First
@@ -1915,8 +1909,8 @@ mod tests {
 
     /// Playing a move into another board gives what copying the board there and playing
     /// the move gives, whatever that board held: games of every variant, declared (one
-    /// reading) and not (several), played into the board of two moves before, as a
-    /// validator does.
+    /// reading) and not (several, which are copied and played), played into the board of
+    /// two moves before, as the validator does.
     #[test]
     fn playing_into_another_board_is_copying_and_playing() {
         let rules = Draughts::new();
@@ -1950,7 +1944,10 @@ mod tests {
                     };
                     let mut expected = from.clone();
                     rules.play(&mut expected, &mv);
-                    rules.play_into(from, to, &mv);
+                    if !Draughts::play_position_into(from, to, &mv) {
+                        to.clone_from(from);
+                        rules.play(to, &mv);
+                    }
                     assert_eq!(
                         state(to),
                         state(&expected),
