@@ -99,9 +99,9 @@ const COUNTS: &[(&str, usize, usize, usize)] = &[
     ("pgn/scalachess/stackOverflow.pgn", 1, 0, 2),
     ("pgn/scalachess/tagsCommentsWithoutMoves2.pgn", 1, 0, 0),
     ("pgn/scalachess/unclosedQuote.pgn", 1, 0, 2),
-    ("pgn/scalachess/unicodeResultDraw.pgn", 1, 0, 1),
-    ("pgn/scalachess/unicodeResultWeirdDashDraw.pgn", 1, 0, 1),
-    ("pgn/scalachess/unicodeResultWeirdDashWin.pgn", 1, 0, 1),
+    ("pgn/scalachess/unicodeResultDraw.pgn", 1, 0, 2), // the Result tag and the marker, both `½-½`
+    ("pgn/scalachess/unicodeResultWeirdDashDraw.pgn", 1, 0, 2),
+    ("pgn/scalachess/unicodeResultWeirdDashWin.pgn", 1, 0, 2),
     ("pgn/scalachess/variations.pgn", 1, 0, 3),
     ("pgn/scalachess/weirdDashes.pgn", 1, 0, 3),
     ("pgn/scalachess/whiteResignsInMoves.pgn", 1, 0, 0),

@@ -327,8 +327,7 @@ fn find_boundary(buf: &[u8], from: usize, strength: Strength) -> Option<usize> {
     for i in memchr::memmem::find_iter(&buf[from..], b"\n[") {
         let at = from + i + 1;
         let before = &buf[..at - 1];
-        let blank = before.ends_with(b"\n") || before.ends_with(b"\n\r");
-        if !blank {
+        if !ends_blank_line(before) {
             continue;
         }
         if strength == Strength::BlankLine || ends_with_marker(before) {
@@ -338,30 +337,45 @@ fn find_boundary(buf: &[u8], from: usize, strength: Strength) -> Option<usize> {
     None
 }
 
-/// Whether the text ends (before white space) with a termination marker standing as a
-/// token of its own.
+/// Whether the text before a line feed ends with an empty line: a line feed, then
+/// nothing the reader would not read as white space of that line end (a carriage
+/// return, or the `\r` some programs write as text before each line end).
+fn ends_blank_line(before: &[u8]) -> bool {
+    let line = before.strip_suffix(b"\r").unwrap_or(before);
+    let line = line.strip_suffix(b"\\r").unwrap_or(line);
+    line.ends_with(b"\n")
+}
+
+/// Whether the text ends (before white space, and the `\r` written as text before line
+/// ends) with a termination marker standing as a token of its own.
 fn ends_with_marker(text: &[u8]) -> bool {
-    let end = text
-        .iter()
-        .rposition(|b| !b.is_ascii_whitespace())
-        .map_or(0, |i| i + 1);
-    let text = &text[..end];
+    let mut text = text;
+    loop {
+        let trimmed = text.trim_ascii_end();
+        match trimmed.strip_suffix(b"\\r") {
+            Some(rest) => text = rest,
+            None => {
+                text = trimmed;
+                break;
+            }
+        }
+    }
     let start = text
         .iter()
         .rposition(|b| b.is_ascii_whitespace() || matches!(b, b')' | b'}'))
         .map_or(0, |i| i + 1);
     matches!(
         &text[start..],
-        b"1-0" | b"0-1" | b"1/2-1/2" | b"*" | b"2-0" | b"0-2" | b"1-1" | b"0-0"
+        b"1-0" | b"0-1" | b"1/2-1/2" | b"*" | b"2-0" | b"0-2" | b"1-1" | b"0-0" | b"-"
     )
 }
 
 /// Drops the notes a reader gives once per input (a byte order mark, tabs, lone carriage
-/// returns, a long line) when a later chunk gives them again: read whole, the input
-/// would have given each once.
+/// returns, `\r` written as text, a long line) when a later chunk gives them again: read
+/// whole, the input would have given each once.
 #[derive(Default)]
 pub struct OncePerInput {
-    seen: [bool; 4],
+    seen: [bool; 5],
 }
 
 impl OncePerInput {
@@ -372,6 +386,7 @@ impl OncePerInput {
             DiagnosticKind::Tab => 1,
             DiagnosticKind::LoneCarriageReturn => 2,
             DiagnosticKind::LongLine { .. } => 3,
+            DiagnosticKind::LiteralCarriageReturn => 4,
             _ => return true,
         };
         !std::mem::replace(&mut self.seen[slot], true)
@@ -426,6 +441,25 @@ mod tests {
         let parts = chunks(&text, 1024);
         assert!(parts.len() > 1);
         assert!(parts.iter().all(|(c, _)| c.ends_with(b"\n")));
+    }
+
+    #[test]
+    fn cuts_between_games_written_with_literal_carriage_returns() {
+        // A game's first tag line has none; every other line ends with `\r`, and a line
+        // holding only `\r` is the empty line between games.
+        let game = b"[Event \"x\"]\n[Site \"y\"]\\r\n\\r\n1. 32-28 19-23\\r\n2. 33-29 -\\r\n\\r\n";
+        let text: Vec<u8> = game
+            .iter()
+            .copied()
+            .cycle()
+            .take(game.len() * 200)
+            .collect();
+        let parts = chunks(&text, 1024);
+        assert!(parts.len() > 3);
+        assert!(parts.iter().all(|(c, _)| c.starts_with(b"[Event")));
+        assert!(ends_with_marker(b"2. 33-29 *\\r\n\\r"));
+        assert!(ends_blank_line(b"2-0\r\n\\r\r"));
+        assert!(!ends_blank_line(b"2-0\\r"));
     }
 
     #[test]

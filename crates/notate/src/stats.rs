@@ -185,6 +185,7 @@ fn file_note(d: &notation::Diagnostic) -> Option<u8> {
         Tab => Some(2),
         LoneCarriageReturn => Some(4),
         LongLine { .. } => Some(8),
+        LiteralCarriageReturn => Some(16),
         _ => None,
     }
 }

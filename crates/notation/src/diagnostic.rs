@@ -37,6 +37,11 @@ pub enum DiagnosticKind {
     /// A carriage return not followed by a line feed ends a line.
     #[error("line ends with a lone carriage return")]
     LoneCarriageReturn,
+    /// The two characters `\r` (a backslash and `r`) before a line end, outside strings
+    /// and comments: a carriage return some program wrote out as text. Read as part of
+    /// the line end.
+    #[error("\\r written as text before a line end; read as a line end")]
+    LiteralCarriageReturn,
     /// A tab character outside comments and strings.
     #[error("tab character used as white space")]
     Tab,

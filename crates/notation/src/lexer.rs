@@ -104,6 +104,10 @@ pub struct Gap {
     pub tab: bool,
     /// Whether a carriage return not followed by a line feed was seen.
     pub lone_cr: bool,
+    /// Where the first `\r` written as two characters (a backslash and `r`) right before
+    /// a line end, or the end of the input, was read as a line end: the offset of its
+    /// backslash in the slice.
+    pub literal_cr: Option<usize>,
 }
 
 const WS: u8 = 1;
@@ -115,6 +119,10 @@ const NAME: u8 = 16;
 
 /// Byte classes. Symbols take every printable byte except the delimiters, so that
 /// figurines, `½-½`, `N@f3` and other oddities stay one token for the rules to judge.
+///
+/// A backslash is in no class: it goes on a symbol, unless it starts the two characters
+/// `\r` that some programs write before each line end ([`literal_cr`]), which end one.
+/// The symbol loops stop at it and leave it to [`lex_symbol`] and [`lex_backslash`].
 static CLASS: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut i = 0;
@@ -126,7 +134,7 @@ static CLASS: [u8; 256] = {
             b'A'..=b'Z' | b'a'..=b'z' | b'_' => SYMBOL | NAME,
             b'!' | b'?' => SUFFIX,
             b'[' | b']' | b'(' | b')' | b'{' | b'}' | b';' | b'"' | b'.' | b'$' | b'*' | b'<'
-            | b'>' => 0,
+            | b'>' | b'\\' => 0,
             0..=0x1f | 0x7f => 0,
             _ => SYMBOL,
         };
@@ -191,6 +199,36 @@ pub fn skip_whitespace(input: &[u8], mut pos: usize, gap: &mut Gap) -> usize {
         pos += 1;
     }
     pos
+}
+
+/// What a backslash in the text outside strings and comments is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Backslash {
+    /// The two characters `\r` right before a line end (LF, CR LF or a lone CR) or the
+    /// end of the input: the mark a popular draughts program leaves of a carriage return
+    /// it wrote out as text. Read as the line end that follows it.
+    LineEnd,
+    /// Part of a symbol.
+    Text,
+    /// The slice ends before it can be told.
+    NeedMore,
+}
+
+/// Tells what the backslash at `at` is (see [`Backslash`]).
+#[inline]
+pub(crate) fn literal_cr(input: &[u8], at: usize, eof: bool) -> Backslash {
+    match input.get(at + 1..at + 3) {
+        Some([b'r', b'\n' | b'\r']) => Backslash::LineEnd,
+        Some(_) => Backslash::Text,
+        None => match input.get(at + 1) {
+            // `\r` last in the slice: last in the input, or more may follow.
+            Some(b'r') if eof => Backslash::LineEnd,
+            Some(b'r') => Backslash::NeedMore,
+            Some(_) => Backslash::Text,
+            None if eof => Backslash::Text,
+            None => Backslash::NeedMore,
+        },
+    }
 }
 
 fn digits(input: &[u8]) -> IResult<&[u8], &[u8]> {
@@ -264,7 +302,41 @@ pub(crate) fn lex_inline<'a>(
         // `%` may start an escape line, `/` an inline set-up.
         b'%' | b'/' => lex_token(input, start, first, eof, slice_starts_line, dialect),
         b if CLASS[b as usize] & SYMBOL != 0 => lex_symbol(input, start, eof, dialect),
+        b'\\' => lex_backslash(input, start, eof, slice_starts_line, dialect, gap),
         _ => lex_token(input, start, first, eof, slice_starts_line, dialect),
+    }
+}
+
+/// Reads the token at a backslash (after white space): `\r` artifacts before line ends
+/// are white space, with the line ends after them; a backslash that is none starts a
+/// symbol. A loop, not recursion: a file may hold a million such lines in a row.
+#[cold]
+#[inline(never)]
+fn lex_backslash<'a>(
+    input: &'a [u8],
+    mut start: usize,
+    eof: bool,
+    slice_starts_line: bool,
+    dialect: &Dialect,
+    gap: &mut Gap,
+) -> Lexed<'a> {
+    loop {
+        match literal_cr(input, start, eof) {
+            Backslash::NeedMore => return Lexed::NeedMore,
+            Backslash::Text => return lex_symbol(input, start, eof, dialect),
+            Backslash::LineEnd => {
+                gap.literal_cr.get_or_insert(start);
+                start = skip_whitespace(input, start + 2, gap);
+            }
+        }
+        match input.get(start) {
+            None if eof => return Lexed::End,
+            None => return Lexed::NeedMore,
+            Some(b'\\') => {}
+            Some(&first) => {
+                return lex_token(input, start, first, eof, slice_starts_line, dialect);
+            }
+        }
     }
 }
 
@@ -411,8 +483,19 @@ fn lex_symbol<'a>(input: &'a [u8], start: usize, eof: bool, dialect: &Dialect) -
             end,
         };
     }
-    while end < len && is_symbol_byte(input[end]) {
-        end += 1;
+    loop {
+        while end < len && is_symbol_byte(input[end]) {
+            end += 1;
+        }
+        // A backslash goes on the symbol, unless it is the `\r` before a line end.
+        if input.get(end) != Some(&b'\\') {
+            break;
+        }
+        match literal_cr(input, end, eof) {
+            Backslash::LineEnd => break,
+            Backslash::Text => end += 1,
+            Backslash::NeedMore => return Lexed::NeedMore,
+        }
     }
     if end == start {
         return Lexed::Token {
@@ -472,26 +555,32 @@ enum MoveMark {
     NeedMore,
 }
 
-/// The bytes that may start a move mark right after a symbol, for the reader's fast
-/// path: a cheap test that leaves such symbols to the lexer ([`move_mark`]).
+/// The bytes after a symbol's last symbol byte with which the symbol may go on, for the
+/// reader's fast path: a cheap test that leaves such symbols to the lexer. A move mark
+/// may start there ([`move_mark`]), and a backslash may be part of the symbol (unless it
+/// is the `\r` before a line end, see [`literal_cr`]).
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct MarkStarts([u64; 4]);
+pub(crate) struct SymbolContinuations([u64; 4]);
 
-impl MarkStarts {
-    /// Each mark's first byte that cannot continue a symbol (`.` of `e.p.`).
-    pub(crate) fn new(marks: &[&str]) -> MarkStarts {
+impl SymbolContinuations {
+    /// A backslash, and each mark's first byte that cannot continue a symbol (`.` of
+    /// `e.p.`).
+    pub(crate) fn new(marks: &[&str]) -> SymbolContinuations {
         let mut set = [0u64; 4];
+        let mut add = |b: u8| set[usize::from(b / 64)] |= 1 << (b % 64);
+        add(b'\\');
         for mark in marks {
             if let Some(&b) = split_mark(mark.as_bytes()).1.first() {
-                set[usize::from(b / 64)] |= 1 << (b % 64);
+                add(b);
             }
         }
-        MarkStarts(set)
+        SymbolContinuations(set)
     }
 
-    /// Whether a mark may go on at `after`, right after a symbol (`after` not empty).
+    /// Whether the symbol may go on at `after`, right after its symbol bytes (`after`
+    /// not empty).
     #[inline]
-    pub(crate) fn may_follow(&self, after: &[u8]) -> bool {
+    pub(crate) fn may_continue(&self, after: &[u8]) -> bool {
         after
             .first()
             .is_some_and(|&b| self.0[usize::from(b / 64)] & (1 << (b % 64)) != 0)
@@ -958,6 +1047,97 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    #[test]
+    fn a_literal_cr_before_a_line_end_is_white_space() {
+        // In tags, glued to a move, a marker and a move number, alone on a line, before
+        // CR LF, and last in the input.
+        let input = b"[Site \"M\"]\\r\n\\r\n1. 35-30\\r\n6.\\r\r\n15x4 *\\r\n\\r\n2-0\\r";
+        assert_eq!(
+            tokens(input, Dialect::PDN),
+            [
+                Token::TagOpen,
+                Token::Symbol(b"Site"),
+                Token::String {
+                    escaped: b"M",
+                    unterminated: false
+                },
+                Token::TagClose,
+                Token::MoveNumber {
+                    number: 1,
+                    periods: 1
+                },
+                Token::Symbol(b"35-30"),
+                Token::MoveNumber {
+                    number: 6,
+                    periods: 1
+                },
+                Token::Symbol(b"15x4"),
+                Token::Asterisk,
+                Token::Symbol(b"2-0"),
+            ]
+        );
+        // Recorded in the gap, at its first backslash; the line end after it counts.
+        let mut gap = Gap::default();
+        let lexed = lex(b"e4\\r\n\\r\ne5", 2, true, true, &Dialect::PGN, &mut gap);
+        assert!(matches!(
+            lexed,
+            Lexed::Token {
+                token: Token::Symbol(b"e5"),
+                start: 8,
+                ..
+            }
+        ));
+        assert_eq!(gap.literal_cr, Some(2));
+        assert!(gap.blank_line);
+    }
+
+    #[test]
+    fn other_backslashes_belong_to_symbols() {
+        assert_eq!(
+            pgn(b"a\\b \\x \\ e4\\r5 e5\\"),
+            [
+                Token::Symbol(b"a\\b"),
+                Token::Symbol(b"\\x"),
+                Token::Symbol(b"\\"),
+                Token::Symbol(b"e4\\r5"),
+                Token::Symbol(b"e5\\"),
+            ]
+        );
+        // Strings and comments keep theirs.
+        assert_eq!(
+            pgn(b"{a\\r\n} ; b\\r\n"),
+            [
+                Token::Comment {
+                    text: b"a\\r\n",
+                    unterminated: false
+                },
+                Token::LineComment(b" b\\r"),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_backslash_at_the_slice_end_waits_for_more() {
+        let d = Dialect::PDN;
+        let mut gap = Gap::default();
+        for input in [&b"35-30\\"[..], b"35-30\\r", b" \\", b" \\r"] {
+            assert_eq!(
+                lex(input, 0, false, true, &d, &mut gap),
+                Lexed::NeedMore,
+                "{input:?}"
+            );
+        }
+        assert!(matches!(
+            lex(b"35-30\\r", 0, true, true, &d, &mut gap),
+            Lexed::Token {
+                token: Token::Symbol(b"35-30"),
+                end: 5,
+                ..
+            }
+        ));
+        assert_eq!(lex(b" \\r", 0, true, true, &d, &mut gap), Lexed::End);
     }
 
     #[test]

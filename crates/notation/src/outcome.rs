@@ -77,8 +77,8 @@ impl GameResult {
     }
 
     /// Reads the forms real files use instead of a standard marker (`½-½`, `1/2`,
-    /// `0.5-0.5`, `1:0`, `0:1`). Returns `None` for anything else, the standard
-    /// forms included.
+    /// `0.5-0.5`, `1:0`, `0:1`, and `-` for a result not known, as federation files
+    /// write it). Returns `None` for anything else, the standard forms included.
     pub fn from_lenient_token(token: &[u8]) -> Option<GameResult> {
         if !token.is_ascii() {
             // Typographic dashes (`1–0`, `1/2—1/2`) for the hyphen; text that is not
@@ -100,6 +100,7 @@ impl GameResult {
             b"1/2" | b"0.5-0.5" => GameResult::Draw,
             b"1:0" => GameResult::FirstWins,
             b"0:1" => GameResult::SecondWins,
+            b"-" => GameResult::Unknown,
             t if t == "½-½".as_bytes() => GameResult::Draw,
             _ => return None,
         })
@@ -127,7 +128,7 @@ mod tests {
         }
         // The lenient forms in ASCII are as long as the standard ones: 1, 3 or 7 bytes
         // (a dialect's reader tells moves apart by that).
-        for token in ["1/2", "0.5-0.5", "1:0", "0:1"] {
+        for token in ["1/2", "0.5-0.5", "1:0", "0:1", "-"] {
             assert!(GameResult::from_lenient_token(token.as_bytes()).is_some());
             assert!(matches!(token.len(), 1 | 3 | 7));
         }

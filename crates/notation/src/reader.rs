@@ -8,7 +8,7 @@ use std::io::{self, Read};
 use std::ops::ControlFlow;
 
 use crate::diagnostic::{Diagnostic, DiagnosticKind, Severity};
-use crate::lexer::{Gap, Lexed, MarkStarts, Token, is_space, lex_inline};
+use crate::lexer::{Backslash, Gap, Lexed, SymbolContinuations, Token, is_space, lex_inline};
 use crate::rules::Dialect;
 use crate::span::{Location, Span};
 use crate::visitor::{Origin, RawGame, RawValue, Skip, Visitor};
@@ -279,8 +279,9 @@ enum Ending {
 pub struct Reader<R> {
     inner: R,
     dialect: Dialect,
-    /// Where the dialect's move marks may start, for the fast path.
-    mark_starts: MarkStarts,
+    /// Where a symbol may go on past its symbol bytes (a move mark of the dialect, a
+    /// backslash), for the fast path.
+    continuations: SymbolContinuations,
     options: ReadOptions,
     buf: Vec<u8>,
     /// Bytes of `buf` holding input.
@@ -306,6 +307,7 @@ pub struct Reader<R> {
     /// File-level notes already given (once per input).
     noted_tab: bool,
     noted_cr: bool,
+    noted_literal_cr: bool,
     noted_long_line: bool,
     noted_bom: bool,
     /// Whether any token was found.
@@ -411,7 +413,7 @@ impl<R: Read> Reader<R> {
     ) -> Reader<R> {
         Reader {
             inner,
-            mark_starts: MarkStarts::new(dialect.move_marks),
+            continuations: SymbolContinuations::new(dialect.move_marks),
             dialect,
             options,
             buf: vec![0; bytes.max(1)],
@@ -431,6 +433,7 @@ impl<R: Read> Reader<R> {
             previous_marked: false,
             noted_tab: false,
             noted_cr: false,
+            noted_literal_cr: false,
             noted_long_line: false,
             noted_bom: false,
             found_any: false,
@@ -708,7 +711,10 @@ impl<R: Read> Reader<R> {
                 ),
             };
             let (token, start, end) = token;
-            if (gap.tab && !self.noted_tab) || (gap.lone_cr && !self.noted_cr) {
+            if (gap.tab && !self.noted_tab)
+                || (gap.lone_cr && !self.noted_cr)
+                || (gap.literal_cr.is_some() && !self.noted_literal_cr)
+            {
                 if gap.tab && !self.noted_tab {
                     self.noted_tab = true;
                     emit!(DiagnosticKind::Tab, start);
@@ -716,6 +722,10 @@ impl<R: Read> Reader<R> {
                 if gap.lone_cr && !self.noted_cr {
                     self.noted_cr = true;
                     emit!(DiagnosticKind::LoneCarriageReturn, start);
+                }
+                if let Some(at) = gap.literal_cr.filter(|_| !self.noted_literal_cr) {
+                    self.noted_literal_cr = true;
+                    emit!(DiagnosticKind::LiteralCarriageReturn, self.base + at as u64);
                 }
             }
 
@@ -926,7 +936,17 @@ impl<R: Read> Reader<R> {
                     Kind::Symbol => {
                         any_movetext = true;
                         let sym = self.slice((start, end));
-                        if let Some((r, lenient)) = self.dialect.read_result(sym) {
+                        let mut result = self.dialect.read_result(sym);
+                        if sym == b"-"
+                            && result.is_some()
+                            && (depth > 0 || !self.game_follows(end)?)
+                        {
+                            // A lone `-` ends a game only where the next game or the end
+                            // of the input follows it: elsewhere it is read as a move.
+                            result = None;
+                        }
+                        let sym = self.slice((start, end));
+                        if let Some((r, lenient)) = result {
                             if depth == 0 {
                                 if lenient {
                                     emit!(
@@ -1372,9 +1392,12 @@ impl<R: Read> Reader<R> {
             None => self.slice(name),
         };
         if name_final == b"Result" {
-            let v = crate::lexer::unescape(self.slice(value));
-            *result_tag = self.dialect.read_result(v.trim_ascii()).map(|(r, _)| r);
+            *result_tag = self.read_result_tag(visitor, value);
         }
+        let name_final: &[u8] = match canonical {
+            Some(c) => c,
+            None => self.slice(name),
+        };
         if !*broken && skip_from.is_none() {
             let origin = self.origin();
             let at = origin.at(open, value.1);
@@ -1383,6 +1406,30 @@ impl<R: Read> Reader<R> {
                 *broken = true;
             }
         }
+    }
+
+    /// Reads the value of a game's Result tag (its stream span), noting a value in a form
+    /// the standard does not have that is read as a result (`1:0`, `-`).
+    fn read_result_tag<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        value: (u64, u64),
+    ) -> Option<GameResult> {
+        let unescaped = crate::lexer::unescape(self.slice(value));
+        let written = unescaped.trim_ascii();
+        let (result, lenient) = self.dialect.read_result(written)?;
+        if lenient {
+            let kind = DiagnosticKind::BadTagValue {
+                name: "Result".to_owned(),
+                message: format!(
+                    "\"{}\" is not a termination marker; read as {result}",
+                    crate::encoding::decode(written).0
+                ),
+            };
+            let d = self.diagnostic(kind, value.0);
+            visitor.diagnostic(d);
+        }
+        Some(result)
     }
 
     /// Reads the common movetext tokens (moves, move numbers, brace comments on one line,
@@ -1458,7 +1505,7 @@ impl<R: Read> Reader<R> {
                         if end == d
                             || end >= len
                             || buf[end] == b'('
-                            || self.mark_starts.may_follow(&buf[end..])
+                            || self.continuations.may_continue(&buf[end..])
                             || self.dialect.read_result(&buf[start..end]).is_some()
                         {
                             break;
@@ -1557,7 +1604,7 @@ impl<R: Read> Reader<R> {
                     if end >= len
                         || buf[end] == b'('
                         || (b == b'N' && end == start + 1)
-                        || self.mark_starts.may_follow(&buf[end..])
+                        || self.continuations.may_continue(&buf[end..])
                     {
                         break;
                     }
@@ -1646,12 +1693,11 @@ impl<R: Read> Reader<R> {
                 // What `deliver_tag` does for a plain, known name, with buffer indices.
                 self.tag_names.push((off(name_start), off(name_end)));
                 self.announce(visitor);
+                if &self.buf[name_start..name_end] == b"Result" {
+                    *result_tag = self.read_result_tag(visitor, (off(value_start), off(value_end)));
+                }
                 let buf = &self.buf[..self.filled];
                 let name = &buf[name_start..name_end];
-                if name == b"Result" {
-                    let v = crate::lexer::unescape(&buf[value_start..value_end]);
-                    *result_tag = self.dialect.read_result(v.trim_ascii()).map(|(r, _)| r);
-                }
                 if !*broken && skip_from.is_none() {
                     let origin = Origin {
                         game: self.game_index(),
@@ -1678,6 +1724,37 @@ impl<R: Read> Reader<R> {
             }
             self.pos = end;
             *last_end = off(end);
+        }
+    }
+
+    /// Whether only white space (line ends written `\r` included) lies between the stream
+    /// offset `from` and a `[` or the end of the input, reading more input if needed:
+    /// where a lone `-` ends a game, as federation files write an unknown result.
+    fn game_follows(&mut self, from: u64) -> io::Result<bool> {
+        loop {
+            let text = &self.buf[..self.filled];
+            let mut at = self.index(from).min(text.len());
+            let mut gap = Gap::default();
+            loop {
+                at = crate::lexer::skip_whitespace(text, at, &mut gap);
+                if text.get(at) == Some(&b'\\')
+                    && crate::lexer::literal_cr(text, at, self.eof) == Backslash::LineEnd
+                {
+                    at += 2;
+                    continue;
+                }
+                break;
+            }
+            match text.get(at) {
+                Some(b'[') => return Ok(true),
+                None if self.eof => return Ok(true),
+                // Undecided until more is read (at the end of the input, it is decided).
+                None => {}
+                Some(b'\\')
+                    if crate::lexer::literal_cr(text, at, self.eof) == Backslash::NeedMore => {}
+                Some(_) => return Ok(false),
+            }
+            self.refill()?;
         }
     }
 

@@ -163,10 +163,10 @@ impl Dialect {
     /// The flag tells whether the lenient form was used.
     #[inline]
     pub fn read_result(&self, token: &[u8]) -> Option<(GameResult, bool)> {
-        // Every marker, standard or lenient, starts with a digit, `*` or `½` (0xC2 0xBD
-        // in UTF-8, 0xBD in Latin-1): most tokens (moves) are told apart by their first
-        // byte.
-        if !matches!(token.first(), Some(b'0'..=b'9' | b'*' | 0xbd | 0xc2)) {
+        // Every marker, standard or lenient, starts with a digit, `*`, `-` or `½` (0xC2
+        // 0xBD in UTF-8, 0xBD in Latin-1): most tokens (moves) are told apart by their
+        // first byte.
+        if !matches!(token.first(), Some(b'0'..=b'9' | b'*' | b'-' | 0xbd | 0xc2)) {
             return None;
         }
         self.read_result_spelled(token)

@@ -381,3 +381,79 @@ fn unparsable_tag_values_are_kept_with_a_warning() {
     assert_eq!(names, ["Date", "WhiteElo"]);
     assert_eq!(g.diagnostics[1].location.line, 3);
 }
+
+/// A file written by a draughts program that writes each carriage return out as the two
+/// characters `\r`: before every line end but the first tag's, and alone on a line.
+const LITERAL_CR: &[u8] = b"[Event \"Open\"]\n[Site \"Montpellier\"]\\r\n[Result \"2-0\"]\\r\n\\r\n\
+1. 32-28 19-23 2. 28x19\\r\n14x23 2-0\\r\n\\r\n[Event \"Open\"]\n[Result \"*\"]\\r\n\\r\n1. 33-28\\r\n*\\r\n";
+
+#[test]
+fn a_literal_cr_before_a_line_end_is_read_as_the_line_end_with_one_warning() {
+    let games = read_pdn(LITERAL_CR);
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].game.tags.get("Site"), Some("Montpellier"));
+    assert_eq!(games[0].game.tags.get("Result"), Some("2-0"));
+    assert_eq!(
+        moves(&games[0], LineId::MAIN),
+        ["32-28", "19-23", "28x19", "14x23"]
+    );
+    assert_eq!(games[0].game.result, GameResult::FirstWinsTwo);
+    assert_eq!(moves(&games[1], LineId::MAIN), ["33-28"]);
+    assert_eq!(games[1].game.result, GameResult::Unknown);
+    // Once per input, where it is first seen; nothing else is forgiven.
+    assert!(matches!(
+        kinds(&games[0])[..],
+        [DiagnosticKind::LiteralCarriageReturn]
+    ));
+    let d = &games[0].diagnostics[0];
+    assert_eq!((d.location.line, d.location.column), (2, 21));
+    assert!(games[1].diagnostics.is_empty());
+    // Across buffer edges too.
+    let trickled = read_games(&RawRules::PDN, Trickle(LITERAL_CR), ReadOptions::default());
+    for (a, b) in games.iter().zip(&trickled) {
+        assert_eq!((&a.game, &a.diagnostics), (&b.game, &b.diagnostics));
+    }
+    // PGN too; a strict reader calls it an error.
+    let pgn = b"[Event \"x\"]\\r\n\\r\n1. e4 e5\\r\n2. Nf3 *\\r\n";
+    let games = read_games(&RawRules::PGN, &pgn[..], ReadOptions::strict());
+    assert_eq!(moves(&games[0], LineId::MAIN), ["e4", "e5", "Nf3"]);
+    assert!(matches!(
+        kinds(&games[0])[..],
+        [DiagnosticKind::LiteralCarriageReturn]
+    ));
+    assert!(games[0].has_errors());
+}
+
+#[test]
+fn a_lone_dash_is_an_unknown_result_where_the_next_game_or_the_end_follows() {
+    // Federation files: `[Result "-"]` and a lone `-` after the last move, no blank lines.
+    let input = b"[Result \"-\"]\n1.32-28 19-23 2.28x19 14x23 -\n[Result \"-\"]\n1.33-28 -";
+    let games = read_pdn(input);
+    assert_eq!(games.len(), 2);
+    for game in &games {
+        assert_eq!(game.game.result, GameResult::Unknown);
+        assert!(matches!(
+            kinds(game)[..],
+            [
+                DiagnosticKind::BadTagValue { .. },
+                DiagnosticKind::LenientResult { .. }
+            ]
+        ));
+    }
+    assert_eq!(moves(&games[1], LineId::MAIN), ["33-28"]);
+    assert_eq!(
+        games[0].diagnostics[1].to_string(),
+        "2:29: warning: non-standard termination marker -; read as * (game 1)"
+    );
+    // Strictly, both are errors.
+    let strict = read_games(&RawRules::PDN, &input[..], ReadOptions::strict());
+    assert!(
+        strict
+            .iter()
+            .all(|g| g.diagnostics.iter().all(|d| d.severity == Severity::Error))
+    );
+    // Anywhere else a `-` is no result: the game goes on (it is a move token here).
+    let g = &read(b"1. e4 - e5 (1. d4 -) *")[0];
+    assert_eq!(moves(g, LineId::MAIN), ["e4", "-", "e5"]);
+    assert_eq!(g.game.result, GameResult::Unknown);
+}
