@@ -321,10 +321,11 @@ impl Position {
                 warnings.push(MoveWarning::NonstandardPath);
             }
         }
-        if candidates.len() > 1 && !middle.is_empty() {
+        if candidates.len() > 1 {
             // A full path names its capture even where a longer capture passes through
             // the same squares (free choice of capture: Russian `c5:e3:g5` against
-            // `c5:a3:c1:e3:g5`).
+            // `c5:a3:c1:e3:g5`); so do two squares a capture of one leg (`g3:c7`, which
+            // the writer writes so, against `g3:j6:h8:e5:c7`).
             let exact: Vec<&Move> = candidates
                 .iter()
                 .copied()
@@ -840,6 +841,34 @@ mod tests {
                 assert!(w.is_empty());
             }
         }
+    }
+
+    /// Under free choice a king may take one piece from g3 to c7, or four on a longer
+    /// way to the same square: the writer writes the longer one with its path and the
+    /// shorter one as its two squares, which is its whole path, and both read back (a
+    /// Spantsiretti game of the property tests did not).
+    #[test]
+    fn a_capture_of_one_leg_is_named_by_its_two_squares() {
+        let p = pos(
+            Variant::Spantsiretti,
+            "W:Wa1,c1,e1,g1,b2,j2,a3,c3,i3,b4,Kg3:Ba5,i5,d6,h6,a7,g7,i7",
+        );
+        let to_c7: Vec<Move> = p
+            .legal_moves()
+            .into_iter()
+            .filter(|m| p.geometry().name(m.from()).to_string() == "g3")
+            .filter(|m| p.geometry().name(m.to()).to_string() == "c7")
+            .collect();
+        let texts: Vec<String> = to_c7.iter().map(|m| p.move_to_text(m)).collect();
+        assert_eq!(texts, ["g3:j6:h8:e5:c7", "g3:c7"]);
+        for (m, text) in to_c7.iter().zip(&texts) {
+            let (back, warnings) = p.parse_move(text).expect(text);
+            assert!(back.same_effect(m), "{text}");
+            assert!(warnings.is_empty(), "{text}");
+        }
+        // Named by part of its path, the longer one reads as itself.
+        let (read, _) = p.parse_move("g3:e5:c7").expect("a path through e5");
+        assert_eq!(p.move_to_text(&read), "g3:j6:h8:e5:c7");
     }
 
     #[test]
