@@ -6,6 +6,10 @@
 //!   with nothing to forgive, and their export is a fixed point;
 //! - such games of the variants whose type is inferred, without their `GameType` tag, read
 //!   back with no error and every move, and as the same tree once exported;
+//! - a second reading of such a game (`Rules::second_reading`) reads it exactly as the
+//!   first; games of the other variants, and Russian games written with `x`, without their
+//!   `GameType` tag, read back with no error and every move (their first reading fails,
+//!   the second does not), as the validator reads them too;
 //! - FEN written and read back is the same position, in every position of random walks;
 //! - every legal move in every position of random walks, written in its shortest form and
 //!   with its full path, reads back as a move with the same effect, with nothing forgiven.
@@ -14,8 +18,14 @@
 //! every run checks the same cases. Set `PROPTEST_CASES` to run more of them.
 #![allow(clippy::unwrap_used, missing_docs)]
 
-use notation::{Game, ReadOptions, Severity, Tags, read_games, to_export_string};
-use pdn::{Draughts, GameType, INFERRED_VARIANTS, PDN_WRITE, PdnMove, Position, Variant};
+use notation::{
+    DiagnosticKind, Game, GameResult, MoveContext, Player, ReadOptions, Rules, Setup, SetupError,
+    Severity, Tags, read_games, to_export_string,
+};
+use pdn::{
+    Board, Draughts, GameType, INFERRED_VARIANTS, PDN_WRITE, PdnMove, Position, ValidatingReader,
+    Variant,
+};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestCaseResult, TestRunner};
 use workspace_tests::arbitrary_draughts::{GameSpec, PositionSpec, game_spec, position_spec};
@@ -154,6 +164,154 @@ fn inferred_reads_every_move(variant: Variant, spec: GameSpec) -> TestCaseResult
     Ok(())
 }
 
+/// The draughts rules with every game that declares no type read as a second reading
+/// reads it from the start (see [`Rules::second_reading`]).
+struct SecondReading(Draughts);
+
+impl Rules for SecondReading {
+    type Position = Board;
+    type Move = PdnMove;
+    type Forgiven = pdn::Forgiven;
+    type MoveError = pdn::MoveError;
+
+    fn dialect(&self) -> notation::Dialect {
+        self.0.dialect()
+    }
+    fn start_position(&self, tags: &Tags) -> Result<Setup<Board>, SetupError> {
+        self.0
+            .second_reading(tags)
+            .unwrap_or_else(|| self.0.start_position(tags))
+    }
+    fn inline_setup(&self, current: &Board, text: &str) -> Result<Setup<Board>, SetupError> {
+        self.0.inline_setup(current, text)
+    }
+    fn move_continues(&self, token: &[u8]) -> bool {
+        self.0.move_continues(token)
+    }
+    fn read_move(
+        &self,
+        board: &Board,
+        token: &[u8],
+        context: MoveContext,
+    ) -> Result<(PdnMove, pdn::Forgiven), pdn::MoveError> {
+        self.0.read_move(board, token, context)
+    }
+    fn write_move(&self, board: &Board, mv: &PdnMove, out: &mut String) {
+        self.0.write_move(board, mv, out);
+    }
+    fn play(&self, board: &mut Board, mv: &PdnMove) {
+        self.0.play(board, mv);
+    }
+    fn turn(&self, board: &Board) -> Player {
+        self.0.turn(board)
+    }
+    fn move_number(&self, board: &Board) -> u64 {
+        self.0.move_number(board)
+    }
+    fn game_result(
+        &self,
+        tags: &Tags,
+        end: Option<&Board>,
+        result: GameResult,
+    ) -> (GameResult, Vec<DiagnosticKind>) {
+        self.0.game_result(tags, end, result)
+    }
+    fn settle(&self, game: &mut Game<PdnMove>, end: &Board, text: &[u8], options: ReadOptions) {
+        self.0.settle(game, end, text, options);
+    }
+}
+
+/// A game's text without its `GameType` tag, exported as its game type writes it.
+fn undeclared(variant: Variant, game: &Game<PdnMove>) -> String {
+    let declared = format!(
+        "[GameType \"{}\"]\n",
+        GameType::new(variant).to_short_string()
+    );
+    export(game).replacen(&declared, "", 1)
+}
+
+/// A second reading reads a game exactly as the first when the first reads it without an
+/// error: the same diagnostics, the same moves, the same export. (Its readings held in
+/// reserve never come into play; those in play are the first reading's.)
+fn second_reading_is_the_first(variant: Variant, spec: GameSpec) -> TestCaseResult {
+    let text = undeclared(variant, &spec.build(variant));
+    let first = read_games(&RULES, text.as_bytes(), ReadOptions::default());
+    let second = read_games(
+        &SecondReading(RULES),
+        text.as_bytes(),
+        ReadOptions::default(),
+    );
+    prop_assert_eq!(first.len(), 1);
+    prop_assert!(!first[0].has_errors(), "{}", text);
+    prop_assert_eq!(&first[0].diagnostics, &second[0].diagnostics, "{}", text);
+    // The same moves (what a move records of the readings it leaves behind, those held
+    // in reserve among them, may differ), written the same way.
+    let moves = |game: &Game<PdnMove>| game.clone().map_moves(PdnMove::into_move);
+    prop_assert!(moves(&first[0].game) == moves(&second[0].game), "{}", text);
+    prop_assert_eq!(export(&first[0].game), export(&second[0].game), "{}", text);
+    Ok(())
+}
+
+/// Writes each capture `c3:e5` of a movetext as `c3xe5` (squares on either side of the
+/// colon): an algebraic game written with another game type's capture separator.
+fn captures_with_x(text: &str) -> String {
+    let b = text.as_bytes();
+    let square = |i: usize| {
+        b.get(i).is_some_and(u8::is_ascii_lowercase) && b.get(i + 1).is_some_and(u8::is_ascii_digit)
+    };
+    let mut out = String::with_capacity(text.len());
+    for (i, c) in text.char_indices() {
+        let between_squares = i >= 2 && square(i - 2) && square(i + 1);
+        out.push(if c == ':' && between_squares { 'x' } else { c });
+    }
+    out
+}
+
+/// A game that declares no type and that the inferred game types cannot all read (a
+/// game of a variant not inferred, a Russian game written with `x`) has no error and every
+/// move: where its first reading fails, its second reads on. The validator reads it as
+/// the tree builder does, and its export reads back as the same tree.
+fn second_reading_reads_every_move(
+    variant: Variant,
+    spec: GameSpec,
+    write: fn(&str) -> String,
+) -> TestCaseResult {
+    let game = spec.build(variant);
+    let text = write(&undeclared(variant, &game));
+    let read = read_games(&RULES, text.as_bytes(), ReadOptions::default());
+    prop_assert_eq!(read.len(), 1, "{}", text);
+    let errors: Vec<String> = read[0]
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(ToString::to_string)
+        .collect();
+    prop_assert!(errors.is_empty(), "{}\n{}", errors.join("\n"), text);
+    prop_assert_eq!(read[0].game.node_count(), game.node_count(), "{}", text);
+    let validated: Vec<_> = ValidatingReader::new(text.as_bytes())
+        .collect::<Result<_, _>>()
+        .unwrap();
+    prop_assert_eq!(&validated[0].diagnostics, &read[0].diagnostics, "{}", text);
+    prop_assert_eq!(validated[0].plies as usize, game.node_count(), "{}", text);
+    // Read as its own game type, it is written so and reads back as the same tree. (A
+    // game its moves leave open may settle another game type that plays them all; and
+    // a Spantsiretti set-up, of squares no inferred algebraic game type has, is read by
+    // a first reading as a numbered board's, square by square.)
+    let own = GameType::new(variant).to_short_string();
+    if read[0].game.tags.get("GameType") != Some(own.as_str()) {
+        return Ok(());
+    }
+    let exported = export(&read[0].game);
+    let again = read_games(&RULES, exported.as_bytes(), ReadOptions::default());
+    prop_assert!(
+        without_tags(&again[0].game) == without_tags(&read[0].game),
+        "{}\nwritten:\n{}",
+        text,
+        exported
+    );
+    Ok(())
+}
+
 /// FEN write → read gives the same FEN, pieces and side to move, with nothing forgiven, in
 /// every position of a random walk.
 fn fen_round_trip(variant: Variant, spec: PositionSpec) -> TestCaseResult {
@@ -226,6 +384,43 @@ fn inferred_game_types_read_every_move() {
             inferred_reads_every_move,
         );
     }
+}
+
+/// Games per variant per run of the second reading's properties.
+const SECOND_CASES: u32 = 100;
+
+#[test]
+fn second_reading_of_an_inferred_game_is_the_first() {
+    for variant in INFERRED_VARIANTS {
+        check(
+            variant,
+            SECOND_CASES,
+            game_spec(60),
+            second_reading_is_the_first,
+        );
+    }
+}
+
+#[test]
+fn undeclared_games_of_the_variants_not_inferred_read_every_move() {
+    let not_inferred = Variant::ALL
+        .into_iter()
+        .filter(|v| !INFERRED_VARIANTS.contains(v));
+    for variant in not_inferred {
+        check(variant, SECOND_CASES, game_spec(60), |v, spec| {
+            second_reading_reads_every_move(v, spec, str::to_owned)
+        });
+    }
+}
+
+#[test]
+fn undeclared_russian_games_written_with_x_read_every_move() {
+    check(
+        Variant::Russian,
+        2 * SECOND_CASES,
+        game_spec(60),
+        |v, spec| second_reading_reads_every_move(v, spec, captures_with_x),
+    );
 }
 
 /// One test per property and variant: `round_trip_international`, …

@@ -8,6 +8,7 @@ use crate::collector::GameDiagnostics;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::reader::{ReadOptions, Reader};
 use crate::rules::{Forgiveness, MoveContext, Rules};
+use crate::second::SecondReading;
 use crate::tree::{Game, LineId, NodeId, Tail};
 use crate::visitor::{At, RawGame, RawValue, Skip, Visitor};
 use crate::{Dialect, GameResult, Nag, Severity, Span, Tag};
@@ -85,6 +86,11 @@ pub struct GameBuilder<'r, R: Rules> {
     tags_end: u64,
     /// The span of a move token cut short (`1-` of `1- 7`), to be joined with the next.
     held: Option<Span>,
+    /// The game's second reading ([`Rules::second_reading`]).
+    second: SecondReading<R::Position>,
+    /// The first reading of a game read again, which stands if the rules do not keep
+    /// the second ([`Rules::keeps_second_reading`]).
+    first: Option<ReadGame<R::Move>>,
 }
 
 /// Below this many tags, duplicates are found by a scan of the tags.
@@ -108,6 +114,8 @@ impl<'r, R: Rules> GameBuilder<'r, R> {
             tag_names: HashSet::new(),
             tags_end: 0,
             held: None,
+            second: SecondReading::default(),
+            first: None,
         }
     }
 
@@ -302,6 +310,10 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
         self.held = None;
         self.tag_names.clear();
         self.tags_end = 0;
+        self.second.begin_game();
+        if !self.second.is_second() {
+            self.first = None;
+        }
     }
 
     fn tag(&mut self, name: &[u8], value: RawValue<'_>, at: At<'_>) -> ControlFlow<()> {
@@ -344,7 +356,7 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
     }
 
     fn begin_movetext(&mut self) -> ControlFlow<()> {
-        match self.rules.start_position(&self.game.tags) {
+        match self.second.start(self.rules, &self.game.tags) {
             Ok(setup) => {
                 // Reported at the first movetext token, where a location is known.
                 self.diagnostics.hold_setup_warnings(setup.warnings);
@@ -588,23 +600,45 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
                 game.tail = Some(Tail { line, text });
             }
         }
+        let has_errors = diagnostics.iter().any(|d| d.severity == Severity::Error);
+        let second = self.second.is_second();
+        self.second.end_game(self.rules, &game.tags, has_errors);
         if let Some(frame) = self.frames.first() {
             self.rules
                 .settle(&mut game, &frame.position, raw.bytes, self.options);
         }
-        let has_errors = diagnostics.iter().any(|d| d.severity == Severity::Error);
+        if second {
+            let first = self.first.take();
+            if !self.rules.keeps_second_reading(&game) {
+                if let Some(first) = first {
+                    return first;
+                }
+            }
+        }
         let keep = match self.keep_raw {
             KeepRaw::Never => false,
             KeepRaw::OnError => has_errors,
             KeepRaw::Always => true,
         };
-        ReadGame {
+        let output = ReadGame {
             game,
             diagnostics,
             raw: keep.then(|| raw.bytes.to_vec()),
             span: raw.span,
             index: raw.index,
+        };
+        if self.second.is_wanted() {
+            self.first = Some(output.clone());
         }
+        output
+    }
+
+    fn read_again(&mut self, from: u64) -> bool {
+        let again = self.second.read_again();
+        if again {
+            self.diagnostics.read_again(from);
+        }
+        again
     }
 }
 

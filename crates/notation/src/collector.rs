@@ -37,6 +37,9 @@ pub struct GameDiagnostics {
     /// Diagnostics given outside any game, for the next game or the caller.
     orphans: Vec<Diagnostic>,
     in_game: bool,
+    /// The diagnostics given outside any game that the current game took when it began,
+    /// for a second reading of it ([`GameDiagnostics::read_again`]).
+    carried: Vec<Diagnostic>,
     /// What the start position's set-up forgave.
     pending_warnings: Vec<String>,
     /// Why the start position could not be had.
@@ -55,6 +58,7 @@ impl GameDiagnostics {
             diagnostics: Vec::new(),
             orphans: Vec::new(),
             in_game: false,
+            carried: Vec::new(),
             pending_warnings: Vec::new(),
             pending_error: None,
             last_located: None,
@@ -69,6 +73,10 @@ impl GameDiagnostics {
     /// A game begins: it takes the diagnostics given since the last one.
     pub fn begin_game(&mut self) {
         self.diagnostics = std::mem::take(&mut self.orphans);
+        // Most games take none.
+        if !(self.diagnostics.is_empty() && self.carried.is_empty()) {
+            self.carried.clone_from(&self.diagnostics);
+        }
         self.in_game = true;
         self.pending_warnings.clear();
         self.pending_error = None;
@@ -166,6 +174,17 @@ impl GameDiagnostics {
         }
         self.in_game = false;
         std::mem::take(&mut self.diagnostics)
+    }
+
+    /// The game that just ended is read again from the stream offset `from` (see
+    /// [`Visitor::read_again`](crate::Visitor::read_again)): the diagnostics about text
+    /// before `from` that it took when it began are held for it again, as the reader
+    /// does not give them twice.
+    pub fn read_again(&mut self, from: u64) {
+        let mut carried = std::mem::take(&mut self.carried);
+        carried.retain(|d| d.location.offset < from);
+        carried.append(&mut self.orphans);
+        self.orphans = carried;
     }
 
     /// Takes the diagnostics given outside any game (text after the last game, an empty input).

@@ -104,10 +104,9 @@ pub struct Gap {
     pub tab: bool,
     /// Whether a carriage return not followed by a line feed was seen.
     pub lone_cr: bool,
-    /// Where the first `\r` written as two characters (a backslash and `r`) right before
-    /// a line end, or the end of the input, was read as a line end: the offset of its
-    /// backslash in the slice.
-    pub literal_cr: Option<usize>,
+    /// Whether a `\r` written as two characters (a backslash and `r`) right before a
+    /// line end, or the end of the input, was read as a line end.
+    pub literal_cr: bool,
 }
 
 const WS: u8 = 1;
@@ -325,7 +324,7 @@ fn lex_backslash<'a>(
             Backslash::NeedMore => return Lexed::NeedMore,
             Backslash::Text => return lex_symbol(input, start, eof, dialect),
             Backslash::LineEnd => {
-                gap.literal_cr.get_or_insert(start);
+                gap.literal_cr = true;
                 start = skip_whitespace(input, start + 2, gap);
             }
         }
@@ -1078,7 +1077,7 @@ mod tests {
                 Token::Symbol(b"2-0"),
             ]
         );
-        // Recorded in the gap, at its first backslash; the line end after it counts.
+        // Recorded in the gap; the line end after it counts.
         let mut gap = Gap::default();
         let lexed = lex(b"e4\\r\n\\r\ne5", 2, true, true, &Dialect::PGN, &mut gap);
         assert!(matches!(
@@ -1089,7 +1088,7 @@ mod tests {
                 ..
             }
         ));
-        assert_eq!(gap.literal_cr, Some(2));
+        assert!(gap.literal_cr);
         assert!(gap.blank_line);
     }
 

@@ -25,6 +25,7 @@ mod outcome;
 mod raw;
 mod reader;
 mod rules;
+mod second;
 mod span;
 mod tags;
 mod tagvalue;
@@ -42,6 +43,7 @@ pub use outcome::GameResult;
 pub use raw::{RawMove, RawMoveError, RawPosition, RawRules};
 pub use reader::{ReadOptions, Reader, count_line_ends};
 pub use rules::{Dialect, Forgiveness, MoveContext, Player, Rules, Setup, SetupError, Strict};
+pub use second::SecondReading;
 pub use span::{Location, Span};
 pub use tags::{CheckedTag, Tag, TagNames, Tags};
 pub use tagvalue::{

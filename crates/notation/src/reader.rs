@@ -312,6 +312,8 @@ pub struct Reader<R> {
     noted_bom: bool,
     /// Whether any token was found.
     found_any: bool,
+    /// Whether the current game was too large to keep, and its bytes were dropped.
+    skipped: bool,
     /// Whether the visitor was told that the current game began. A game begins at its
     /// first tag or movetext token; text before that (a stray `[pgn]`) belongs to no game.
     announced: bool,
@@ -322,6 +324,19 @@ pub struct Reader<R> {
     pending_comments: Vec<(u64, u64)>,
     /// The dialect's known tag names, by length.
     known_tags: KnownTags,
+}
+
+/// The reader's state between games, to read a game again from there.
+#[derive(Clone, Copy, Debug)]
+struct Mark {
+    /// The stream offset where the reading of the game began.
+    offset: u64,
+    cursor: Location,
+    games: u64,
+    previous_marked: bool,
+    /// The once-per-input notes given so far.
+    noted: [bool; 5],
+    found_any: bool,
 }
 
 /// Known tag names grouped by length, in their order within each length, so that a
@@ -437,6 +452,7 @@ impl<R: Read> Reader<R> {
             noted_long_line: false,
             noted_bom: false,
             found_any: false,
+            skipped: false,
             announced: false,
             tag_names: Vec::new(),
             pending_comments: Vec::new(),
@@ -575,9 +591,27 @@ impl<R: Read> Reader<R> {
     /// read or reported through [`Visitor::diagnostic`]. Text that belongs to no game is
     /// reported there too, outside `begin_game` … `end_game`.
     pub fn read_game<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<Option<V::Output>> {
+        // The first reading's output, while the game is read again.
+        let mut first = None;
         loop {
+            let mark = self.mark();
             if let Some(output) = self.read_one(visitor)? {
+                // A game still buffered whole may be read again, once, as the visitor
+                // asks.
+                if first.is_none()
+                    && !self.skipped
+                    && mark.offset >= self.base
+                    && visitor.read_again(mark.offset)
+                {
+                    self.rewind(mark);
+                    first = Some(output);
+                    continue;
+                }
                 return Ok(Some(output));
+            }
+            if first.is_some() {
+                // The same text gives the same game: not reached.
+                return Ok(first);
             }
             if self.eof && self.pos >= self.filled {
                 return Ok(None);
@@ -585,9 +619,47 @@ impl<R: Read> Reader<R> {
         }
     }
 
+    /// Where the reader is between games: what [`Reader::rewind`] goes back to.
+    fn mark(&self) -> Mark {
+        Mark {
+            offset: self.offset(),
+            cursor: self.cursor,
+            games: self.games,
+            previous_marked: self.previous_marked,
+            noted: [
+                self.noted_tab,
+                self.noted_cr,
+                self.noted_literal_cr,
+                self.noted_long_line,
+                self.noted_bom,
+            ],
+            found_any: self.found_any,
+        }
+    }
+
+    /// Goes back to a mark taken before the game just read, whose bytes are all still
+    /// buffered (the buffer keeps a game's bytes from where its reading began until it
+    /// ends), to read it again as it was read the first time.
+    fn rewind(&mut self, mark: Mark) {
+        self.pos = self.index(mark.offset);
+        self.keep = mark.offset;
+        self.cursor = mark.cursor;
+        self.games = mark.games;
+        self.previous_marked = mark.previous_marked;
+        [
+            self.noted_tab,
+            self.noted_cr,
+            self.noted_literal_cr,
+            self.noted_long_line,
+            self.noted_bom,
+        ] = mark.noted;
+        self.found_any = mark.found_any;
+    }
+
     /// Reads up to the end of the next game, or of text that belongs to no game.
     fn read_one<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<Option<V::Output>> {
         self.announced = false;
+        self.skipped = false;
         let mut state = State::Before;
         let mut game_start: u64 = self.offset();
         let mut last_end: u64 = game_start;
@@ -656,6 +728,7 @@ impl<R: Read> Reader<R> {
                     game_start
                 );
                 broken = true;
+                self.skipped = true;
                 self.skip_to_next_tag_line()?;
                 break Ending::Unmarked;
             }
@@ -711,9 +784,10 @@ impl<R: Read> Reader<R> {
                 ),
             };
             let (token, start, end) = token;
-            if (gap.tab && !self.noted_tab)
-                || (gap.lone_cr && !self.noted_cr)
-                || (gap.literal_cr.is_some() && !self.noted_literal_cr)
+            if (gap.tab | gap.lone_cr | gap.literal_cr)
+                && ((gap.tab && !self.noted_tab)
+                    || (gap.lone_cr && !self.noted_cr)
+                    || (gap.literal_cr && !self.noted_literal_cr))
             {
                 if gap.tab && !self.noted_tab {
                     self.noted_tab = true;
@@ -723,9 +797,15 @@ impl<R: Read> Reader<R> {
                     self.noted_cr = true;
                     emit!(DiagnosticKind::LoneCarriageReturn, start);
                 }
-                if let Some(at) = gap.literal_cr.filter(|_| !self.noted_literal_cr) {
+                if gap.literal_cr && !self.noted_literal_cr {
                     self.noted_literal_cr = true;
-                    emit!(DiagnosticKind::LiteralCarriageReturn, self.base + at as u64);
+                    // Where the first one is, in the white space before the token.
+                    let gap_text = &self.buf[self.pos.min(self.index(start))..self.index(start)];
+                    let at = memchr::memmem::find(gap_text, b"\\r").unwrap_or(0);
+                    emit!(
+                        DiagnosticKind::LiteralCarriageReturn,
+                        self.base + (self.pos + at) as u64
+                    );
                 }
             }
 
@@ -1280,7 +1360,8 @@ impl<R: Read> Reader<R> {
         *began = true;
         self.found_any = true;
         *game_start = start;
-        self.keep = start;
+        // `keep` stays where the reading of the game began, so that the game can be
+        // read again from there (`read_again`).
         self.advance_cursor(start, visitor);
     }
 
@@ -1387,11 +1468,11 @@ impl<R: Read> Reader<R> {
         }
         self.tag_names.push(name);
         self.announce(visitor);
-        let name_final: &[u8] = match canonical {
-            Some(c) => c,
-            None => self.slice(name),
+        let is_result = match canonical {
+            Some(c) => c == b"Result",
+            None => self.slice(name) == b"Result",
         };
-        if name_final == b"Result" {
+        if is_result {
             *result_tag = self.read_result_tag(visitor, value);
         }
         let name_final: &[u8] = match canonical {
@@ -1410,26 +1491,39 @@ impl<R: Read> Reader<R> {
 
     /// Reads the value of a game's Result tag (its stream span), noting a value in a form
     /// the standard does not have that is read as a result (`1:0`, `-`).
+    #[inline(always)]
     fn read_result_tag<V: Visitor>(
         &mut self,
         visitor: &mut V,
         value: (u64, u64),
     ) -> Option<GameResult> {
-        let unescaped = crate::lexer::unescape(self.slice(value));
-        let written = unescaped.trim_ascii();
-        let (result, lenient) = self.dialect.read_result(written)?;
+        let (result, lenient) = {
+            let unescaped = crate::lexer::unescape(self.slice(value));
+            self.dialect.read_result(unescaped.trim_ascii())?
+        };
         if lenient {
-            let kind = DiagnosticKind::BadTagValue {
-                name: "Result".to_owned(),
-                message: format!(
-                    "\"{}\" is not a termination marker; read as {result}",
-                    crate::encoding::decode(written).0
-                ),
-            };
-            let d = self.diagnostic(kind, value.0);
-            visitor.diagnostic(d);
+            self.note_lenient_result_tag(visitor, value, result);
         }
         Some(result)
+    }
+
+    #[cold]
+    fn note_lenient_result_tag<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        value: (u64, u64),
+        result: GameResult,
+    ) {
+        let unescaped = crate::lexer::unescape(self.slice(value));
+        let written = crate::encoding::decode(unescaped.trim_ascii())
+            .0
+            .into_owned();
+        let kind = DiagnosticKind::BadTagValue {
+            name: "Result".to_owned(),
+            message: format!("\"{written}\" is not a termination marker; read as {result}"),
+        };
+        let d = self.diagnostic(kind, value.0);
+        visitor.diagnostic(d);
     }
 
     /// Reads the common movetext tokens (moves, move numbers, brace comments on one line,

@@ -339,6 +339,31 @@ pub trait Rules {
         (result, Vec::new())
     }
 
+    /// The start position of a second reading of a game whose first reading, from
+    /// [`start_position`](Rules::start_position), had an error; `None` when there is none
+    /// (the default). Rules that leave out ways of reading a game that the common games
+    /// never need, to read those fast, keep them here: PDN reads a game that declares no
+    /// type in the game types it infers, and only a second reading tries the rarer ones.
+    ///
+    /// The tree builder and the validators read such a game again from its first byte,
+    /// from this position, and keep the second reading (unless
+    /// [`keeps_second_reading`](Rules::keeps_second_reading) says otherwise): it must
+    /// read what the first read, up to where the first went wrong, the same way, so that
+    /// it is never worse.
+    fn second_reading(&self, tags: &Tags) -> Option<Result<Setup<Self::Position>, SetupError>> {
+        let _ = tags;
+        None
+    }
+
+    /// Whether the tree builder keeps the second reading of a game (see
+    /// [`second_reading`](Rules::second_reading)), once read and settled, rather than its
+    /// first: rules whose second reading may give trees that cannot be written back or
+    /// replayed from their tags alone refuse those. The default: always.
+    fn keeps_second_reading(&self, game: &Game<Self::Move>) -> bool {
+        let _ = game;
+        true
+    }
+
     /// Settles a game just read into a tree, given its text and the position at the end
     /// of its main line: a game whose moves were read in several ways until they ruled
     /// all but one out (PDN's inferred game types) can be read again as what the moves

@@ -223,4 +223,19 @@ pub trait Visitor {
 
     /// The game is over.
     fn end_game(&mut self, raw: RawGame<'_>) -> Self::Output;
+
+    /// Asked once a game is over (after [`Visitor::end_game`]): whether to read it again,
+    /// from the stream offset `from` where the reader began reading it. A visitor that
+    /// read a game one way and wants it read another (with rules that keep more ways of
+    /// reading it, say) says yes; the reader then reads the same text again, giving the
+    /// visitor the same calls as the first time, the diagnostics it gave since `from`
+    /// among them (not those about text before `from`, given earlier, which the visitor
+    /// keeps), and returns the output of that reading instead of the first. A game is
+    /// read again at most once; one the reader could not keep whole (larger than
+    /// [`ReadOptions::max_game_bytes`](crate::ReadOptions)) is not read again.
+    ///
+    /// The default: never.
+    fn read_again(&mut self, from: u64) -> bool {
+        false
+    }
 }

@@ -125,6 +125,8 @@ const INFERRED_GAME_TYPES: [GameType; INFERRED_VARIANTS.len()] = {
 pub struct Draughts {
     default: GameType,
     infer: bool,
+    /// Whether every game that declares no type is read as a second reading reads it.
+    second: bool,
 }
 
 impl Default for Draughts {
@@ -155,6 +157,7 @@ impl Draughts {
         Draughts {
             default: GameType::new(Variant::International),
             infer: true,
+            second: false,
         }
     }
 
@@ -164,6 +167,7 @@ impl Draughts {
         Draughts {
             default: game_type,
             infer: true,
+            second: false,
         }
     }
 
@@ -174,6 +178,32 @@ impl Draughts {
         Draughts {
             default: self.default,
             infer,
+            second: self.second,
+        }
+    }
+
+    /// The same rules, reading every game that declares no type as its second reading
+    /// reads it ([`Rules::second_reading`]): from its first move, the game types that are
+    /// not inferred, and the readings of a capture written with another game type's
+    /// separator, are held in reserve, behind the others. Slower than the first reading
+    /// on every such game; the readers use it only for a game whose first reading failed.
+    ///
+    /// ```
+    /// use notation::{read_games, ReadOptions};
+    /// use pdn::Draughts;
+    ///
+    /// // `14x34`, a capture along a file: Frisian draughts, which is not inferred.
+    /// let frisian = b"1. 32-27 20-24 2. 33-28 24-29 3. 34x23 13x22 *";
+    /// let second = Draughts::new().reading_second();
+    /// let games = read_games(&second, &frisian[..], ReadOptions::default());
+    /// assert!(!games[0].has_errors());
+    /// assert_eq!(games[0].game.tags.get("GameType"), Some("40"));
+    /// ```
+    #[must_use]
+    pub const fn reading_second(self) -> Draughts {
+        Draughts {
+            second: true,
+            ..self
         }
     }
 
@@ -284,9 +314,19 @@ pub struct Board {
     /// The moves the preferred reading read as written since `others` and `start`
     /// were last brought up to date: the other readings are to replay them.
     pending: Vec<Pending>,
-    /// The other readings after the pending moves, once replayed: reading a move and
-    /// playing it both need them. Emptied whenever the board changes.
-    replayed: OnceLock<Vec<Position>>,
+    /// The other readings after the pending moves, once replayed, and how many of the
+    /// last of them are held in reserve: reading a move and playing it both need them.
+    /// Emptied whenever the board changes.
+    replayed: OnceLock<(Vec<Position>, usize)>,
+    /// How many of the last readings (of `others`, then of the game types still to set
+    /// up) are held in reserve: readings a game's first reading leaves out (another
+    /// game type's capture separator, the game types it does not infer), which a second
+    /// reading keeps behind the others, for when none of those reads a move (see
+    /// [`Draughts::second_reading`](notation::Rules::second_reading)). A board keeps at
+    /// most [`MAX_READINGS`] readings and a game type of each variant: a byte holds it.
+    reserve: u8,
+    /// Whether readings are held in reserve rather than dropped: a second reading.
+    keeps_reserve: bool,
 }
 
 /// A move the preferred reading read as PDN 3.0 writes it, kept for the other readings
@@ -303,6 +343,11 @@ enum Pending {
     /// each square after its first, the last its end. A capture written with its ends
     /// only has none.
     Through(Square),
+}
+
+/// A count of a board's readings, which a byte holds (see [`Board`]'s `reserve`).
+fn small(count: usize) -> u8 {
+    u8::try_from(count).unwrap_or(u8::MAX)
 }
 
 /// The most moves a board lets its other readings fall behind by: copying the board
@@ -358,6 +403,8 @@ impl Clone for Board {
             start: self.start.clone(),
             pending: self.pending.clone(),
             replayed: OnceLock::new(),
+            reserve: self.reserve,
+            keeps_reserve: self.keeps_reserve,
         }
     }
 
@@ -366,6 +413,8 @@ impl Clone for Board {
     fn clone_from(&mut self, source: &Board) {
         self.position.clone_from(&source.position);
         self.inference = source.inference;
+        self.reserve = source.reserve;
+        self.keeps_reserve = source.keeps_reserve;
         if self.single() && source.single() {
             // One reading each: no other reading, and so no pending move, on either.
             return;
@@ -397,6 +446,8 @@ impl Board {
             start: None,
             pending: Vec::new(),
             replayed: OnceLock::new(),
+            reserve: 0,
+            keeps_reserve: false,
         }
     }
 
@@ -480,35 +531,50 @@ impl Board {
                 preferred: &self.position,
                 others: &self.others,
                 start: self.start.as_deref(),
+                reserve: usize::from(self.reserve),
             });
         }
-        let others = self.replayed.get_or_init(|| self.replay());
+        let (others, reserve) = self.replayed.get_or_init(|| self.replay());
         f(Readings {
             preferred: &self.position,
             others,
             start: None,
+            reserve: *reserve,
         })
     }
 
-    /// The other readings after the pending moves: each reads them as the preferred
-    /// reading did (as written, in the same notation), or is dropped, as it would have
-    /// been had it read them one by one.
-    fn replay(&self) -> Vec<Position> {
+    /// The other readings after the pending moves, and how many of the last of them are
+    /// held in reserve: each reads them as the preferred reading did (as written, in the
+    /// same notation), or is dropped, as it would have been had it read them one by one.
+    /// A board that keeps a reserve moves there the readings that read a move only with
+    /// another game type's capture separator, behind the others.
+    fn replay(&self) -> (Vec<Position>, usize) {
         let geometry = self.position.geometry();
         let algebraic = geometry.notation().kind == NotationKind::Alphanumeric;
         let same_notation = |p: &Position| {
             (p.game_type().notation().kind == NotationKind::Alphanumeric) == algebraic
         };
         let mut readings: Vec<Position> = self.others.clone();
+        // Where the reserve begins among the readings, before and after the game types
+        // still to set up are filtered.
+        let mut reserve_from = self.others.len();
         if let Some(start) = &self.start {
-            readings.extend(
-                (0..start.candidates.len())
-                    .filter(|&i| {
-                        let kind = start.candidates[i].notation().kind;
-                        (kind == NotationKind::Alphanumeric) == algebraic
-                    })
-                    .filter_map(|i| start.position(i).cloned()),
-            );
+            let total = self.others.len() + start.candidates.len();
+            let boundary = total.saturating_sub(usize::from(self.reserve));
+            for i in 0..start.candidates.len() {
+                let kind = start.candidates[i].notation().kind;
+                if (kind == NotationKind::Alphanumeric) != algebraic {
+                    continue;
+                }
+                if let Some(position) = start.position(i) {
+                    if self.others.len() + i < boundary {
+                        reserve_from += 1;
+                    }
+                    readings.push(position.clone());
+                }
+            }
+        } else {
+            reserve_from = readings.len().saturating_sub(usize::from(self.reserve));
         }
         let preferred = self.position.game_type();
         let capture_separator = preferred.capture_separator();
@@ -537,7 +603,11 @@ impl Board {
                 push_name(&mut text, geometry.name(to));
             }
             let mut next = Vec::with_capacity(readings.len());
-            for position in readings.iter().filter(|p| same_notation(p)) {
+            let mut next_reserve = Vec::new();
+            for (k, position) in readings.iter().enumerate() {
+                if !same_notation(position) {
+                    continue;
+                }
                 // Where the squares have the same names, the text's squares are the
                 // step's: read from them.
                 let read = if !whole_path && position.game_type().names_squares_as(&preferred) {
@@ -551,22 +621,32 @@ impl Board {
                 let Some((read, forgiven)) = read else {
                     continue;
                 };
-                if fit(&forgiven) != Fit::Fits {
-                    continue;
-                }
+                let to_reserve = match (fit(&forgiven), k >= reserve_from) {
+                    (Fit::Fits, false) => false,
+                    (Fit::Fits | Fit::Separator, true) => true,
+                    (Fit::Separator, false) if self.keeps_reserve => true,
+                    _ => continue,
+                };
                 for mv in read.as_slice() {
                     // The preferred reading is one of the readings a board keeps.
-                    if next.len() + 1 >= MAX_READINGS {
+                    if next.len() + next_reserve.len() + 1 >= MAX_READINGS {
                         break;
                     }
                     let mut after = position.clone();
                     after.play_unchecked(mv);
-                    next.push(after);
+                    if to_reserve {
+                        next_reserve.push(after);
+                    } else {
+                        next.push(after);
+                    }
                 }
             }
+            reserve_from = next.len();
+            next.append(&mut next_reserve);
             readings = next;
         }
-        readings
+        let reserve = readings.len() - reserve_from.min(readings.len());
+        (readings, reserve)
     }
 }
 
@@ -603,6 +683,8 @@ struct Readings<'a> {
     others: &'a [Position],
     /// Game types to set up, after `others`: only before the first move.
     start: Option<&'a Start>,
+    /// How many of the last readings are held in reserve (see [`Board`]).
+    reserve: usize,
 }
 
 impl Readings<'_> {
@@ -610,6 +692,12 @@ impl Readings<'_> {
     /// inferred, counting every game type still to try).
     fn count(&self) -> usize {
         1 + self.others.len() + self.start.map_or(0, |s| s.candidates.len())
+    }
+
+    /// How many readings are not held in reserve: the first ones, the preferred among
+    /// them.
+    fn in_play(&self) -> usize {
+        self.count().saturating_sub(self.reserve).max(1)
     }
 
     /// The reading with this index, the preferred first. The other game types of a game
@@ -632,11 +720,12 @@ impl Readings<'_> {
         Some(game_type.notation().kind == NotationKind::Alphanumeric)
     }
 
-    /// The game types of every reading.
+    /// The game types of the readings not held in reserve.
     fn game_types(&self) -> impl Iterator<Item = GameType> + '_ {
         std::iter::once(self.preferred.game_type())
             .chain(self.others.iter().map(Position::game_type))
             .chain(self.start.iter().flat_map(|s| s.candidates.iter().copied()))
+            .take(self.in_play())
     }
 }
 
@@ -666,6 +755,8 @@ struct Reading {
     /// board's reading it continues, and the move played there. An ambiguous capture
     /// continues one reading with each of its candidates.
     others: Vec<(u16, Move)>,
+    /// How many of the last of `others` are held in reserve (see [`Board`]).
+    reserve: u16,
 }
 
 /// The most readings a board keeps: ambiguous captures in a row multiply them.
@@ -1027,7 +1118,7 @@ fn read_in(position: &Position, text: &str) -> Result<(Read, Vec<Leniency>), Mov
 fn reading_error(readings: Readings<'_>, text: &str, algebraic: bool) -> MoveError {
     let mut first_error = None;
     for same_notation in [true, false] {
-        for i in 0..readings.count() {
+        for i in 0..readings.in_play() {
             if (readings.is_algebraic(i) == Some(algebraic)) != same_notation {
                 continue;
             }
@@ -1085,6 +1176,12 @@ fn read_in_general(position: &Position, text: &str) -> Result<(Read, Vec<Lenienc
 /// written. Readings in the notation the move is written in come first: when one of
 /// them reads it, the others (which would read it only in the other notation, and be
 /// dropped) are not even set up.
+///
+/// A board that keeps a reserve (a second reading) moves the readings that read the
+/// move only with another capture separator there instead of dropping them, and keeps
+/// those of the reserve that read it; the readings in play are kept exactly as a first
+/// reading keeps them. Only when none of them reads the move do those of the reserve
+/// that read it best come into play.
 fn read_in_every(
     board: &Board,
     readings: Readings<'_>,
@@ -1092,13 +1189,16 @@ fn read_in_every(
 ) -> Result<(PdnMove, Forgiven), MoveError> {
     let algebraic = text.as_bytes().first().is_some_and(u8::is_ascii_alphabetic);
     let count = readings.count();
-    let mut read: Vec<Option<(Read, Vec<Leniency>)>> = Vec::with_capacity(count);
+    let in_play = readings.in_play();
+    // What each reading reads the move as, with what it forgave and how well it fits.
+    let mut read: Vec<Option<(Read, Vec<Leniency>, Fit)>> = Vec::with_capacity(count);
     read.resize_with(count, || None);
     // The readings of the game type of the text's squares first, the others only if
-    // none of those reads it. An error is wanted only if no reading reads the move: the
-    // readings are tried without one, which is cheaper where a quick test tells.
+    // none of those in play reads it. An error is wanted only if no reading reads the
+    // move: the readings are tried without one, which is cheaper where a quick test
+    // tells.
     for same_notation in [true, false] {
-        if !same_notation && read.iter().any(Option::is_some) {
+        if !same_notation && read[..in_play].iter().any(Option::is_some) {
             break;
         }
         for (i, slot) in read.iter_mut().enumerate() {
@@ -1106,26 +1206,70 @@ fn read_in_every(
                 continue;
             }
             if let Some(position) = readings.get(i) {
-                *slot = try_read_in(position, text);
+                *slot = try_read_in(position, text).map(|(r, forgiven)| {
+                    let f = fit(&forgiven);
+                    (r, forgiven, f)
+                });
             }
         }
     }
-    // Only the readings that fit best are kept, in their order.
-    let Some(best) = read.iter().flatten().map(|(_, f)| fit(f)).min() else {
-        return Err(reading_error(readings, text, algebraic));
+    let fit_of = |slot: &Option<(Read, Vec<Leniency>, Fit)>| slot.as_ref().map(|r| r.2);
+    // Only the readings that fit best are kept, in their order: those in play, or, when
+    // none of them reads the move, those held in reserve.
+    let (best, promoted) = match read[..in_play].iter().filter_map(fit_of).min() {
+        Some(best) => (best, false),
+        None => match read[in_play..].iter().filter_map(fit_of).min() {
+            Some(best) => (best, true),
+            None => return Err(reading_error(readings, text, algebraic)),
+        },
     };
-    let mut entries = read
-        .iter()
-        .enumerate()
-        .filter_map(|(i, r)| r.as_ref().map(|(moves, f)| (i, moves, f)))
-        .filter(|(_, _, f)| fit(f) == best)
-        .flat_map(|(i, moves, f)| {
+    // Whether a reading that reads the move is kept, and whether in reserve: the first
+    // reading keeps those in play that fit best; a second one keeps in reserve those
+    // that read it only with another capture separator, and those of the reserve that
+    // do not need the other notation.
+    let kept = |i: usize, f: Fit| -> Option<bool> {
+        match (i < in_play, promoted) {
+            (true, false) if f == best => Some(false),
+            (true, false) => {
+                (board.keeps_reserve && best == Fit::Fits && f == Fit::Separator).then_some(true)
+            }
+            (false, false) => (f <= Fit::Separator).then_some(true),
+            (false, true) => (f == best).then_some(false),
+            (true, true) => None,
+        }
+    };
+    // Those in play first, then those in reserve, each in their order; each candidate
+    // of an ambiguous capture a reading of its own, as many as a board keeps.
+    let mut first = None;
+    let mut others: Vec<(u16, Move)> = Vec::new();
+    let mut reserve = 0u16;
+    for in_reserve in [false, true] {
+        if in_reserve && !board.keeps_reserve {
+            break;
+        }
+        for (i, slot) in read.iter().enumerate() {
+            let Some((moves, forgiven, f)) = slot else {
+                continue;
+            };
+            if kept(i, *f) != Some(in_reserve) {
+                continue;
+            }
             let index = u16::try_from(i).unwrap_or(u16::MAX);
-            moves.as_slice().iter().map(move |m| (index, m, f))
-        })
-        .take(MAX_READINGS);
+            for m in moves.as_slice() {
+                if others.len() + 1 >= MAX_READINGS {
+                    break;
+                }
+                if first.is_none() {
+                    first = Some((index, m, forgiven));
+                } else {
+                    others.push((index, m.clone()));
+                    reserve += u16::from(in_reserve);
+                }
+            }
+        }
+    }
     let preferred_read = read.first().is_some_and(Option::is_some);
-    let Some((from, mv, forgiven)) = entries.next() else {
+    let Some((from, mv, forgiven)) = first else {
         return Err(reading_error(readings, text, algebraic));
     };
     let mut forgiven = forgiven.clone();
@@ -1143,14 +1287,18 @@ fn read_in_every(
             readable: preferred_read,
         });
     }
-    let others: Vec<(u16, Move)> = entries.map(|(i, m, _)| (i, m.clone())).collect();
     // A board with one reading plays a move read in it alone as it plays any move. A
     // board with several records how each goes on, even when only the preferred one
     // does: the other readings read the move as written here, which they could not do
     // later from the move alone (a move with no record is one they follow lazily, as
     // PDN 3.0 writes it, which is how it was written).
-    let reading = (from != 0 || !others.is_empty() || !board.single())
-        .then(|| Box::new(Reading { from, others }));
+    let reading = (from != 0 || !others.is_empty() || !board.single()).then(|| {
+        Box::new(Reading {
+            from,
+            others,
+            reserve,
+        })
+    });
     Ok((
         PdnMove {
             mv: mv.clone(),
@@ -1231,98 +1379,31 @@ impl Rules for Draughts {
     }
 
     fn start_position(&self, tags: &Tags) -> Result<Setup<Board>, SetupError> {
-        let declared = self.declared(tags)?;
-        let mut warnings = Vec::new();
-        let (mut candidates, inference, start_fen) = match declared {
-            Some(d) => {
-                warnings.extend(d.warnings);
-                let standard = GameType::new(d.game_type.variant());
-                if d.game_type == standard {
-                    (vec![d.game_type], Inference::None, d.start_fen)
-                } else {
-                    (
-                        vec![d.game_type, standard],
-                        Inference::Numbering(d.game_type),
-                        d.start_fen,
-                    )
-                }
-            }
-            None => (self.undeclared_candidates(), Inference::Undeclared, None),
-        };
+        self.set_up(tags, self.second)
+    }
 
-        let fen_tag = tags.get("FEN").map(str::trim).filter(|f| !f.is_empty());
-        let set_up = tags
-            .get("SetUp")
-            .or_else(|| tags.get("Setup"))
-            .map(str::trim);
-        match (set_up, fen_tag) {
-            (None | Some("1"), _) | (Some("0"), None) => {}
-            (Some("0"), Some(_)) => {
-                warnings.push("SetUp \"0\" with a FEN tag: the FEN is used".to_owned());
-            }
-            (Some(other), _) => warnings.push(format!(
-                "SetUp \"{other}\" is neither 0 nor 1; the FEN tag decides"
-            )),
+    /// A game that declares no type is read a second time when its first reading had an
+    /// error, keeping in reserve what the first reading leaves out: the game types it
+    /// does not infer (Frisian draughts, American pool, Portuguese draughts,
+    /// Spantsiretti), and the readings that read a capture only with another game type's
+    /// separator (an untagged Russian game written with `x`). The readings in play go as
+    /// in the first reading; those in reserve follow behind, and come into play only
+    /// when none of those in play reads a move, with the warning a change of game type
+    /// gives.
+    fn second_reading(&self, tags: &Tags) -> Option<Result<Setup<Board>, SetupError>> {
+        if self.second || !self.infer || !matches!(self.declared(tags), Ok(None)) {
+            return None;
         }
-        if set_up == Some("1") && fen_tag.is_none() {
-            warnings.push("SetUp \"1\" without a FEN tag: the standard start is used".to_owned());
-        }
-        let fen = fen_tag.or(start_fen);
+        Some(self.set_up(tags, true))
+    }
 
-        // A FEN of algebraic squares fits the algebraic game types first, a FEN of
-        // numbers the numeric ones; boards too small for its squares are left out.
-        if let (Some(fen), Inference::Undeclared) = (fen, inference) {
-            let FenShape { algebraic, largest } = fen_shape(fen);
-            candidates
-                .sort_by_key(|gt| (gt.notation().kind == NotationKind::Alphanumeric) != algebraic);
-            if let Some(max) = largest.filter(|_| !algebraic) {
-                candidates.retain(|gt| playing_squares(*gt) >= max);
-            }
-        }
-        // The first game type the set-up stands in is preferred; the others are set up
-        // when the first move is read.
-        let mut first_error = None;
-        let mut rest = candidates.into_iter();
-        let (position, fen_warnings) = loop {
-            let Some(game_type) = rest.next() else {
-                return Err(SetupError::Invalid(first_error.unwrap_or_default()));
-            };
-            match start_in(game_type, fen) {
-                Ok(found) => break found,
-                Err(e) => {
-                    first_error.get_or_insert(e);
-                }
-            }
-        };
-        warnings.extend(fen_warnings.iter().map(|w| format!("FEN: {w}")));
-        if first_error.is_some() {
-            let why = match inference {
-                Inference::Numbering(gt) => {
-                    format!("GameType \"{gt}\" numbers the squares otherwise")
-                }
-                _ => "no GameType tag".to_owned(),
-            };
-            warnings.push(format!(
-                "{why}, and the FEN reads as {} draughts (GameType \"{}\")",
-                position.variant(),
-                position.game_type().to_short_string()
-            ));
-        }
-        let candidates: Vec<GameType> = rest.collect();
-        let start = (!candidates.is_empty())
-            .then(|| Arc::new(Start::new(candidates, fen.map(str::to_owned))));
-        Ok(Setup {
-            position: Board {
-                position,
-                others: Vec::new(),
-                others_alike: true,
-                inference,
-                start,
-                pending: Vec::new(),
-                replayed: OnceLock::new(),
-            },
-            warnings,
-        })
+    /// A second reading is kept when the game it reads settles into one game type (see
+    /// [`Rules::settle`]): a tree whose moves keep no record of readings in reserve, so that
+    /// it is written and replayed from its tags as any other. A game whose lines end in
+    /// different game types (a variation that only a game type in reserve plays) keeps its
+    /// first reading, and its error.
+    fn keeps_second_reading(&self, game: &Game<PdnMove>) -> bool {
+        game.nodes().all(|node| node.mv.reading.is_none())
     }
 
     fn inline_setup(&self, current: &Board, text: &str) -> Result<Setup<Board>, SetupError> {
@@ -1330,11 +1411,16 @@ impl Rules for Draughts {
         let null = null_move(fen);
         let read_fen = null.is_none().then_some(fen);
         let mut readings = Vec::new();
+        let mut reserved = 0;
         let mut first_error = None;
         let mut warnings = None;
-        let current_readings: Vec<Position> =
-            current.with_readings(|r| (0..r.count()).filter_map(|i| r.get(i).cloned()).collect());
-        for position in current_readings {
+        // Each reading with whether it is held in reserve.
+        let current_readings: Vec<(bool, Position)> = current.with_readings(|r| {
+            (0..r.count())
+                .filter_map(|i| r.get(i).map(|p| (i >= r.in_play(), p.clone())))
+                .collect()
+        });
+        for (in_reserve, position) in current_readings {
             let game_type = position.game_type();
             let read = match null {
                 Some(turn) => Position::from_pieces(game_type, turn, position.pieces())
@@ -1361,6 +1447,9 @@ impl Rules for Draughts {
             match read {
                 Ok((p, w)) => {
                     warnings.get_or_insert(w);
+                    if in_reserve {
+                        reserved += 1;
+                    }
                     readings.push(p);
                 }
                 Err(e) => {
@@ -1368,6 +1457,12 @@ impl Rules for Draughts {
                 }
             }
         }
+        // Those in reserve are the last; if all are, none is: they come into play.
+        let reserve = if reserved == readings.len() {
+            0
+        } else {
+            reserved
+        };
         let mut readings = readings.into_iter();
         let Some(position) = readings.next() else {
             return Err(SetupError::Invalid(first_error.unwrap_or_default()));
@@ -1382,6 +1477,8 @@ impl Rules for Draughts {
                 start: None,
                 pending: Vec::new(),
                 replayed: OnceLock::new(),
+                reserve: small(reserve),
+                keeps_reserve: current.keeps_reserve,
             },
             warnings: warnings
                 .unwrap_or_default()
@@ -1507,12 +1604,17 @@ impl Rules for Draughts {
                     .extend(path.map(|&square| Pending::Through(square)));
             }
             board.position.play_unchecked(&mv.mv);
-            if first_capture && board.others_alike && !board.others.is_empty() {
+            // A second reading keeps them in reserve: the replay moves them there.
+            if first_capture
+                && board.others_alike
+                && !board.others.is_empty()
+                && !board.keeps_reserve
+            {
                 board.keep_capture_separator();
             }
             return;
         };
-        let (position, others) = board.with_readings(|readings| {
+        let (position, others, reserve) = board.with_readings(|readings| {
             let after = |i: u16, m: &Move| {
                 readings.get(usize::from(i)).map(|p| {
                     let mut p = p.clone();
@@ -1520,22 +1622,26 @@ impl Rules for Draughts {
                     p
                 })
             };
-            let others: Vec<Position> = reading
-                .others
-                .iter()
-                .filter_map(|(i, m)| after(*i, m))
-                .collect();
-            (after(reading.from, &mv.mv), others)
+            let in_play = reading.others.len() - usize::from(reading.reserve);
+            let (playing, reserved) = reading.others.split_at(in_play);
+            let mut others: Vec<Position> =
+                playing.iter().filter_map(|(i, m)| after(*i, m)).collect();
+            let before_reserve = others.len();
+            others.extend(reserved.iter().filter_map(|(i, m)| after(*i, m)));
+            let reserve = others.len() - before_reserve;
+            (after(reading.from, &mv.mv), others, reserve)
         });
         match position {
             Some(position) => {
                 board.others_alike = alike(&position, &others);
                 board.position = position;
                 board.others = others;
+                board.reserve = small(reserve);
             }
             None => {
                 board.position.play_unchecked(&mv.mv);
                 board.others.clear();
+                board.reserve = 0;
             }
         }
         board.start = None;
@@ -1588,7 +1694,15 @@ impl Rules for Draughts {
     /// written as that game type writes them, and reads back as the same tree. A game that does not read the same way in that
     /// game type alone (a variation only another game type can play) is kept as read.
     fn settle(&self, game: &mut Game<PdnMove>, end: &Board, text: &[u8], options: ReadOptions) {
-        if !self.infer || end.inference != Inference::Undeclared {
+        if end.inference != Inference::Undeclared {
+            return;
+        }
+        if !self.infer {
+            // Read as the game type the reader was given: declared, so that the game
+            // reads back as it was read (PDN's own default needs no tag).
+            if self.default != GameType::new(Variant::International) {
+                game.tags.set("GameType", self.default.to_short_string());
+            }
             return;
         }
         let settled = end.game_type();
@@ -1611,25 +1725,29 @@ impl Rules for Draughts {
             game.tags.set("GameType", settled.to_short_string());
             return;
         }
-        // Without inference, so that the game type is the one given (and this game is
-        // not settled again).
-        let rules = Draughts::with_default(settled).inferring(false);
-        let mut reader = Reader::with_buffer(text, rules.dialect(), options, text.len() + 1);
-        let mut builder = GameBuilder::new(&rules, options);
-        let Ok(Some(again)) = reader.read_game(&mut builder) else {
-            return;
+        // The game type the main line settled; where it does not read the whole game (a
+        // variation only another game type plays), the first game type another line ends
+        // in that does.
+        let rules = if end.keeps_reserve {
+            self.reading_second()
+        } else {
+            *self
         };
-        let again = again.game;
-        let same_shape = again.node_count() == game.node_count()
-            && again.line_count() == game.line_count()
-            && again.tail == game.tail;
-        if !same_shape {
-            return;
+        let mut candidates = vec![settled];
+        for game_type in rules.line_end_game_types(game) {
+            if !candidates.contains(&game_type) {
+                candidates.push(game_type);
+            }
         }
-        let mut tags = std::mem::take(&mut game.tags);
-        tags.set("GameType", settled.to_short_string());
-        *game = again;
-        game.tags = tags;
+        for game_type in candidates {
+            if let Some(again) = read_whole(game, game_type, text, options) {
+                let mut tags = std::mem::take(&mut game.tags);
+                tags.set("GameType", game_type.to_short_string());
+                *game = again;
+                game.tags = tags;
+                return;
+            }
+        }
     }
 
     fn move_continues(&self, token: &[u8]) -> bool {
@@ -1645,13 +1763,44 @@ impl Rules for Draughts {
     }
 }
 
+/// A game read again from its text as a game of `game_type` alone, if that gives a tree
+/// of the same shape as `game` (as many moves, lines, and the same text kept unread).
+fn read_whole(
+    game: &Game<PdnMove>,
+    game_type: GameType,
+    text: &[u8],
+    options: ReadOptions,
+) -> Option<Game<PdnMove>> {
+    // Without inference, so that the game type is the one given (and this game is not
+    // settled again).
+    let rules = Draughts::with_default(game_type).inferring(false);
+    let mut reader = Reader::with_buffer(text, rules.dialect(), options, text.len() + 1);
+    let mut builder = GameBuilder::new(&rules, options);
+    let again = reader.read_game(&mut builder).ok()??.game;
+    let same_shape = again.node_count() == game.node_count()
+        && again.line_count() == game.line_count()
+        && again.tail == game.tail;
+    same_shape.then_some(again)
+}
+
 /// Whether every move of a game whose type was inferred is already the move of the game
 /// type its main line settled, so that reading it again in that game type alone would give
 /// the same tree: the preferred reading changed at the main line's first move at most (an
 /// English game's `11-15`), no variation branches off there (it starts where the game
-/// type is still open), no capture was ambiguous, and the result is one that game type
+/// type is still open), no capture was ambiguous, no set-up after a move (where the game
+/// type may change too, with no move to say so), and the result is one that game type
 /// writes.
 fn settled_as_read(game: &Game<PdnMove>, settled: GameType) -> bool {
+    let set_up_later = game.nodes().any(|node| {
+        node.setup.is_some()
+            || node
+                .variations
+                .iter()
+                .any(|&l| game.line(l).setup.is_some())
+    });
+    if set_up_later {
+        return false;
+    }
     let first = game
         .line(LineId::MAIN)
         .moves
@@ -1671,6 +1820,182 @@ fn settled_as_read(game: &Game<PdnMove>, settled: GameType) -> bool {
 }
 
 impl Draughts {
+    /// The game types the lines of a game read with these rules end in (their preferred
+    /// readings, then the others), each once: its moves played again from its tags, every
+    /// variation from the board before the move it replaces. An explicit stack, not
+    /// recursion: variations nest to any depth.
+    fn line_end_game_types(&self, game: &Game<PdnMove>) -> Vec<GameType> {
+        let Ok(setup) = self.start_position(&game.tags) else {
+            return Vec::new();
+        };
+        let mut found = Vec::new();
+        let mut lines = vec![(LineId::MAIN, setup.position)];
+        while let Some((line, mut board)) = lines.pop() {
+            let set_up = |board: &Board, text: &Option<String>| match text {
+                Some(text) => self.inline_setup(board, text).ok().map(|s| s.position),
+                None => Some(board.clone()),
+            };
+            let Some(start) = set_up(&board, &game.line(line).setup) else {
+                continue;
+            };
+            board = start;
+            let mut complete = true;
+            for node in game.moves(line) {
+                for &variation in &node.variations {
+                    lines.push((variation, board.clone()));
+                }
+                self.play(&mut board, &node.mv);
+                match set_up(&board, &node.setup) {
+                    Some(after) => board = after,
+                    None => {
+                        complete = false;
+                        break;
+                    }
+                }
+            }
+            if complete {
+                let mut ends = vec![board.game_type()];
+                ends.extend(board.alternatives().iter().map(Position::game_type));
+                for game_type in ends {
+                    if !found.contains(&game_type) {
+                        found.push(game_type);
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    /// The start position of a game from its tags (see [`Rules::start_position`]); in a
+    /// second reading (see [`Rules::second_reading`]), with the game types not inferred
+    /// held in reserve.
+    fn set_up(&self, tags: &Tags, second: bool) -> Result<Setup<Board>, SetupError> {
+        let declared = self.declared(tags)?;
+        let mut warnings = Vec::new();
+        let (mut candidates, inference, start_fen) = match declared {
+            Some(d) => {
+                warnings.extend(d.warnings);
+                if !self.infer && d.game_type.variant() != self.default.variant() {
+                    // The reader was told what the games are; this one says otherwise.
+                    warnings.push(format!(
+                        "the tags declare {} draughts (GameType \"{}\"), not the {} draughts \
+                         the reader was given; read as the tags say",
+                        d.game_type.variant(),
+                        d.game_type.to_short_string(),
+                        self.default.variant()
+                    ));
+                }
+                let standard = GameType::new(d.game_type.variant());
+                if d.game_type == standard {
+                    (vec![d.game_type], Inference::None, d.start_fen)
+                } else {
+                    (
+                        vec![d.game_type, standard],
+                        Inference::Numbering(d.game_type),
+                        d.start_fen,
+                    )
+                }
+            }
+            None => (self.undeclared_candidates(), Inference::Undeclared, None),
+        };
+        // A second reading holds the game types not inferred in reserve, behind.
+        let mut reserve: Vec<GameType> = if second && inference == Inference::Undeclared {
+            Variant::ALL
+                .iter()
+                .map(|&v| GameType::new(v))
+                .filter(|gt| !candidates.contains(gt))
+                .collect()
+        } else {
+            Vec::new()
+        };
+
+        let fen_tag = tags.get("FEN").map(str::trim).filter(|f| !f.is_empty());
+        let set_up = tags
+            .get("SetUp")
+            .or_else(|| tags.get("Setup"))
+            .map(str::trim);
+        match (set_up, fen_tag) {
+            (None | Some("1"), _) | (Some("0"), None) => {}
+            (Some("0"), Some(_)) => {
+                warnings.push("SetUp \"0\" with a FEN tag: the FEN is used".to_owned());
+            }
+            (Some(other), _) => warnings.push(format!(
+                "SetUp \"{other}\" is neither 0 nor 1; the FEN tag decides"
+            )),
+        }
+        if set_up == Some("1") && fen_tag.is_none() {
+            warnings.push("SetUp \"1\" without a FEN tag: the standard start is used".to_owned());
+        }
+        let fen = fen_tag.or(start_fen);
+
+        // A FEN of algebraic squares fits the algebraic game types first, a FEN of
+        // numbers the numeric ones; boards too small for its squares are left out.
+        if let (Some(fen), Inference::Undeclared) = (fen, inference) {
+            let FenShape { algebraic, largest } = fen_shape(fen);
+            for candidates in [&mut candidates, &mut reserve] {
+                candidates.sort_by_key(|gt| {
+                    (gt.notation().kind == NotationKind::Alphanumeric) != algebraic
+                });
+                if let Some(max) = largest.filter(|_| !algebraic) {
+                    candidates.retain(|gt| playing_squares(*gt) >= max);
+                }
+            }
+        }
+        // The first game type the set-up stands in is preferred; the others are set up
+        // when the first move is read. Those in reserve stay there unless the preferred
+        // one is one of them (none of the others can be set up).
+        let in_reserve = reserve.len();
+        candidates.append(&mut reserve);
+        let in_play = candidates.len() - in_reserve;
+        let mut first_error = None;
+        let mut tried = 0;
+        let mut rest = candidates.into_iter();
+        let ((position, fen_warnings), reserve) = loop {
+            let Some(game_type) = rest.next() else {
+                return Err(SetupError::Invalid(first_error.unwrap_or_default()));
+            };
+            tried += 1;
+            match start_in(game_type, fen) {
+                Ok(found) if tried <= in_play => break (found, in_reserve),
+                Ok(found) => break (found, 0),
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
+            }
+        };
+        warnings.extend(fen_warnings.iter().map(|w| format!("FEN: {w}")));
+        if first_error.is_some() {
+            let why = match inference {
+                Inference::Numbering(gt) => {
+                    format!("GameType \"{gt}\" numbers the squares otherwise")
+                }
+                _ => "no GameType tag".to_owned(),
+            };
+            warnings.push(format!(
+                "{why}, and the FEN reads as {} draughts (GameType \"{}\")",
+                position.variant(),
+                position.game_type().to_short_string()
+            ));
+        }
+        let candidates: Vec<GameType> = rest.collect();
+        let start = (!candidates.is_empty())
+            .then(|| Arc::new(Start::new(candidates, fen.map(str::to_owned))));
+        Ok(Setup {
+            position: Board {
+                position,
+                others: Vec::new(),
+                others_alike: true,
+                inference,
+                start,
+                pending: Vec::new(),
+                replayed: OnceLock::new(),
+                reserve: small(reserve),
+                keeps_reserve: second,
+            },
+            warnings,
+        })
+    }
+
     /// The result token a game keeps: the one its game type writes for the result, with
     /// a diagnostic when the marker was the other result type's.
     fn result_for(
@@ -1726,6 +2051,8 @@ mod tests {
             start: None,
             pending: Vec::new(),
             replayed: OnceLock::new(),
+            reserve: 0,
+            keeps_reserve: false,
         };
         (board, other)
     }
@@ -1842,6 +2169,8 @@ mod tests {
                 start: None,
                 pending: Vec::new(),
                 replayed: OnceLock::new(),
+                reserve: 0,
+                keeps_reserve: false,
             };
             let (mv, _) = rules
                 .read_move(&board, b"c1:f4", MoveContext::default())

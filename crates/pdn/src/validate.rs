@@ -12,7 +12,8 @@ use std::ops::ControlFlow;
 
 use notation::{
     At, Diagnostic, DiagnosticKind, Forgiveness, GameDiagnostics, GameResult, MoveContext, Nag,
-    RawGame, RawValue, ReadOptions, Reader, Rules, Skip, Span, Tag, TagNames, Tags, Visitor,
+    RawGame, RawValue, ReadOptions, Reader, Rules, SecondReading, Severity, Skip, Span, Tag,
+    TagNames, Tags, Visitor,
 };
 
 // The notation layer's, shared with the other game crate's validator.
@@ -137,6 +138,12 @@ pub struct Validator {
     tags: Tags,
     /// The span of a move token cut short (`1-` of `1- 7`), to be joined with the next.
     held: Option<Span>,
+    /// The game's second reading, as the tree builder reads one
+    /// ([`Rules::second_reading`]).
+    second: SecondReading<Board>,
+    /// The first reading of a game read again, which stands if the tree builder would not
+    /// keep the second ([`Rules::keeps_second_reading`]).
+    first: Option<ValidatedGame>,
 }
 
 impl Validator {
@@ -153,6 +160,8 @@ impl Validator {
             tags_end: 0,
             tags: Tags::new(),
             held: None,
+            second: SecondReading::default(),
+            first: None,
         }
     }
 
@@ -242,6 +251,21 @@ impl Validator {
         ControlFlow::Continue(())
     }
 
+    /// Whether the tree builder keeps the second reading of a game, whose text this is
+    /// ([`Rules::keeps_second_reading`]): it decides on the tree, once settled, which
+    /// this validator does not build. The game is read into one, as its second reading.
+    #[cold]
+    fn tree_keeps_second_reading(&self, text: &[u8]) -> bool {
+        let rules = self.rules.reading_second();
+        let options = self.diagnostics.options();
+        let mut reader = Reader::with_buffer(text, rules.dialect(), options, text.len() + 1);
+        let mut builder = notation::GameBuilder::new(&rules, options);
+        match reader.read_game(&mut builder) {
+            Ok(Some(game)) => rules.keeps_second_reading(&game.game),
+            _ => false,
+        }
+    }
+
     fn has_move(&self) -> bool {
         self.frames.last().is_some_and(|f| f.moves > 0)
     }
@@ -266,6 +290,10 @@ impl Visitor for Validator {
         self.tags_end = 0;
         self.tags = Tags::new();
         self.held = None;
+        self.second.begin_game();
+        if !self.second.is_second() {
+            self.first = None;
+        }
     }
 
     fn tag(&mut self, name: &[u8], value: RawValue<'_>, at: At<'_>) -> ControlFlow<()> {
@@ -294,7 +322,7 @@ impl Visitor for Validator {
     }
 
     fn begin_movetext(&mut self) -> ControlFlow<()> {
-        match self.rules.start_position(&self.tags) {
+        match self.second.start(&self.rules, &self.tags) {
             Ok(setup) => {
                 // Reported at the first movetext token, where a location is known.
                 self.diagnostics.hold_setup_warnings(setup.warnings);
@@ -445,12 +473,35 @@ impl Visitor for Validator {
     }
 
     fn end_game(&mut self, raw: RawGame<'_>) -> ValidatedGame {
-        ValidatedGame {
+        let diagnostics = self.diagnostics.end_game(raw.index);
+        let has_errors = diagnostics.iter().any(|d| d.severity == Severity::Error);
+        let second = self.second.is_second();
+        self.second.end_game(&self.rules, &self.tags, has_errors);
+        let output = ValidatedGame {
             index: raw.index,
             span: raw.span,
             plies: self.plies,
-            diagnostics: self.diagnostics.end_game(raw.index),
+            diagnostics,
+        };
+        if second {
+            let first = self.first.take();
+            if !self.tree_keeps_second_reading(raw.bytes) {
+                if let Some(first) = first {
+                    return first;
+                }
+            }
+        } else if self.second.is_wanted() {
+            self.first = Some(output.clone());
         }
+        output
+    }
+
+    fn read_again(&mut self, from: u64) -> bool {
+        let again = self.second.read_again();
+        if again {
+            self.diagnostics.read_again(from);
+        }
+        again
     }
 }
 
