@@ -90,9 +90,39 @@ pub fn chess() -> ChessRules {
     pgn::Chess
 }
 
-/// The rules for PDN files.
-pub fn draughts() -> DraughtsRules {
-    pdn::Draughts::new()
+/// The rules for PDN files: PDN's (international draughts unless a game's tags or moves
+/// say otherwise), or, with a game type given (`--variant`), that game type for every
+/// game that declares none, whatever its moves.
+pub fn draughts(game_type: Option<pdn::GameType>) -> DraughtsRules {
+    match game_type {
+        None => pdn::Draughts::new(),
+        Some(game_type) => pdn::Draughts::with_default(game_type).inferring(false),
+    }
+}
+
+/// Reads the value of `--variant`: a draughts variant by name (`russian`, `checkers`, …),
+/// a PDN `GameType` number (`25`), or a whole `GameType` value (`20,W,10,10,N1,0`).
+///
+/// Chess games name their variant in their own tags; the option is for draughts games
+/// that do not.
+pub fn parse_game_type(value: &str) -> Result<pdn::GameType, String> {
+    if let Ok(variant) = value.parse::<pdn::Variant>() {
+        return Ok(pdn::GameType::new(variant));
+    }
+    let lower = value.trim().to_ascii_lowercase();
+    if matches!(lower.as_str(), "chess" | "chess960" | "0") {
+        return Err(format!(
+            "{value:?} is chess: chess games name their variant in a Variant tag; \
+             --variant gives the game type of draughts games that have no GameType tag"
+        ));
+    }
+    pdn::GameType::parse(value.trim()).map_err(|e| {
+        format!(
+            "{value:?} is not a draughts game type ({e}); expected international, english, \
+             italian, pool, spanish, russian, brazilian, canadian, portuguese, czech, turkish, \
+             thai, frisian, spantsiretti, or a GameType such as 25 or 20,W,10,10,N1,0"
+        )
+    })
 }
 
 impl Notate for RawRules {

@@ -70,6 +70,13 @@ struct Inputs {
     /// the summary).
     #[arg(long, short)]
     quiet: bool,
+    /// Read draughts games that have no GameType tag as this game type, whatever their
+    /// moves (a tag in the file still wins, with a warning where it differs): a variant
+    /// (international, english, italian, pool, spanish, russian, brazilian, canadian,
+    /// portuguese, czech, turkish, thai, frisian, spantsiretti) or a GameType (25,
+    /// 20,W,10,10,N1,0). Without it, the game type of such games is inferred.
+    #[arg(long, value_name = "NAME|GAMETYPE", value_parser = games::parse_game_type)]
+    variant: Option<pdn::GameType>,
 }
 
 #[derive(Subcommand)]
@@ -161,7 +168,8 @@ enum Command {
         /// Show the position after this many plies of the main line [default: all].
         #[arg(long, value_name = "K")]
         ply: Option<usize>,
-        /// The game of a FEN (as for perft); guessed from the FEN otherwise.
+        /// The game of a FEN (as for perft), guessed from the FEN otherwise; for a file,
+        /// the game type of its draughts games that declare none (as for check).
         #[arg(long, value_name = "NAME")]
         variant: Option<String>,
         /// Read the file as this format instead of guessing it.
@@ -232,6 +240,8 @@ fn jobs(asked: Option<usize>) -> usize {
 struct Run {
     sources: Vec<Source>,
     format: Option<Format>,
+    /// The game type of draughts games that declare none (`--variant`).
+    variant: Option<pdn::GameType>,
     jobs: usize,
     quiet: bool,
     progress: ProgressBar,
@@ -263,6 +273,7 @@ impl Run {
         Ok(Run {
             sources,
             format: inputs.format,
+            variant: inputs.variant,
             jobs: jobs(inputs.jobs),
             quiet: inputs.quiet,
             progress,
@@ -279,8 +290,16 @@ impl Run {
         let sources = std::mem::take(&mut self.sources);
         for source in &sources {
             self.progress.set_message(source.name.clone());
-            let result = input::open(source, self.format, &self.progress)
-                .and_then(|opened| read(source, opened, self));
+            let result = input::open(source, self.format, &self.progress).and_then(|opened| {
+                if let (Some(variant), Format::Pgn) = (self.variant, opened.format) {
+                    self.warn(&format!(
+                        "{}: read as PGN (chess); --variant ({} draughts) is for draughts games",
+                        source.name,
+                        variant.variant()
+                    ));
+                }
+                read(source, opened, self)
+            });
             match result {
                 Ok(()) => {}
                 Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
@@ -318,16 +337,17 @@ impl Run {
     }
 }
 
-/// Calls `$body` with `$rules` bound to the rules of `$format`.
+/// Calls `$body` with `$rules` bound to the rules of `$format`, draughts games that
+/// declare no type read as `$variant` when given.
 macro_rules! with_rules {
-    ($format:expr, |$rules:ident| $body:expr) => {
+    ($format:expr, $variant:expr, |$rules:ident| $body:expr) => {
         match $format {
             Format::Pgn => {
                 let $rules = &games::chess();
                 $body
             }
             Format::Pdn => {
-                let $rules = &games::draughts();
+                let $rules = &games::draughts($variant);
                 $body
             }
         }
@@ -379,7 +399,7 @@ fn run_check(inputs: &Inputs, strict: bool) -> Result<ExitCode, Failure> {
     run.each(|source, opened, run| {
         summary.files += 1;
         let mut once = OncePerInput::default();
-        with_rules!(opened.format, |rules| {
+        with_rules!(opened.format, run.variant, |rules| {
             let task = check::CheckTask { rules, options };
             pipeline::drive(&task, opened.reader, run.jobs, &mut |item, offset| {
                 summary.emit(item, offset, &source.name, &mut once, quiet, &mut out)
@@ -429,7 +449,7 @@ fn run_fmt(
             written: 0,
             unreadable: 0,
         };
-        let result = with_rules!(opened.format, |rules| {
+        let result = with_rules!(opened.format, run.variant, |rules| {
             let write = WriteOptions {
                 reduced,
                 ..rules.write_options()
@@ -467,7 +487,11 @@ fn run_scan(inputs: &Inputs) -> Result<ExitCode, Failure> {
     let mut run = Run::new(inputs, true)?;
     let mut counts = scan::Counts::default();
     run.each(|_, opened, run| {
-        let dialect = with_rules!(opened.format, |rules| notation::Rules::dialect(rules));
+        let dialect = with_rules!(
+            opened.format,
+            run.variant,
+            |rules| notation::Rules::dialect(rules)
+        );
         let task = scan::ScanTask { dialect };
         pipeline::drive(&task, opened.reader, run.jobs, &mut |c, _| {
             counts += c;
@@ -506,7 +530,7 @@ fn run_json(
             games: 0,
             once: OncePerInput::default(),
         };
-        let result = with_rules!(opened.format, |rules| {
+        let result = with_rules!(opened.format, run.variant, |rules| {
             let task = json::JsonTask { rules, options };
             pipeline::drive(&task, opened.reader, run.jobs, &mut |item, offset| {
                 emitter.emit(item, offset, &mut |m| run.warn(&m))
@@ -527,7 +551,7 @@ fn run_stats(inputs: &Inputs) -> Result<ExitCode, Failure> {
             files: 1,
             ..stats::Stats::default()
         };
-        let result = with_rules!(opened.format, |rules| {
+        let result = with_rules!(opened.format, run.variant, |rules| {
             let task = stats::StatsTask {
                 rules,
                 options: ReadOptions::default(),
@@ -597,7 +621,15 @@ fn run_show(
         let opened = input::open(&source, format, &ProgressBar::hidden())
             .map_err(|e| fail(format!("{target}: {e}")))?;
         let mut reader = opened.reader;
-        with_rules!(opened.format, |rules| show::game_diagram(
+        // A draughts variant is the game type of the file's games that declare none.
+        let game_type = match variant {
+            Some(name) => match perft::Game::parse(name).map_err(fail)? {
+                perft::Game::Draughts(_) => Some(games::parse_game_type(name).map_err(fail)?),
+                perft::Game::Chess | perft::Game::Chess960 => None,
+            },
+            None => None,
+        };
+        with_rules!(opened.format, game_type, |rules| show::game_diagram(
             rules,
             &mut reader,
             game.max(1),

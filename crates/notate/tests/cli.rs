@@ -351,3 +351,71 @@ fn json_and_stats_name_the_variant_the_moves_settle() {
     assert!(stats.contains("English"), "{stats}");
     assert!(!stats.contains("International"), "{stats}");
 }
+
+#[test]
+fn variant_gives_the_game_type_of_draughts_games_that_declare_none() {
+    let t = Temp::new("variant");
+    let games = t.file(
+        "games.pdn",
+        b"[Event \"a\"]\n\n1. c3-d4 f6-g5 2. d4-e5 d6:f4 3. g3:e5 *\n\n\
+          [Event \"b\"]\n[GameType \"21\"]\n\n1. 11-15 23-19 *\n",
+    );
+    // Inferred without it, with a warning where the moves leave international draughts.
+    let out = run(&["check", "-j", "1", &games]);
+    assert_eq!(code(&out), 0);
+    assert!(stdout(&out).starts_with(&format!(
+        "{games}:3:4: warning: c3-d4: no GameType tag, and the move is not legal in \
+         International draughts: read as Russian draughts (GameType \"25\") (game 1)\n"
+    )));
+    // Given, by name or number: read as that, with nothing inferred; a tag still wins,
+    // with a warning.
+    for variant in ["russian", "25", "25,W,8,8,A0,0"] {
+        let out = run(&["check", "-j", "1", "--variant", variant, &games]);
+        assert_eq!(code(&out), 0, "{variant}");
+        let lines: Vec<String> = stdout(&out).lines().map(str::to_owned).collect();
+        assert_eq!(
+            lines[0],
+            format!(
+                "{games}:8:1: warning: set-up: the tags declare English draughts (GameType \
+                 \"21\"), not the Russian draughts the reader was given; read as the tags say \
+                 (game 2)"
+            ),
+            "{variant}"
+        );
+        assert!(
+            lines[1].starts_with("files=1 games=2 moves=7 errors=0 warnings=1 "),
+            "{variant}: {lines:?}"
+        );
+    }
+    // The export declares it, so that it reads back as it was read.
+    let out = run(&["fmt", "--variant", "russian", &games]);
+    let text = stdout(&out);
+    assert!(text.contains("[Event \"a\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n[GameType \"25\"]\n\n1. c3-d4"), "{text}");
+    let json = stdout(&run(&["json", "--variant", "russian", &games]));
+    assert!(
+        json.lines()
+            .next()
+            .unwrap_or("")
+            .contains("\"variant\":\"Russian\""),
+        "{json}"
+    );
+    // A game type it does not know, or chess: a usage error.
+    for bad in ["bogus", "chess"] {
+        let out = run(&["check", "--variant", bad, &games]);
+        assert_eq!(code(&out), 2, "{bad}");
+        assert!(
+            stderr(&out).contains("--variant"),
+            "{bad}: {}",
+            stderr(&out)
+        );
+    }
+    // A chess file is read as chess, and the option said not to apply.
+    let out = run(&["check", "--variant", "russian", "corpus/pgn/model.pgn"]);
+    assert_eq!(code(&out), 0);
+    assert!(
+        stderr(&out)
+            .contains("read as PGN (chess); --variant (Russian draughts) is for draughts games"),
+        "{}",
+        stderr(&out)
+    );
+}
