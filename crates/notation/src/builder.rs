@@ -667,6 +667,22 @@ impl<'r, R: Rules, I: Read> GameReader<'r, R, I> {
         }
     }
 
+    /// A reader of games from `reader`, a notation [`Reader`] made as wanted: over bytes
+    /// already in memory, read in place ([`Reader::from_vec`]), say. Its options are the
+    /// builder's.
+    pub fn from_reader(rules: &'r R, reader: Reader<I>) -> Self {
+        let options = reader.options();
+        GameReader {
+            reader,
+            builder: GameBuilder::new(rules, options),
+        }
+    }
+
+    /// The notation reader, to take its buffer back ([`Reader::into_vec`]).
+    pub fn into_reader(self) -> Reader<I> {
+        self.reader
+    }
+
     /// Sets when raw bytes are kept.
     pub fn keep_raw(mut self, keep: KeepRaw) -> Self {
         self.builder = self.builder.keep_raw(keep);

@@ -222,6 +222,14 @@ pub enum DiagnosticKind {
         /// The limit in bytes.
         limit: usize,
     },
+    /// A game that did not fit in the memory the reader could get: a buffer to hold more
+    /// of it could not be allocated (or the bytes before it were all that could be held).
+    /// It was skipped, as a game too large is; the games after it are read.
+    #[error("not enough memory to hold the game past its first {held} bytes; skipped")]
+    GameOutOfMemory {
+        /// The bytes of the game that were held when no more could be.
+        held: usize,
+    },
     /// A `%` escape line in the middle of a game.
     #[error("% escape line inside a game")]
     EscapeInGame,
@@ -276,6 +284,7 @@ impl DiagnosticKind {
         match self {
             TokenTooLong { .. }
             | GameTooLarge { .. }
+            | GameOutOfMemory { .. }
             | BadSetup { .. }
             | BadMove { .. }
             | Io(_)

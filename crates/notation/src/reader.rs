@@ -53,6 +53,12 @@ impl ReadOptions {
 
 const INITIAL_BUFFER: usize = 1 << 16;
 const READ_CHUNK: usize = 1 << 16;
+/// Past this size the buffer holds one large game, and grows by what the next read needs
+/// rather than doubling (see [`Reader::grow`]).
+const LARGE_BUFFER: usize = 1 << 20;
+/// A buffer past this size that holds little once compacted (after a large game) is
+/// replaced by a small one, so that the games after a large one do not keep its memory.
+const SHRINK_ABOVE: usize = 8 << 20;
 
 /// Finds `at` (a stream offset) in `text`, whose first byte is at `start`.
 ///
@@ -286,6 +292,15 @@ pub struct Reader<R> {
     buf: Vec<u8>,
     /// Bytes of `buf` holding input.
     filled: usize,
+    /// Bytes of `buf` after `filled` that hold input taken over with the buffer
+    /// ([`Reader::from_vec`]), not yet handed to the lexer.
+    preloaded: usize,
+    /// Whether the taken-over bytes end inside a game that could not be held in memory
+    /// ([`Reader::cut_short`]).
+    cut_short: bool,
+    /// Whether the buffer could not grow to hold more of the current game: the game is
+    /// reported as [`DiagnosticKind::GameOutOfMemory`] and skipped.
+    no_room: bool,
     /// Lexing position in `buf`.
     pos: usize,
     /// Whether the input is exhausted.
@@ -433,6 +448,9 @@ impl<R: Read> Reader<R> {
             options,
             buf: vec![0; bytes.max(1)],
             filled: 0,
+            preloaded: 0,
+            cut_short: false,
+            no_room: false,
             pos: 0,
             eof: false,
             base: 0,
@@ -458,6 +476,56 @@ impl<R: Read> Reader<R> {
             pending_comments: Vec::new(),
             known_tags: KnownTags::new(dialect.known_tags),
         }
+    }
+
+    /// A reader of `bytes`, then of `inner`: the bytes become the reader's buffer as they
+    /// are, with no copy (a chunk of a larger input, already in memory, is read in place
+    /// rather than through [`Read`], which would copy it into a buffer as large).
+    ///
+    /// Everything reads as from a stream of the same bytes: they are handed to the lexer
+    /// a read's worth at a time, and the limits of [`ReadOptions`] apply to each game as
+    /// they would. [`Reader::into_vec`] gives the buffer back.
+    ///
+    /// ```
+    /// use notation::{Dialect, RawRules, ReadOptions, Reader, GameBuilder};
+    /// let text = b"1. e4 e5 *\n\n1. d4 *\n".to_vec();
+    /// let mut reader = Reader::from_vec(std::io::empty(), text, Dialect::PGN, ReadOptions::default());
+    /// let mut builder = GameBuilder::new(&RawRules::PGN, ReadOptions::default());
+    /// assert!(reader.read_game(&mut builder)?.is_some());
+    /// assert!(reader.read_game(&mut builder)?.is_some());
+    /// assert!(reader.read_game(&mut builder)?.is_none());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn from_vec(
+        inner: R,
+        mut bytes: Vec<u8>,
+        dialect: Dialect,
+        options: ReadOptions,
+    ) -> Reader<R> {
+        let preloaded = bytes.len();
+        if bytes.is_empty() {
+            bytes.resize(INITIAL_BUFFER, 0);
+        }
+        let mut reader = Reader::with_buffer(inner, dialect, options, 0);
+        reader.buf = bytes;
+        reader.preloaded = preloaded;
+        reader
+    }
+
+    /// Says that the bytes given to [`Reader::from_vec`] end inside a game that could not
+    /// be held in memory (what follows them in `inner` starts at a later line): a game
+    /// that needs more bytes than they hold is reported as
+    /// [`DiagnosticKind::GameOutOfMemory`] and skipped, as it is when the reader's own
+    /// buffer cannot grow.
+    pub fn cut_short(mut self) -> Reader<R> {
+        self.cut_short = true;
+        self
+    }
+
+    /// The reader's buffer, for another reader to reuse ([`Reader::from_vec`]); what it
+    /// holds is of no further use.
+    pub fn into_vec(self) -> Vec<u8> {
+        self.buf
     }
 
     /// The dialect being read.
@@ -528,10 +596,25 @@ impl<R: Read> Reader<R> {
         }
     }
 
-    /// Reads more input, compacting or growing the buffer. Returns false at the end of input.
+    /// Reads more input, compacting or growing the buffer. Returns false at the end of
+    /// input, and when the buffer cannot grow to hold more of the current game (then
+    /// `no_room` is set, and [`Reader::read_one`] reports and skips the game).
     fn refill(&mut self) -> io::Result<bool> {
         self.fills += 1;
-        if self.eof {
+        if self.eof || self.no_room {
+            return Ok(false);
+        }
+        if self.preloaded > 0 {
+            // Bytes taken over with the buffer: handed over a read's worth at a time, so
+            // that a game's size is measured (and limited) as it is from a stream.
+            let n = self.preloaded.min(READ_CHUNK);
+            self.filled += n;
+            self.preloaded -= n;
+            return Ok(true);
+        }
+        if self.cut_short {
+            self.cut_short = false;
+            self.no_room = true;
             return Ok(false);
         }
         let drop = self.index(self.keep.min(self.cursor.offset));
@@ -543,9 +626,12 @@ impl<R: Read> Reader<R> {
                 self.pos -= drop;
                 self.base += drop as u64;
             }
-            if self.buf.len() - self.filled < READ_CHUNK {
-                let grown = (self.buf.len() * 2).max(self.filled + READ_CHUNK);
-                self.buf.resize(grown, 0);
+            if self.buf.len() > SHRINK_ABOVE && self.filled < self.buf.len() / 8 {
+                self.shrink();
+            }
+            if self.buf.len() - self.filled < READ_CHUNK && !self.grow() {
+                self.no_room = true;
+                return Ok(false);
             }
         }
         loop {
@@ -561,6 +647,42 @@ impl<R: Read> Reader<R> {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => return Err(e),
             }
+        }
+    }
+
+    /// Makes room for a read after the buffered bytes. Returns false when the memory for
+    /// it cannot be had: the size of a game comes from the input, and a game too large
+    /// for the memory left must be reported like any other broken game, not end the
+    /// program (Rust's allocation failures abort), so the allocation is a fallible one.
+    ///
+    /// Up to [`LARGE_BUFFER`] the buffer doubles. Past it, it holds one large game, and
+    /// grows by one read's worth at a time: only the bytes read are written to, so the
+    /// memory in use follows the game's size rather than a power of two above it (the
+    /// vector's capacity still doubles, so that the copies stay linear in the game).
+    fn grow(&mut self) -> bool {
+        let len = self.buf.len();
+        let grown = if len < LARGE_BUFFER {
+            (len * 2).max(self.filled + READ_CHUNK)
+        } else {
+            self.filled + READ_CHUNK
+        };
+        if self.buf.try_reserve(grown.saturating_sub(len)).is_err() {
+            return false;
+        }
+        self.buf.resize(grown, 0);
+        true
+    }
+
+    /// Replaces a large buffer that holds little (after a large game) with a small one,
+    /// so that the games after it do not keep the large game's memory. Nothing changes
+    /// when even the small buffer cannot be had.
+    fn shrink(&mut self) {
+        let size = (self.filled + READ_CHUNK).max(2 * INITIAL_BUFFER);
+        let mut smaller = Vec::new();
+        if smaller.try_reserve_exact(size).is_ok() {
+            smaller.extend_from_slice(&self.buf[..self.filled]);
+            smaller.resize(size, 0);
+            self.buf = smaller;
         }
     }
 
@@ -716,23 +838,36 @@ impl<R: Read> Reader<R> {
         // it is checked again only then.
         let mut size_checked = None;
         let ending = loop {
-            if size_checked != Some((self.fills, began))
-                && began
-                && self.filled - self.index(self.keep.min(self.cursor.offset))
-                    > self.options.max_game_bytes
-            {
-                emit!(
-                    DiagnosticKind::GameTooLarge {
-                        limit: self.options.max_game_bytes
-                    },
+            if size_checked != Some((self.fills, began)) {
+                size_checked = Some((self.fills, began));
+                // What is held of the game, from its first byte (the buffer also keeps
+                // the white space before it, from where its reading began).
+                let first = if began {
                     game_start
-                );
-                broken = true;
-                self.skipped = true;
-                self.skip_to_next_tag_line()?;
-                break Ending::Unmarked;
+                } else {
+                    self.keep.min(self.cursor.offset)
+                };
+                let held = self.filled - self.index(first);
+                let too_large = if self.no_room {
+                    // The buffer could not grow to hold more of the game (see `grow`).
+                    self.no_room = false;
+                    Some(DiagnosticKind::GameOutOfMemory { held })
+                } else if began && held > self.options.max_game_bytes {
+                    Some(DiagnosticKind::GameTooLarge {
+                        limit: self.options.max_game_bytes,
+                    })
+                } else {
+                    None
+                };
+                if let Some(kind) = too_large {
+                    let at = if began { game_start } else { self.offset() };
+                    emit!(kind, at);
+                    broken = true;
+                    self.skipped = true;
+                    self.skip_to_next_tag_line()?;
+                    break Ending::Unmarked;
+                }
             }
-            size_checked = Some((self.fills, began));
             // The common tokens are read straight from the buffer; the general path below
             // takes over at the first token they do not cover (or at the buffer's end).
             if pending_number.is_none() {
@@ -1313,7 +1448,11 @@ impl<R: Read> Reader<R> {
                     Some(r) => (r, "the Result tag"),
                     None => (GameResult::Unknown, "nothing"),
                 };
-                if (any_movetext || state == State::Movetext) && self.dialect.strict_layout {
+                // A skipped game's end is not where it ends: nothing to say about it.
+                if !self.skipped
+                    && (any_movetext || state == State::Movetext)
+                    && self.dialect.strict_layout
+                {
                     emit!(
                         DiagnosticKind::MissingResult {
                             result: result.to_string(),
@@ -1330,8 +1469,9 @@ impl<R: Read> Reader<R> {
         let _ = broken;
         self.previous_marked = ending == Ending::Marker;
         self.advance_cursor(last_end, visitor);
-        // A game too large to keep has no raw text left.
-        let (raw_start, raw_end) = if game_start < self.base {
+        // A game too large to keep has no raw text left (or only some of it, which is not
+        // the game as written).
+        let (raw_start, raw_end) = if self.skipped || game_start < self.base {
             (0, 0)
         } else {
             let start = self.index(game_start).min(self.filled);
@@ -1343,7 +1483,8 @@ impl<R: Read> Reader<R> {
             index: self.games - 1,
         };
         let output = visitor.end_game(raw);
-        self.keep = last_end;
+        // Past a game skipped as too large, reading goes on at the next tag line.
+        self.keep = last_end.max(self.offset());
         if self.pos < self.index(last_end) {
             self.pos = self.index(last_end);
         }

@@ -4,8 +4,8 @@
 use std::io::Read;
 
 use notation::{
-    DiagnosticKind, GameResult, LineId, Nag, RawMove, RawRules, ReadGame, ReadOptions, Severity,
-    read_games,
+    DiagnosticKind, GameReader, GameResult, LineId, Nag, RawMove, RawRules, ReadGame, ReadOptions,
+    Reader, Severity, read_games,
 };
 
 fn read(input: &[u8]) -> Vec<ReadGame<RawMove>> {
@@ -364,6 +364,77 @@ fn huge_games_are_skipped_and_reported() {
             .any(|d| matches!(d.kind, DiagnosticKind::GameTooLarge { .. }))
     );
     assert_eq!(games.last().unwrap().game.tags.get("Event"), Some("small"));
+}
+
+/// Games read from a reader that took `input` over as its buffer ([`Reader::from_vec`]),
+/// then `rest` from a stream.
+fn read_in_place(
+    input: &[u8],
+    rest: &[u8],
+    cut_short: bool,
+    options: ReadOptions,
+) -> (Vec<ReadGame<RawMove>>, Vec<notation::Diagnostic>) {
+    let mut reader = Reader::from_vec(rest, input.to_vec(), notation::Dialect::PGN, options);
+    if cut_short {
+        reader = reader.cut_short();
+    }
+    let mut games = GameReader::from_reader(&RawRules::PGN, reader);
+    let mut out = Vec::new();
+    while let Some(game) = games.read_game().unwrap() {
+        out.push(game);
+    }
+    let orphans = games.take_orphans();
+    (out, orphans)
+}
+
+#[test]
+fn bytes_read_in_place_read_as_a_stream_of_them() {
+    let mut big = b"[Event \"big\"]\n\n1. e4 {".to_vec();
+    big.extend(std::iter::repeat_n(b'x', 300_000));
+    big.extend_from_slice(b"} e5 *\n\n");
+    let inputs: [&[u8]; 4] = [
+        b"\xef\xbb\xbf[Event \"a\"]\r\n\r\n1. e4 {open\n\n[Event \"b\"]\n\n1. d4 *\n",
+        b"1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n{after}",
+        &big,
+        b"",
+    ];
+    for limit in [256 << 20, 100_000] {
+        let options = ReadOptions {
+            max_game_bytes: limit,
+            ..ReadOptions::default()
+        };
+        for input in inputs {
+            let mut whole = input.to_vec();
+            whole.extend_from_slice(b"[Event \"last\"]\n\n1. c4 *\n");
+            let streamed = read_games(&RawRules::PGN, &whole[..], options);
+            let (in_place, _) = read_in_place(&whole, b"", false, options);
+            assert_eq!(format!("{streamed:?}"), format!("{in_place:?}"));
+            // The same bytes, the first ones in place and the others from the stream.
+            let (in_place, _) =
+                read_in_place(input, b"[Event \"last\"]\n\n1. c4 *\n", false, options);
+            assert_eq!(format!("{streamed:?}"), format!("{in_place:?}"));
+        }
+    }
+}
+
+#[test]
+fn bytes_cut_short_report_the_game_they_cut_and_read_on() {
+    let held = b"[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 {a very long";
+    let rest = b" comment\n[Event \"c\"]\n\n1. c4 *\n";
+    let (games, _) = read_in_place(held, rest, true, ReadOptions::default());
+    let events: Vec<_> = games.iter().map(|g| g.game.tags.get("Event")).collect();
+    assert_eq!(events, [Some("a"), Some("b"), Some("c")]);
+    let lost = &games[1];
+    assert_eq!(
+        kinds(lost),
+        [&DiagnosticKind::GameOutOfMemory { held: 31 }],
+        "{lost:?}"
+    );
+    assert_eq!(lost.diagnostics[0].severity, Severity::Error);
+    assert_eq!(lost.diagnostics[0].location.line, 5);
+    // What was held is not the game as written: no raw text is kept for it.
+    assert_eq!(lost.raw.as_deref(), Some(&b""[..]));
+    assert!(kinds(&games[0]).is_empty() && kinds(&games[2]).is_empty());
 }
 
 #[test]
