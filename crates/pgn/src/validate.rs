@@ -426,6 +426,22 @@ impl<R: Read> ValidatingReader<R> {
         }
     }
 
+    /// A validating reader of the games of `reader`, a notation [`Reader`] made as
+    /// wanted (over bytes already in memory, read in place: [`Reader::from_vec`]), with
+    /// the reader's options. The reader's dialect should be PGN's.
+    pub fn from_reader(reader: Reader<R>) -> ValidatingReader<R> {
+        let options = reader.options();
+        ValidatingReader {
+            reader,
+            validator: Validator::new(options),
+        }
+    }
+
+    /// The notation reader, to take its buffer back ([`Reader::into_vec`]).
+    pub fn into_reader(self) -> Reader<R> {
+        self.reader
+    }
+
     /// Checks the next game; `None` at the end of the input.
     ///
     /// # Errors
