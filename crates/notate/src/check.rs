@@ -1,11 +1,11 @@
 //! `notate check`: read every game, play every move, report every diagnostic.
 
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 
 use notation::{Diagnostic, ReadOptions, Severity};
 
 use crate::games::Notate;
-use crate::pipeline::{OncePerInput, Origin, Task};
+use crate::pipeline::{Input, OncePerInput, Origin, Task};
 
 /// What one game (or the text outside games) gives.
 pub struct Item {
@@ -30,7 +30,7 @@ impl<G: Notate> Task for CheckTask<'_, G> {
 
     fn run(
         &self,
-        input: &mut dyn Read,
+        input: Input<'_>,
         origin: Origin,
         sink: &mut dyn FnMut(Item) -> io::Result<()>,
     ) -> io::Result<u64> {

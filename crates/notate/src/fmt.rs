@@ -5,12 +5,12 @@
 //! an empty line, with a warning on standard error; or, with `--rejects FILE`, they go to
 //! that file instead, so that the output and the rejects together hold every game.
 
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 
 use notation::{Diagnostic, GameReader, KeepRaw, ReadOptions, Severity, WriteOptions, write_game};
 
 use crate::games::Notate;
-use crate::pipeline::{Origin, Task};
+use crate::pipeline::{Input, Origin, Task};
 
 /// What became of a game.
 pub enum Fate {
@@ -47,14 +47,15 @@ impl<G: Notate> Task for FmtTask<'_, G> {
 
     fn run(
         &self,
-        input: &mut dyn Read,
+        mut input: Input<'_>,
         origin: Origin,
         sink: &mut dyn FnMut(Item) -> io::Result<()>,
     ) -> io::Result<u64> {
         // Raw bytes are kept for every game: a game with no error may still fail to be
         // written (a tag name that cannot be written back, say), and must then go out as
         // it came in.
-        let mut reader = GameReader::new(self.rules, input, self.read).keep_raw(KeepRaw::Always);
+        let reader = input.reader(self.rules.dialect(), self.read);
+        let mut reader = GameReader::from_reader(self.rules, reader).keep_raw(KeepRaw::Always);
         let mut games = 0;
         let mut text = String::new();
         while let Some(mut game) = reader.read_game()? {
@@ -101,6 +102,8 @@ impl<G: Notate> Task for FmtTask<'_, G> {
             sink(item)?;
         }
         let mut orphans = reader.take_orphans();
+        let buffer = reader.into_reader().into_vec();
+        input.give_back(buffer);
         if !orphans.is_empty() {
             for d in &mut orphans {
                 origin.place(d);

@@ -5,13 +5,14 @@
 //! [`draughts`] say which rules PGN and PDN files are read with. Plugging in other rules
 //! is a matter of these two functions and one `impl Notate`.
 
-use std::io::{self, Read};
+use std::io;
 
 use notation::{
     Diagnostic, Game, GameReader, KeepRaw, LineId, RawRules, ReadOptions, Rules, WriteOptions,
 };
 
 use crate::json;
+use crate::pipeline::Input;
 
 /// A game's rules, as `notate` uses them.
 pub trait Notate: Rules + Sync {
@@ -53,21 +54,25 @@ pub trait Notate: Rules + Sync {
     /// every move without building a tree (a validating visitor) use it here.
     fn check_stream(
         &self,
-        input: &mut dyn Read,
+        mut input: Input<'_>,
         options: ReadOptions,
         each: &mut dyn FnMut(Checked) -> io::Result<()>,
     ) -> io::Result<Vec<Diagnostic>>
     where
         Self: Sized,
     {
-        let mut reader = GameReader::new(self, input, options).keep_raw(KeepRaw::Never);
+        let reader = input.reader(self.dialect(), options);
+        let mut reader = GameReader::from_reader(self, reader).keep_raw(KeepRaw::Never);
         while let Some(game) = reader.read_game()? {
             each(Checked {
                 moves: game.game.node_count() as u64,
                 diagnostics: game.diagnostics,
             })?;
         }
-        Ok(reader.take_orphans())
+        let orphans = reader.take_orphans();
+        let buffer = reader.into_reader().into_vec();
+        input.give_back(buffer);
+        Ok(orphans)
     }
 }
 
@@ -192,18 +197,22 @@ impl Notate for pgn::Chess {
     /// played, variations included, without building a tree.
     fn check_stream(
         &self,
-        input: &mut dyn Read,
+        mut input: Input<'_>,
         options: ReadOptions,
         each: &mut dyn FnMut(Checked) -> io::Result<()>,
     ) -> io::Result<Vec<Diagnostic>> {
-        let mut reader = pgn::ValidatingReader::with_options(input, options);
+        let reader = input.reader(self.dialect(), options);
+        let mut reader = pgn::ValidatingReader::from_reader(reader);
         while let Some(game) = reader.read_game()? {
             each(Checked {
                 moves: game.plies,
                 diagnostics: game.diagnostics,
             })?;
         }
-        Ok(reader.take_orphans())
+        let orphans = reader.take_orphans();
+        let buffer = reader.into_reader().into_vec();
+        input.give_back(buffer);
+        Ok(orphans)
     }
 }
 
@@ -252,18 +261,22 @@ impl Notate for pdn::Draughts {
     /// played with these rules, variations included, without building a tree.
     fn check_stream(
         &self,
-        input: &mut dyn Read,
+        mut input: Input<'_>,
         options: ReadOptions,
         each: &mut dyn FnMut(Checked) -> io::Result<()>,
     ) -> io::Result<Vec<Diagnostic>> {
-        let mut reader = pdn::ValidatingReader::with_options(input, *self, options);
+        let reader = input.reader(self.dialect(), options);
+        let mut reader = pdn::ValidatingReader::from_reader(reader, *self);
         while let Some(game) = reader.read_game()? {
             each(Checked {
                 moves: game.plies,
                 diagnostics: game.diagnostics,
             })?;
         }
-        Ok(reader.take_orphans())
+        let orphans = reader.take_orphans();
+        let buffer = reader.into_reader().into_vec();
+        input.give_back(buffer);
+        Ok(orphans)
     }
 }
 

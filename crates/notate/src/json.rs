@@ -9,12 +9,12 @@
 //! README.md documents the format.
 
 use std::fmt::Write as _;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 
 use notation::{Diagnostic, GameReader, KeepRaw, LineId, ReadGame, ReadOptions, Severity};
 
 use crate::games::Notate;
-use crate::pipeline::{OncePerInput, Origin, Task};
+use crate::pipeline::{Input, OncePerInput, Origin, Task};
 
 /// Appends `s` as a JSON string.
 pub fn string(s: &str, out: &mut String) {
@@ -60,11 +60,12 @@ impl<G: Notate> Task for JsonTask<'_, G> {
 
     fn run(
         &self,
-        input: &mut dyn Read,
+        mut input: Input<'_>,
         origin: Origin,
         sink: &mut dyn FnMut(Item) -> io::Result<()>,
     ) -> io::Result<u64> {
-        let mut reader = GameReader::new(self.rules, input, self.options).keep_raw(KeepRaw::Never);
+        let reader = input.reader(self.rules.dialect(), self.options);
+        let mut reader = GameReader::from_reader(self.rules, reader).keep_raw(KeepRaw::Never);
         let mut games = 0;
         while let Some(mut game) = reader.read_game()? {
             games += 1;
@@ -80,6 +81,8 @@ impl<G: Notate> Task for JsonTask<'_, G> {
             })?;
         }
         let mut orphans = reader.take_orphans();
+        let buffer = reader.into_reader().into_vec();
+        input.give_back(buffer);
         if !orphans.is_empty() {
             for d in &mut orphans {
                 origin.place(d);

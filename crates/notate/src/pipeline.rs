@@ -13,6 +13,17 @@
 //! fresh megabyte are cleared by the kernel, and freeing it in another thread than the
 //! one that allocated it costs both).
 //!
+//! A worker reads a chunk in place: the chunk's buffer becomes its reader's buffer
+//! ([`notation::Reader::from_vec`]), so that a large game is held once, in the chunk, and
+//! not copied into a reader's buffer as large. A chunk's buffer grows to hold the game it
+//! ends with; one grown far past [`CHUNK_BYTES`] (for a large game) is not kept as a
+//! credit, so that the games after a large one do not keep its memory.
+//!
+//! The splitter's buffer grows by fallible allocation: when it cannot hold more of a
+//! game, the chunk goes out as it is, marked as cut short, and the rest of the game is
+//! skipped up to the next line that starts with `[`, as the reader skips a game too
+//! large; the worker's reader reports the game ([`notation::DiagnosticKind::GameOutOfMemory`]).
+//!
 //! A chunk read on its own numbers its lines and games from zero. Its [`Origin`] (the
 //! lines and bytes before it, counted by the splitter) puts lines back right in the
 //! worker; games are renumbered by the emitter, the only one who knows how many games
@@ -23,10 +34,14 @@ use std::io::{self, Read};
 use std::sync::mpsc::{Receiver, SyncSender, channel, sync_channel};
 use std::sync::{Arc, Mutex};
 
-use notation::{Diagnostic, DiagnosticKind, count_line_ends};
+use notation::{Diagnostic, DiagnosticKind, Dialect, ReadOptions, Reader, count_line_ends};
 
 /// The size a chunk is cut at (the next game boundary after it).
 pub const CHUNK_BYTES: usize = 1 << 20;
+
+/// A chunk's buffer larger than this (it held a large game) is dropped once its chunk is
+/// emitted rather than kept for the next chunk.
+const KEPT_BUFFER_BYTES: usize = 4 * CHUNK_BYTES;
 
 /// Where a chunk starts in its input.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -48,6 +63,42 @@ impl Origin {
     }
 }
 
+/// What a task reads: bytes already in memory, then a stream. With one thread, no bytes
+/// and the whole input; with several, a chunk and nothing after it.
+pub struct Input<'a> {
+    /// A chunk, read in place: taken over as the reader's buffer, to be handed back
+    /// ([`Input::give_back`]) for the next chunk to reuse.
+    pub bytes: &'a mut Vec<u8>,
+    /// What follows the bytes.
+    pub rest: &'a mut dyn Read,
+    /// Whether the bytes end inside a game that could not be held in memory (the stream
+    /// goes on after it): the reader reports that game.
+    pub cut_short: bool,
+}
+
+impl<'a> Input<'a> {
+    /// A notation reader of the input, which takes the bytes over.
+    pub fn reader(
+        &mut self,
+        dialect: Dialect,
+        options: ReadOptions,
+    ) -> Reader<&mut (dyn Read + 'a)> {
+        let bytes = std::mem::take(self.bytes);
+        let reader = Reader::from_vec(&mut *self.rest, bytes, dialect, options);
+        if self.cut_short {
+            reader.cut_short()
+        } else {
+            reader
+        }
+    }
+
+    /// Hands a reader's buffer back, for the next chunk (a task that returns early
+    /// need not: the next chunk then gets a buffer of its own).
+    pub fn give_back(&mut self, buffer: Vec<u8>) {
+        *self.bytes = buffer;
+    }
+}
+
 /// The work of a subcommand on one stream: a whole input, or one chunk of it.
 pub trait Task: Sync {
     /// What is emitted, in input order: typically one per game.
@@ -57,7 +108,7 @@ pub trait Task: Sync {
     /// which the games of later chunks are renumbered.
     fn run(
         &self,
-        input: &mut dyn Read,
+        input: Input<'_>,
         origin: Origin,
         sink: &mut dyn FnMut(Self::Item) -> io::Result<()>,
     ) -> io::Result<u64>;
@@ -73,7 +124,12 @@ pub fn drive<T: Task>(
     emit: &mut dyn FnMut(T::Item, u64) -> io::Result<()>,
 ) -> io::Result<()> {
     if jobs <= 1 {
-        task.run(&mut input, Origin::default(), &mut |item| emit(item, 0))?;
+        let input = Input {
+            bytes: &mut Vec::new(),
+            rest: &mut input,
+            cut_short: false,
+        };
+        task.run(input, Origin::default(), &mut |item| emit(item, 0))?;
         return Ok(());
     }
     parallel(task, input, jobs, emit)
@@ -85,7 +141,7 @@ struct Done<I> {
     games: u64,
 }
 
-type Job = (u64, Vec<u8>, Origin);
+type Job = (u64, Chunk);
 
 /// A worker's report on a chunk: its place, what it gave, and its buffer to reuse.
 type Report<I> = (u64, io::Result<Done<I>>, Vec<u8>);
@@ -139,8 +195,8 @@ fn split(
             return;
         };
         match splitter.next_chunk_in(buffer) {
-            Ok(Some((chunk, origin))) => {
-                if work.send((seq, chunk, origin)).is_err() {
+            Ok(Some(chunk)) => {
+                if work.send((seq, chunk)).is_err() {
                     return;
                 }
             }
@@ -166,17 +222,22 @@ fn work<T: Task>(
             Ok(rx) => rx.recv(),
             Err(_) => return,
         };
-        let Ok((seq, chunk, origin)) = job else {
+        let Ok((seq, mut chunk)) = job else {
             return;
         };
         let mut items = Vec::new();
+        let input = Input {
+            bytes: &mut chunk.bytes,
+            rest: &mut io::empty(),
+            cut_short: chunk.cut_short,
+        };
         let result = task
-            .run(&mut &chunk[..], origin, &mut |item| {
+            .run(input, chunk.origin, &mut |item| {
                 items.push(item);
                 Ok(())
             })
             .map(|games| Done { items, games });
-        if done.send((seq, result, chunk)).is_err() {
+        if done.send((seq, result, chunk.bytes)).is_err() {
             return;
         }
     }
@@ -191,7 +252,11 @@ fn reorder<I>(
     let mut waiting = BTreeMap::new();
     let mut next = 0u64;
     let mut games = 0u64;
-    for (seq, result, buffer) in done {
+    for (seq, result, mut buffer) in done {
+        if buffer.capacity() > KEPT_BUFFER_BYTES {
+            // It held a large game: freed now, before the chunk's items are emitted.
+            buffer = Vec::new();
+        }
         waiting.insert(seq, (result, buffer));
         while let Some((result, buffer)) = waiting.remove(&next) {
             let chunk = result?;
@@ -211,6 +276,17 @@ fn reorder<I>(
             "a worker thread stopped before finishing its part of the input",
         ))
     }
+}
+
+/// A piece of the input, for a worker to read as if it were a file of its own.
+pub struct Chunk {
+    /// The bytes.
+    pub bytes: Vec<u8>,
+    /// Where they start in the input.
+    pub origin: Origin,
+    /// Whether they end inside a game that could not be held in memory; the input goes
+    /// on at a later line (see [`Splitter::next_chunk_in`]).
+    pub cut_short: bool,
 }
 
 /// Cuts a stream into chunks that end at game boundaries.
@@ -240,9 +316,16 @@ impl<R: Read> Splitter<R> {
         }
     }
 
-    /// The next chunk and where it starts, or `None` at the end of the stream. The chunk
-    /// is read into `buf`, an earlier chunk's buffer to reuse (what it holds is dropped).
-    pub fn next_chunk_in(&mut self, mut buf: Vec<u8>) -> io::Result<Option<(Vec<u8>, Origin)>> {
+    /// The next chunk, or `None` at the end of the stream. The chunk is read into `buf`,
+    /// an earlier chunk's buffer to reuse (what it holds is dropped).
+    ///
+    /// The buffer grows with the game the chunk ends with, by fallible allocation: a
+    /// game's size comes from the input, and one that does not fit in the memory left
+    /// must be reported as that game's error, not abort the program. When the buffer
+    /// cannot grow, the chunk is what it holds, cut short inside that game, and the rest
+    /// of the game is skipped, up to the next line that starts with `[` (as the reader
+    /// skips a game too large): the worker's reader reports the game.
+    pub fn next_chunk_in(&mut self, mut buf: Vec<u8>) -> io::Result<Option<Chunk>> {
         buf.clear();
         buf.extend_from_slice(&self.carry);
         buf.reserve(self.target + (self.target >> 3));
@@ -251,6 +334,9 @@ impl<R: Read> Splitter<R> {
         loop {
             if !self.eof && buf.len() < goal {
                 let old = buf.len();
+                if buf.try_reserve(goal - old).is_err() {
+                    return self.cut_short(buf).map(Some);
+                }
                 buf.resize(goal, 0);
                 let n = fill(&mut self.inner, &mut buf[old..])?;
                 buf.truncate(old + n);
@@ -280,7 +366,7 @@ impl<R: Read> Splitter<R> {
         }
     }
 
-    fn cut(&mut self, mut buf: Vec<u8>, at: Option<usize>) -> (Vec<u8>, Origin) {
+    fn cut(&mut self, mut buf: Vec<u8>, at: Option<usize>) -> Chunk {
         self.carry.clear();
         if let Some(at) = at {
             self.carry.extend_from_slice(&buf[at..]);
@@ -289,7 +375,44 @@ impl<R: Read> Splitter<R> {
         let origin = self.origin;
         self.origin.lines += count_line_ends(&buf);
         self.origin.offset += buf.len() as u64;
-        (buf, origin)
+        Chunk {
+            bytes: buf,
+            origin,
+            cut_short: false,
+        }
+    }
+
+    /// The chunk `buf`, cut short inside a game that could not be held; the input is
+    /// skipped up to the next line that starts with `[` (or its end), where the next
+    /// chunk starts.
+    fn cut_short(&mut self, buf: Vec<u8>) -> io::Result<Chunk> {
+        let mut chunk = self.cut(buf, None);
+        chunk.cut_short = true;
+        let mut line_feed = chunk.bytes.last() == Some(&b'\n');
+        let mut carriage_return = chunk.bytes.last() == Some(&b'\r');
+        let mut block = [0u8; 1 << 13];
+        while !self.eof {
+            let n = fill(&mut self.inner, &mut block)?;
+            self.eof = n < block.len();
+            let block = &block[..n];
+            let start = if line_feed && block.first() == Some(&b'[') {
+                Some(0)
+            } else {
+                memchr::memmem::find(block, b"\n[").map(|i| i + 1)
+            };
+            let skipped = &block[..start.unwrap_or(n)];
+            // A CR LF split between two blocks is one line end, not two.
+            let split = carriage_return && skipped.first() == Some(&b'\n');
+            self.origin.lines += count_line_ends(skipped) - u64::from(split);
+            self.origin.offset += skipped.len() as u64;
+            if let Some(start) = start {
+                self.carry.extend_from_slice(&block[start..]);
+                break;
+            }
+            line_feed = block.last() == Some(&b'\n');
+            carriage_return = block.last() == Some(&b'\r');
+        }
+        Ok(chunk)
     }
 }
 
@@ -401,7 +524,8 @@ mod tests {
         let mut s = Splitter::new(text, target);
         let mut out = Vec::new();
         while let Some(c) = s.next_chunk_in(Vec::new()).expect("in memory") {
-            out.push(c);
+            assert!(!c.cut_short);
+            out.push((c.bytes, c.origin));
         }
         out
     }
@@ -460,6 +584,34 @@ mod tests {
         assert!(ends_with_marker(b"2. 33-29 *\\r\n\\r"));
         assert!(ends_blank_line(b"2-0\r\n\\r\r"));
         assert!(!ends_blank_line(b"2-0\\r"));
+    }
+
+    #[test]
+    fn a_chunk_cut_short_skips_its_game_to_the_next_tag_line() {
+        // The splitter held `held` and could hold no more: the rest of the game, over
+        // several of the blocks it skips in, a CR LF split between two of them, is
+        // skipped up to the next line that starts with `[`.
+        let held = b"[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 {".to_vec();
+        let mut rest = vec![b'x'; (1 << 13) - 1];
+        rest.extend_from_slice(b"\r\n [x\r\nyy\n\n");
+        rest.extend(std::iter::repeat_n(b'y', 20_000));
+        rest.extend_from_slice(b"} *\n[Event \"c\"]\n\n1. c4 *\n");
+        let mut s = Splitter::new(&rest[..], 1024);
+        let chunk = s.cut_short(held.clone()).expect("in memory");
+        assert!(chunk.cut_short);
+        assert_eq!(chunk.bytes, held);
+        assert_eq!(chunk.origin, Origin::default());
+        let next = s
+            .next_chunk_in(Vec::new())
+            .expect("in memory")
+            .expect("a chunk");
+        assert_eq!(next.bytes, b"[Event \"c\"]\n\n1. c4 *\n");
+        let skipped = rest.len() - next.bytes.len();
+        let mut whole = held.clone();
+        whole.extend_from_slice(&rest[..skipped]);
+        assert_eq!(next.origin.offset, whole.len() as u64);
+        assert_eq!(next.origin.lines, count_line_ends(&whole));
+        assert!(s.next_chunk_in(Vec::new()).expect("in memory").is_none());
     }
 
     #[test]

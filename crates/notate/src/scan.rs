@@ -1,12 +1,12 @@
 //! `notate scan`: structure only, through the reader's fast path (a [`Visitor`] that
 //! counts; no move is read by any rules).
 
-use std::io::{self, Read};
+use std::io;
 use std::ops::{AddAssign, ControlFlow};
 
-use notation::{At, Dialect, Nag, RawGame, RawValue, ReadOptions, Reader, Skip, Visitor};
+use notation::{At, Dialect, Nag, RawGame, RawValue, ReadOptions, Skip, Visitor};
 
-use crate::pipeline::{Origin, Task};
+use crate::pipeline::{Input, Origin, Task};
 
 /// Counts for `scan`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -75,12 +75,15 @@ impl Task for ScanTask {
 
     fn run(
         &self,
-        input: &mut dyn Read,
+        mut input: Input<'_>,
         _origin: Origin,
         sink: &mut dyn FnMut(Counts) -> io::Result<()>,
     ) -> io::Result<u64> {
         let mut counts = Counts::default();
-        Reader::new(input, self.dialect, ReadOptions::default()).visit_all(&mut counts)?;
+        let mut reader = input.reader(self.dialect, ReadOptions::default());
+        reader.visit_all(&mut counts)?;
+        let buffer = reader.into_vec();
+        input.give_back(buffer);
         sink(counts)?;
         Ok(counts.games)
     }

@@ -1,12 +1,12 @@
 //! `notate stats`: games, plies, results, variants, tags, openings, errors.
 
 use std::collections::{BTreeMap, HashMap};
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 
 use notation::{GameReader, KeepRaw, LineId, Player, ReadOptions, Severity};
 
 use crate::games::Notate;
-use crate::pipeline::{Origin, Task};
+use crate::pipeline::{Input, Origin, Task};
 
 /// How many plies name an opening.
 const OPENING_PLIES: usize = 2;
@@ -132,12 +132,13 @@ impl<G: Notate> Task for StatsTask<'_, G> {
 
     fn run(
         &self,
-        input: &mut dyn Read,
+        mut input: Input<'_>,
         _origin: Origin,
         sink: &mut dyn FnMut(Stats) -> io::Result<()>,
     ) -> io::Result<u64> {
         let mut stats = Stats::default();
-        let mut reader = GameReader::new(self.rules, input, self.options).keep_raw(KeepRaw::Never);
+        let reader = input.reader(self.rules.dialect(), self.options);
+        let mut reader = GameReader::from_reader(self.rules, reader).keep_raw(KeepRaw::Never);
         while let Some(read) = reader.read_game()? {
             let game = &read.game;
             stats.games += 1;
@@ -171,6 +172,8 @@ impl<G: Notate> Task for StatsTask<'_, G> {
                 *stats.openings.entry(opening).or_default() += 1;
             }
         }
+        let buffer = reader.into_reader().into_vec();
+        input.give_back(buffer);
         let games = stats.games;
         sink(stats)?;
         Ok(games)
