@@ -448,7 +448,9 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
             return ControlFlow::Break(());
         }
         self.flush_setup_at(&at);
-        let (text, lossy) = decode_text(text);
+        // Folded straight from the input when it is UTF-8: a comment of 50 MB is copied
+        // once, not twice.
+        let (text, lossy) = crate::encoding::decode(text);
         if lossy {
             self.report(DiagnosticKind::NotUtf8, &at);
         }
@@ -594,7 +596,7 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
                     .get(a.min(b)..b.min(raw.bytes.len()))
                     .unwrap_or(&[])
             };
-            let (text, _) = decode_text(slice(from, to));
+            let (text, _) = crate::encoding::decode(slice(from, to));
             let text = text.trim_end().to_owned();
             if !text.is_empty() {
                 game.tail = Some(Tail { line, text });
@@ -692,6 +694,23 @@ impl<'r, R: Rules, I: Read> GameReader<'r, R, I> {
     /// Diagnostics about text outside any game (after the last game, or an empty input).
     pub fn take_orphans(&mut self) -> Vec<Diagnostic> {
         self.builder.take_orphans()
+    }
+
+    /// The bytes of the game just read, as written ([`ReadGame::span`]), until the next
+    /// game is read: what [`KeepRaw`] would copy, for a caller that needs them only for
+    /// some games ([`Reader::buffered`]).
+    ///
+    /// ```
+    /// use notation::{GameReader, KeepRaw, RawRules, ReadOptions};
+    /// let pgn = b"[White \"A\"]\n\n1. e4 *\n\n1. d4 *\n";
+    /// let mut games = GameReader::new(&RawRules::PGN, &pgn[..], ReadOptions::default())
+    ///     .keep_raw(KeepRaw::Never);
+    /// let first = games.read_game()?.expect("a game");
+    /// assert_eq!(games.buffered(first.span), Some(&b"[White \"A\"]\n\n1. e4 *"[..]));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn buffered(&self, span: Span) -> Option<&[u8]> {
+        self.reader.buffered(span)
     }
 
     /// Reads the next game.

@@ -52,4 +52,7 @@ pub use tagvalue::{
 };
 pub use tree::{Game, Line, LineId, Node, NodeId, Tail};
 pub use visitor::{At, RawGame, RawValue, Skip, Visitor};
-pub use writer::{PGN_ROSTER, WriteError, WriteOptions, to_export_string, write_game, write_tags};
+pub use writer::{
+    PGN_ROSTER, WriteError, WriteOptions, export_len, to_export_string, write_game, write_game_to,
+    write_tags,
+};

@@ -543,6 +543,17 @@ impl<R: Read> Reader<R> {
         self.games
     }
 
+    /// The input's bytes in `span` while the buffer holds them: those of the game just
+    /// read ([`RawGame::span`]) stay there until the next game is read, so a caller that
+    /// needs them only now and then (a game that cannot be written) need not copy every
+    /// game's. `None` for bytes no longer (or not yet) held. A game skipped as too large
+    /// to hold has no whole text: its diagnostics say so.
+    pub fn buffered(&self, span: Span) -> Option<&[u8]> {
+        let start = usize::try_from(span.start.checked_sub(self.base)?).ok()?;
+        let end = usize::try_from(span.end.checked_sub(self.base)?).ok()?;
+        self.buf[..self.filled].get(start..end)
+    }
+
     /// Reads every game into the visitor.
     pub fn visit_all<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<()> {
         while self.read_game(visitor)?.is_some() {}

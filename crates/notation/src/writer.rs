@@ -16,8 +16,13 @@
 //!
 //! The tree is walked with an explicit stack, never by recursion: a hostile file may nest
 //! variations as deep as it likes.
+//!
+//! [`write_game`] builds the whole game in a `String`. [`write_game_to`] writes to any
+//! [`fmt::Write`] as it goes, holding no more than a line in memory: a token longer than
+//! a line (a comment of one word of 50 MB) goes straight out, so that a large game is
+//! not held again as text, nor copied on its way out.
 
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 
 use crate::{Game, GameResult, LineId, NodeId, Player, Rules, SetupError, Tags};
 
@@ -104,6 +109,9 @@ pub enum WriteError {
         "the unread movetext continues a variation, which the reduced export format leaves out"
     )]
     ReducedTail,
+    /// The output of [`write_game_to`] refused the text (its own error says why).
+    #[error("the output refused the text")]
+    Output,
 }
 
 /// Writes a game in the export format, appending to `out`.
@@ -149,6 +157,86 @@ pub fn write_game<R: Rules>(
         Err(_) => out.truncate(start),
     }
     written
+}
+
+/// Counts the bytes written to it, and keeps none.
+struct Count(usize);
+
+impl fmt::Write for Count {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.0 += s.len();
+        Ok(())
+    }
+}
+
+/// The length in bytes of a game's export ([`write_game`]), or why it cannot be written:
+/// the game is written, and the text thrown away as it comes. Nothing is held, so it
+/// tells of a game of any size whether [`write_game_to`] will write it.
+///
+/// ```
+/// use notation::{export_len, to_export_string, Game, RawMove, RawRules, WriteOptions};
+/// let game: Game<RawMove> = Game::new();
+/// let text = to_export_string(&RawRules::PGN, &game, &WriteOptions::default())?;
+/// assert_eq!(export_len(&RawRules::PGN, &game, &WriteOptions::default())?, text.len());
+/// # Ok::<(), notation::WriteError>(())
+/// ```
+pub fn export_len<R: Rules>(
+    rules: &R,
+    game: &Game<R::Move>,
+    options: &WriteOptions,
+) -> Result<usize, WriteError> {
+    let mut count = Count(0);
+    let result = write_movetext(rules, game, options, &mut count)?;
+    write_tags_to(&game.tags, result, options, &mut count)?;
+    Ok(count.0)
+}
+
+/// Writes a game in the export format to `out` as it goes: the same text as
+/// [`write_game`], with no more than a line of it (and the tag pair being written) held
+/// in memory, so that a game whose text is large is not held twice, as a tree and as
+/// text.
+///
+/// The game is walked twice: first writing nothing, for the result its tags take (the
+/// one the rules keep for the position its main line ends in) and to find out whether it
+/// can be written, then to `out`. So on error nothing is written, except when `out`
+/// itself fails ([`WriteError::Output`]): then what it took stays written.
+///
+/// ```
+/// use notation::{write_game_to, to_export_string, Game, RawMove, RawRules, WriteOptions};
+/// let mut game: Game<RawMove> = Game::new();
+/// game.push_move(notation::LineId::MAIN, RawMove("e4".into()));
+/// let mut out = String::new();
+/// write_game_to(&RawRules::PGN, &game, &WriteOptions::default(), &mut out)?;
+/// assert_eq!(out, to_export_string(&RawRules::PGN, &game, &WriteOptions::default())?);
+/// # Ok::<(), notation::WriteError>(())
+/// ```
+pub fn write_game_to<R: Rules, W: fmt::Write>(
+    rules: &R,
+    game: &Game<R::Move>,
+    options: &WriteOptions,
+    out: &mut W,
+) -> Result<(), WriteError> {
+    let mut count = Count(0);
+    let result = write_movetext(rules, game, options, &mut count)?;
+    write_tags_to(&game.tags, result, options, &mut count)?;
+    write_tags_to(&game.tags, result, options, out)?;
+    write_movetext(rules, game, options, out)?;
+    Ok(())
+}
+
+/// [`write_tags`] to any output, leaving what was written on error.
+fn write_tags_to<W: fmt::Write>(
+    tags: &Tags,
+    result: GameResult,
+    options: &WriteOptions,
+    out: &mut W,
+) -> Result<(), WriteError> {
+    let mut any = false;
+    write_tag_lines(tags, result, options, &mut any, out)?;
+    if any {
+        out.write_char('\n').map_err(|_| WriteError::Output)?;
+    }
+    Ok(())
 }
 
 /// Writes a game in the export format into a new string.
@@ -202,11 +290,9 @@ pub fn write_tags(
     out: &mut String,
 ) -> Result<(), WriteError> {
     let start = out.len();
-    let written = write_tag_lines(tags, result, options, out);
-    match written {
-        Ok(()) if out.len() > start => out.push('\n'),
-        Ok(()) => {}
-        Err(_) => out.truncate(start),
+    let written = write_tags_to(tags, result, options, out);
+    if written.is_err() {
+        out.truncate(start);
     }
     written
 }
@@ -217,15 +303,18 @@ pub fn write_tags(
 /// without them would not read back.
 const START_TAGS: [&str; 4] = ["FEN", "GameType", "SetUp", "Variant"];
 
-fn write_tag_lines(
+/// Writes the tag lines; `any` tells whether there was one.
+fn write_tag_lines<W: fmt::Write>(
     tags: &Tags,
     result: GameResult,
     options: &WriteOptions,
-    out: &mut String,
+    any: &mut bool,
+    out: &mut W,
 ) -> Result<(), WriteError> {
     for &(name, default) in options.roster {
         let value = tags.get(name).unwrap_or(default);
         write_tag(name, value, result, out)?;
+        *any = true;
     }
     let mut others: Vec<_> = tags
         .iter()
@@ -236,15 +325,16 @@ fn write_tag_lines(
     others.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
     for tag in others {
         write_tag(&tag.name, &tag.value, result, out)?;
+        *any = true;
     }
     Ok(())
 }
 
-fn write_tag(
+fn write_tag<W: fmt::Write>(
     name: &str,
     value: &str,
     result: GameResult,
-    out: &mut String,
+    out: &mut W,
 ) -> Result<(), WriteError> {
     if !is_writable_tag_name(name) {
         return Err(WriteError::TagName(name.to_owned()));
@@ -254,19 +344,28 @@ fn write_tag(
     } else {
         value
     };
-    out.push('[');
-    out.push_str(name);
-    out.push_str(" \"");
-    for c in value.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '"' => out.push_str("\\\""),
-            c if c.is_ascii_control() => out.push(' '),
-            c => out.push(c),
+    let mut text = || -> fmt::Result {
+        out.write_char('[')?;
+        out.write_str(name)?;
+        out.write_str(" \"")?;
+        // Runs of plain characters go out whole; what needs escaping is ASCII, which
+        // is never part of another character's bytes.
+        let mut from = 0;
+        for (i, b) in value.bytes().enumerate() {
+            let escaped = match b {
+                b'\\' => "\\\\",
+                b'"' => "\\\"",
+                b if b.is_ascii_control() => " ",
+                _ => continue,
+            };
+            out.write_str(&value[from..i])?;
+            out.write_str(escaped)?;
+            from = i + 1;
         }
-    }
-    out.push_str("\"]\n");
-    Ok(())
+        out.write_str(&value[from..])?;
+        out.write_str("\"]\n")
+    };
+    text().map_err(|_| WriteError::Output)
 }
 
 /// Whether a name reads back as a tag name: printable ASCII without the characters that
@@ -300,11 +399,11 @@ struct Pending<P> {
     before: P,
 }
 
-fn write_movetext<R: Rules>(
+fn write_movetext<R: Rules, W: fmt::Write>(
     rules: &R,
     game: &Game<R::Move>,
     options: &WriteOptions,
-    out: &mut String,
+    out: &mut W,
 ) -> Result<GameResult, WriteError> {
     let mut w = Movetext::new(out, options.line_width);
     let main = game.line(LineId::MAIN);
@@ -334,17 +433,20 @@ fn write_movetext<R: Rules>(
     w.word(result.as_str());
     w.end_line();
     // The empty line that follows the movetext section.
-    w.out.push('\n');
+    w.put("\n");
+    if w.failed {
+        return Err(WriteError::Output);
+    }
     Ok(result)
 }
 
 /// Writes the moves of every line, depth first in document order, with an explicit stack.
 /// Returns the position the main line ends in (as far as its moves are in the tree).
-fn walk<R: Rules>(
+fn walk<R: Rules, W: fmt::Write>(
     rules: &R,
     game: &Game<R::Move>,
     options: &WriteOptions,
-    w: &mut Movetext<'_>,
+    w: &mut Movetext<'_, W>,
     start: R::Position,
 ) -> Result<Option<R::Position>, WriteError> {
     let position = start_line(rules, game, options, w, LineId::MAIN, start)?;
@@ -490,11 +592,11 @@ fn walk<R: Rules>(
 
 /// Writes what comes before a line's first move (its comments and its set-up) and
 /// returns the position its first move is played from.
-fn start_line<R: Rules>(
+fn start_line<R: Rules, W: fmt::Write>(
     rules: &R,
     game: &Game<R::Move>,
     options: &WriteOptions,
-    w: &mut Movetext<'_>,
+    w: &mut Movetext<'_, W>,
     id: LineId,
     mut position: R::Position,
 ) -> Result<R::Position, WriteError> {
@@ -529,20 +631,27 @@ fn inline_setup<R: Rules>(
 }
 
 /// Lays movetext tokens out on lines of fewer than `width` characters.
-struct Movetext<'o> {
-    out: &'o mut String,
+struct Movetext<'o, W: fmt::Write> {
+    out: &'o mut W,
     width: usize,
-    /// The line being filled, without its line end.
+    /// The line being filled, without its line end (and without its start, when that
+    /// went out already: see `written`).
     line: String,
-    /// Characters in `line` (not bytes: comments may hold any text).
+    /// Characters in the line (not bytes: comments may hold any text); 0 when it is empty.
     chars: usize,
     /// Byte offset in `line` of its last word that does not start with `%`.
     anchor: usize,
     scratch: String,
+    /// Whether the line's first word went straight out: a word too long for any line
+    /// stands alone on its line, so nothing will move it, and it is not copied into
+    /// `line` (a comment of one word of 50 MB is not held a second time).
+    written: bool,
+    /// Whether `out` refused text; nothing more is written then.
+    failed: bool,
 }
 
-impl<'o> Movetext<'o> {
-    fn new(out: &'o mut String, width: usize) -> Movetext<'o> {
+impl<'o, W: fmt::Write> Movetext<'o, W> {
+    fn new(out: &'o mut W, width: usize) -> Movetext<'o, W> {
         Movetext {
             out,
             width,
@@ -550,6 +659,15 @@ impl<'o> Movetext<'o> {
             chars: 0,
             anchor: 0,
             scratch: String::new(),
+            written: false,
+            failed: false,
+        }
+    }
+
+    /// Writes text to the output.
+    fn put(&mut self, text: &str) {
+        if !self.failed && self.out.write_str(text).is_err() {
+            self.failed = true;
         }
     }
 
@@ -560,7 +678,11 @@ impl<'o> Movetext<'o> {
             return;
         }
         let n = word.chars().count();
-        if self.line.is_empty() {
+        if n >= self.width && !word.starts_with('%') {
+            self.long_word(&[word], n);
+            return;
+        }
+        if self.chars == 0 {
             self.chars = n;
             if word.starts_with('%') {
                 // Nothing to lean on (the movetext's first word, or after a line that had
@@ -608,14 +730,30 @@ impl<'o> Movetext<'o> {
         self.anchor = 0;
     }
 
+    /// A word of `n` characters (its `parts` joined), at least a line's width, that does
+    /// not start with `%`: it could share no line with the word before it, so it starts
+    /// a new one, and it goes straight out, as [`Movetext::word`] would lay it out.
+    fn long_word(&mut self, parts: &[&str], n: usize) {
+        self.end_line();
+        for part in parts {
+            self.put(part);
+        }
+        self.chars = n;
+        self.anchor = 0;
+        self.written = true;
+    }
+
     /// Ends the current line, if it has anything.
     fn end_line(&mut self) {
-        if !self.line.is_empty() {
-            self.out.push_str(&self.line);
-            self.out.push('\n');
+        if self.chars > 0 {
+            let line = std::mem::take(&mut self.line);
+            self.put(&line);
+            self.put("\n");
+            self.line = line;
             self.line.clear();
             self.chars = 0;
             self.anchor = 0;
+            self.written = false;
         }
     }
 
@@ -628,20 +766,28 @@ impl<'o> Movetext<'o> {
             return;
         }
         let mut words = text.split_whitespace().peekable();
-        let mut scratch = std::mem::take(&mut self.scratch);
-        scratch.clear();
-        scratch.push('{');
         if words.peek().is_none() {
-            scratch.push('}');
-            self.word(&scratch);
+            self.word("{}");
         }
+        let mut open = "{";
+        let mut scratch = std::mem::take(&mut self.scratch);
         while let Some(word) = words.next() {
-            scratch.push_str(word);
-            if words.peek().is_none() {
-                scratch.push('}');
+            let close = if words.peek().is_none() { "}" } else { "" };
+            // A word longer than a line goes out as it is, braces and all, uncopied.
+            if word.len() + 2 >= self.width {
+                let n = open.len() + word.chars().count() + close.len();
+                if n >= self.width {
+                    self.long_word(&[open, word, close], n);
+                    open = "";
+                    continue;
+                }
             }
-            self.word(&scratch);
             scratch.clear();
+            scratch.push_str(open);
+            scratch.push_str(word);
+            scratch.push_str(close);
+            self.word(&scratch);
+            open = "";
         }
         self.scratch = scratch;
     }
@@ -649,6 +795,23 @@ impl<'o> Movetext<'o> {
     /// A rest-of-line comment: `;` and the text with its white space collapsed, then the
     /// end of the line.
     fn line_comment(&mut self, text: &str) {
+        let n = 1 + collapsed_chars(text);
+        if n >= self.width {
+            // As a word of its own, it would stand alone on its line: out it goes, uncopied.
+            self.end_line();
+            self.put(";");
+            for (i, word) in text.split_whitespace().enumerate() {
+                if i > 0 {
+                    self.put(" ");
+                }
+                self.put(word);
+            }
+            self.chars = n;
+            self.anchor = 0;
+            self.written = true;
+            self.end_line();
+            return;
+        }
         let mut scratch = std::mem::take(&mut self.scratch);
         scratch.clear();
         scratch.push(';');
@@ -713,9 +876,9 @@ impl<'o> Movetext<'o> {
                     self.word(&word);
                     word.clear();
                     self.end_line();
-                    self.out.push('%');
-                    self.out.push_str(String::from_utf8_lossy(text).trim_end());
-                    self.out.push('\n');
+                    self.put("%");
+                    self.put(String::from_utf8_lossy(text).trim_end());
+                    self.put("\n");
                 }
                 Token::String {
                     unterminated: true, ..
@@ -752,6 +915,15 @@ impl<'o> Movetext<'o> {
             self.word(")");
         }
     }
+}
+
+/// The characters of `text` with each run of white space turned into one space and none
+/// at the ends ([`push_collapsed`]).
+fn collapsed_chars(text: &str) -> usize {
+    text.split_whitespace()
+        .enumerate()
+        .map(|(i, word)| usize::from(i > 0) + word.chars().count())
+        .sum()
 }
 
 /// Appends `text` with each run of white space turned into one space and none at the
@@ -1358,5 +1530,100 @@ mod tests {
         assert_eq!(body.matches(')').count(), DEPTH);
         assert!(body.starts_with("1. e4 ( 1. d4 ( 1. d4 ( 1. d4"));
         assert!(body.ends_with(") ) ) 1... e5 *\n\n"));
+    }
+    /// `write_game_to` and `export_len` write and count what `write_game` writes, on
+    /// games whose words are longer than a line (which `write_game_to`'s layout sends
+    /// straight out) in comments, line comments and kept text, next to `%` words and
+    /// short words, in ASCII and not.
+    #[test]
+    fn streaming_writes_what_write_game_writes() {
+        let long = "x".repeat(200);
+        let wide = "\u{e9}".repeat(90);
+        let narrow = "\u{e9}".repeat(40);
+        let texts = [
+            long.clone(),
+            format!("a {long} b"),
+            format!("{long}}} c"),
+            format!("ab}} {long}"),
+            format!("{wide} {narrow} {long}"),
+            narrow.clone(),
+            "short".to_owned(),
+            String::new(),
+        ];
+        for text in &texts {
+            for tail in [
+                None,
+                Some(format!("{long} %w e5")),
+                Some(format!("%w {long} {{{text}}} e5 ;{text}\n %x")),
+            ] {
+                let mut game = game(&["e4", "e5", "Nf3"]);
+                game.tags.set("Event", format!("\"{text}\\"));
+                game.line_mut(LineId::MAIN).comments.push(text.clone());
+                let e4 = game.line(LineId::MAIN).moves[0];
+                game.node_mut(e4).comments.push(text.clone());
+                game.node_mut(e4).comments.push("short".into());
+                let variation = game.add_variation(e4);
+                let d4 = game.push_move(variation, "d4".into());
+                game.node_mut(d4).comments.push(format!("{text} {text}"));
+                game.tail = tail.map(|text| Tail {
+                    line: LineId::MAIN,
+                    text,
+                });
+                let expected = write(&game);
+                let options = WriteOptions::default();
+                let mut streamed = String::new();
+                assert_eq!(
+                    write_game_to(&PlyRules, &game, &options, &mut streamed),
+                    Ok(())
+                );
+                assert_eq!(streamed, expected);
+                assert_eq!(export_len(&PlyRules, &game, &options), Ok(expected.len()));
+                let body = movetext(&expected);
+                assert!(body.lines().all(|line| line.chars().count() < 80
+                    || !line.trim_start().contains(' ')
+                    || line.contains(&long)
+                    || line.contains(&wide)));
+            }
+        }
+    }
+
+    /// A long word stands alone on its line, as before the layout sent it straight out.
+    #[test]
+    fn a_word_longer_than_a_line_stands_alone() {
+        let long = "y".repeat(100);
+        let mut game = game(&["e4", "e5"]);
+        let e4 = game.line(LineId::MAIN).moves[0];
+        game.node_mut(e4).comments.push(format!("a {long} b"));
+        game.tail = Some(Tail {
+            line: LineId::MAIN,
+            text: format!("{long} %w 2. Nf3"),
+        });
+        assert_eq!(
+            movetext(&write(&game)),
+            format!("1. e4 {{a\n{long}\nb}} 1... e5\n{long} %w\n2. Nf3 *\n\n")
+        );
+    }
+
+    /// An output that refuses text is an error of its own, after what it took.
+    #[test]
+    fn an_output_that_fails_is_reported() {
+        struct Full(usize);
+        impl fmt::Write for Full {
+            fn write_str(&mut self, s: &str) -> fmt::Result {
+                self.0 = self.0.checked_sub(s.len()).ok_or(fmt::Error)?;
+                Ok(())
+            }
+        }
+        let game = game(&["e4", "e5"]);
+        let options = WriteOptions::default();
+        let len = export_len(&PlyRules, &game, &options).expect("writable");
+        for room in [0, 10, len - 1] {
+            let result = write_game_to(&PlyRules, &game, &options, &mut Full(room));
+            assert_eq!(result, Err(WriteError::Output));
+        }
+        assert_eq!(
+            write_game_to(&PlyRules, &game, &options, &mut Full(len)),
+            Ok(())
+        );
     }
 }

@@ -418,6 +418,28 @@ fn bytes_read_in_place_read_as_a_stream_of_them() {
 }
 
 #[test]
+fn the_bytes_of_the_game_just_read_are_its_raw_text() {
+    let mut big = b"[Event \"big\"]\n\n1. e4 {".to_vec();
+    big.extend(std::iter::repeat_n(b'y', 200_000));
+    big.extend_from_slice(b"} e5 *\n\n");
+    let inputs: [&[u8]; 3] = [
+        b"\xef\xbb\xbf[Event \"a\"]\r\n\r\n1. e4 {open\n\n[Event \"b\"]\n\n1. d4 *\n{after}",
+        b"1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n[A \"b\"] 1. e4 (",
+        &big,
+    ];
+    for input in inputs {
+        let mut games = GameReader::new(&RawRules::PGN, input, ReadOptions::default())
+            .keep_raw(notation::KeepRaw::Always);
+        let mut n = 0;
+        while let Some(game) = games.read_game().unwrap() {
+            assert_eq!(games.buffered(game.span), game.raw.as_deref());
+            n += 1;
+        }
+        assert!(n >= 1);
+    }
+}
+
+#[test]
 fn bytes_cut_short_report_the_game_they_cut_and_read_on() {
     let held = b"[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 {a very long";
     let rest = b" comment\n[Event \"c\"]\n\n1. c4 *\n";
