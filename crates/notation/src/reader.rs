@@ -496,16 +496,12 @@ impl<R: Read> Reader<R> {
     /// assert!(reader.read_game(&mut builder)?.is_none());
     /// # Ok::<(), std::io::Error>(())
     /// ```
-    pub fn from_vec(
-        inner: R,
-        mut bytes: Vec<u8>,
-        dialect: Dialect,
-        options: ReadOptions,
-    ) -> Reader<R> {
-        let preloaded = bytes.len();
+    pub fn from_vec(inner: R, bytes: Vec<u8>, dialect: Dialect, options: ReadOptions) -> Reader<R> {
         if bytes.is_empty() {
-            bytes.resize(INITIAL_BUFFER, 0);
+            // A buffer of its own, zeroed as the allocator hands it out.
+            return Reader::new(inner, dialect, options);
         }
+        let preloaded = bytes.len();
         let mut reader = Reader::with_buffer(inner, dialect, options, 0);
         reader.buf = bytes;
         reader.preloaded = preloaded;

@@ -766,28 +766,31 @@ impl<'o, W: fmt::Write> Movetext<'o, W> {
             return;
         }
         let mut words = text.split_whitespace().peekable();
-        if words.peek().is_none() {
-            self.word("{}");
-        }
-        let mut open = "{";
         let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.clear();
+        scratch.push('{');
+        if words.peek().is_none() {
+            scratch.push('}');
+            self.word(&scratch);
+        }
         while let Some(word) = words.next() {
-            let close = if words.peek().is_none() { "}" } else { "" };
+            let last = words.peek().is_none();
             // A word longer than a line goes out as it is, braces and all, uncopied.
             if word.len() + 2 >= self.width {
-                let n = open.len() + word.chars().count() + close.len();
+                let close = if last { "}" } else { "" };
+                let n = scratch.len() + word.chars().count() + close.len();
                 if n >= self.width {
-                    self.long_word(&[open, word, close], n);
-                    open = "";
+                    self.long_word(&[&scratch, word, close], n);
+                    scratch.clear();
                     continue;
                 }
             }
-            scratch.clear();
-            scratch.push_str(open);
             scratch.push_str(word);
-            scratch.push_str(close);
+            if last {
+                scratch.push('}');
+            }
             self.word(&scratch);
-            open = "";
+            scratch.clear();
         }
         self.scratch = scratch;
     }
