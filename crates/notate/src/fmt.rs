@@ -4,12 +4,21 @@
 //! written from its incomplete tree: its bytes as written go out unchanged, followed by
 //! an empty line, with a warning on standard error; or, with `--rejects FILE`, they go to
 //! that file instead, so that the output and the rejects together hold every game.
+//!
+//! A game too large to hold (larger than the reader's limit, or than the memory left)
+//! cannot go out as written either: it is left out, with an error on standard error that
+//! says so, never silently. A large game that can be written goes to the emitter as a
+//! tree, and is written straight to the output ([`crate::large`]).
 
 use std::io::{self, Write};
 
-use notation::{Diagnostic, GameReader, KeepRaw, ReadOptions, Severity, WriteOptions, write_game};
+use notation::{
+    Diagnostic, DiagnosticKind, Game, GameReader, KeepRaw, ReadOptions, Severity, WriteOptions,
+    export_len, write_game, write_game_to,
+};
 
 use crate::games::Notate;
+use crate::large::{IoText, is_large};
 use crate::pipeline::{Input, Origin, Task};
 
 /// What became of a game.
@@ -18,14 +27,25 @@ pub enum Fate {
     Written,
     /// Could not be read or written: kept as written, for this reason.
     Unreadable(String),
+    /// Could not be held in memory, not even as written: left out, for this reason.
+    Lost(String),
+}
+
+/// A game's text, or the game itself when it is too large to be held as text as well
+/// ([`crate::large`]).
+pub enum Text<M> {
+    /// The export format, or the bytes as written.
+    Bytes(Vec<u8>),
+    /// A large game, to be written by the emitter straight to the output.
+    Game(Box<Game<M>>),
 }
 
 /// One game's output.
-pub struct Item {
+pub struct Item<M> {
     /// The 0-based index of the game in its chunk.
     pub index: u64,
-    /// The text to write: the export format, or the bytes as written.
-    pub text: Vec<u8>,
+    /// What to write.
+    pub text: Text<M>,
     /// What became of it.
     pub fate: Fate,
     /// Diagnostics outside any game (no text): for standard error.
@@ -42,20 +62,24 @@ pub struct FmtTask<'r, G> {
     pub write: WriteOptions,
 }
 
-impl<G: Notate> Task for FmtTask<'_, G> {
-    type Item = Item;
+impl<G: Notate> Task for FmtTask<'_, G>
+where
+    G::Move: Send,
+{
+    type Item = Item<G::Move>;
 
     fn run(
         &self,
         mut input: Input<'_>,
         origin: Origin,
-        sink: &mut dyn FnMut(Item) -> io::Result<()>,
+        sink: &mut dyn FnMut(Self::Item) -> io::Result<()>,
     ) -> io::Result<u64> {
-        // Raw bytes are kept for every game: a game with no error may still fail to be
-        // written (a tag name that cannot be written back, say), and must then go out as
-        // it came in.
+        // A game with no error may still fail to be written (a tag name that cannot be
+        // written back, say), and must then go out as it came in: its bytes are taken
+        // from the reader, which holds them until the next game is read, rather than
+        // copied for every game.
         let reader = input.reader(self.rules.dialect(), self.read);
-        let mut reader = GameReader::from_reader(self.rules, reader).keep_raw(KeepRaw::Always);
+        let mut reader = GameReader::from_reader(self.rules, reader).keep_raw(KeepRaw::Never);
         let mut games = 0;
         let mut text = String::new();
         while let Some(mut game) = reader.read_game()? {
@@ -63,43 +87,66 @@ impl<G: Notate> Task for FmtTask<'_, G> {
             for d in &mut game.diagnostics {
                 origin.place(d);
             }
+            let reason = |d: &Diagnostic| format!("{}: {}", d.location, d.kind);
+            // A game skipped as too large to hold has no whole text to pass through.
+            let skipped = game.diagnostics.iter().find(|d| {
+                matches!(
+                    d.kind,
+                    DiagnosticKind::GameTooLarge { .. } | DiagnosticKind::GameOutOfMemory { .. }
+                )
+            });
+            if let Some(d) = skipped {
+                sink(Item {
+                    index: game.index,
+                    text: Text::Bytes(Vec::new()),
+                    fate: Fate::Lost(reason(d)),
+                    orphans: Vec::new(),
+                })?;
+                continue;
+            }
             let error = game
                 .diagnostics
                 .iter()
                 .find(|d| d.severity == Severity::Error)
-                .map(|d| format!("{}: {}", d.location, d.kind));
+                .map(reason);
             let written = match error {
                 Some(reason) => Err(reason),
+                // Written later, by the emitter, once it is known that it can be.
+                None if is_large(game.span) => export_len(self.rules, &game.game, &self.write)
+                    .map(|_| None)
+                    .map_err(|e| e.to_string()),
                 None => {
                     text.clear();
                     write_game(self.rules, &game.game, &self.write, &mut text)
+                        .map(|()| Some(text.as_bytes().to_vec()))
                         .map_err(|e| e.to_string())
                 }
             };
-            let item = match written {
-                Ok(()) => Item {
-                    index: game.index,
-                    text: text.as_bytes().to_vec(),
-                    fate: Fate::Written,
-                    orphans: Vec::new(),
-                },
+            let (text, fate) = match written {
+                Ok(Some(bytes)) => (Text::Bytes(bytes), Fate::Written),
+                Ok(None) => (Text::Game(Box::new(game.game)), Fate::Written),
                 Err(reason) => {
-                    let mut raw = game.raw.unwrap_or_default();
-                    // The bytes as written, then as many line ends as make the empty
-                    // line that separates games.
-                    if !raw.ends_with(b"\n\n") {
-                        let missing: &[u8] = if raw.ends_with(b"\n") { b"\n" } else { b"\n\n" };
-                        raw.extend_from_slice(missing);
-                    }
-                    Item {
-                        index: game.index,
-                        text: raw,
-                        fate: Fate::Unreadable(reason),
-                        orphans: Vec::new(),
+                    // The tree goes first: a large game is not held three times.
+                    drop(game.game);
+                    let raw = reader.buffered(game.span).unwrap_or_default();
+                    match as_written(raw) {
+                        Some(raw) => (Text::Bytes(raw), Fate::Unreadable(reason)),
+                        None => (
+                            Text::Bytes(Vec::new()),
+                            Fate::Lost(format!(
+                                "{reason}; not enough memory to hold its {} bytes as written",
+                                raw.len()
+                            )),
+                        ),
                     }
                 }
             };
-            sink(item)?;
+            sink(Item {
+                index: game.index,
+                text,
+                fate,
+                orphans: Vec::new(),
+            })?;
         }
         let mut orphans = reader.take_orphans();
         let buffer = reader.into_reader().into_vec();
@@ -110,7 +157,7 @@ impl<G: Notate> Task for FmtTask<'_, G> {
             }
             sink(Item {
                 index: games,
-                text: Vec::new(),
+                text: Text::Bytes(Vec::new()),
                 fate: Fate::Written,
                 orphans,
             })?;
@@ -119,53 +166,97 @@ impl<G: Notate> Task for FmtTask<'_, G> {
     }
 }
 
+/// A game's bytes as written, then as many line ends as make the empty line that
+/// separates games. `None` when the memory for them cannot be had: their size comes
+/// from the input, so the allocation is a fallible one, and the game is then reported
+/// as left out rather than the program ended.
+fn as_written(raw: &[u8]) -> Option<Vec<u8>> {
+    let missing: &[u8] = if raw.ends_with(b"\n\n") {
+        b""
+    } else if raw.ends_with(b"\n") {
+        b"\n"
+    } else {
+        b"\n\n"
+    };
+    let mut bytes = Vec::new();
+    bytes.try_reserve_exact(raw.len() + missing.len()).ok()?;
+    bytes.extend_from_slice(raw);
+    bytes.extend_from_slice(missing);
+    Some(bytes)
+}
+
 /// Where games go, and what was done.
-pub struct Emitter<'o> {
+pub struct Emitter<'o, G> {
     /// The formatted games (and unreadable ones, without `--rejects`).
     pub out: &'o mut dyn Write,
     /// Unreadable games, with `--rejects`.
     pub rejects: Option<&'o mut dyn Write>,
+    /// The rules, for the large games the emitter writes.
+    pub rules: &'o G,
+    /// How to write them.
+    pub write: WriteOptions,
     /// Games written in the export format.
     pub written: u64,
     /// Unreadable games passed through or moved to the rejects.
     pub unreadable: u64,
+    /// Games that could not be held in memory, left out.
+    pub lost: u64,
 }
 
-impl Emitter<'_> {
-    /// Writes one item, reporting an unreadable game (numbered with `offset`) to `warn`.
+impl<G: Notate> Emitter<'_, G> {
+    /// Writes one item, reporting an unreadable game (numbered with `offset`) to `say`,
+    /// as a warning (`false`) or, for a game left out, as an error (`true`: said even
+    /// when warnings are not).
     pub fn emit(
         &mut self,
-        item: Item,
+        item: Item<G::Move>,
         offset: u64,
         name: &str,
-        warn: &mut dyn FnMut(String),
+        say: &mut dyn FnMut(String, bool),
     ) -> io::Result<()> {
+        let mut warn = |message| say(message, false);
         for d in &item.orphans {
             warn(format!("{name}:{d}"));
         }
-        if item.text.is_empty() {
-            return Ok(());
-        }
+        let number = item.index + offset + 1;
+        let bytes = match item.text {
+            Text::Game(game) => {
+                self.written += 1;
+                let mut text = IoText::new(&mut *self.out);
+                let written = write_game_to(self.rules, &game, &self.write, &mut text);
+                text.finish()?;
+                // The game was found writable before it was sent here.
+                return written.map_err(|e| {
+                    io::Error::other(format!("game {number} could not be written: {e}"))
+                });
+            }
+            Text::Bytes(bytes) => bytes,
+        };
         match &item.fate {
+            Fate::Lost(reason) => {
+                self.lost += 1;
+                say(format!("{name}: game {number} left out: {reason}"), true);
+                Ok(())
+            }
+            _ if bytes.is_empty() => Ok(()),
             Fate::Written => {
                 self.written += 1;
-                self.out.write_all(&item.text)
+                self.out.write_all(&bytes)
             }
             Fate::Unreadable(reason) => {
                 self.unreadable += 1;
-                let number = item.index + offset + 1;
                 match &mut self.rejects {
                     Some(rejects) => {
                         warn(format!(
                             "{name}: game {number} moved to the rejects unchanged: {reason}"
                         ));
-                        rejects.write_all(&item.text)
+                        rejects.write_all(&bytes)
                     }
                     None => {
                         warn(format!(
                             "{name}: game {number} passed through unchanged: {reason}"
                         ));
-                        self.out.write_all(&item.text)
+                        self.out.write_all(&bytes)
                     }
                 }
             }

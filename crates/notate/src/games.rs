@@ -35,7 +35,7 @@ pub trait Notate: Rules + Sync {
     /// Appends the JSON fields naming a move played from `position` (no braces, no
     /// trailing comma): `"san":"e4","uci":"e2e4"` for chess, `"move":"32-28"` for
     /// draughts.
-    fn move_fields(&self, position: &Self::Position, mv: &Self::Move, out: &mut String);
+    fn move_fields<W: json::Out>(&self, position: &Self::Position, mv: &Self::Move, out: &mut W);
 
     /// A move as text, for `stats` (openings) and `show`.
     fn move_text(&self, position: &Self::Position, mv: &Self::Move) -> String {
@@ -148,8 +148,8 @@ impl Notate for RawRules {
         None
     }
 
-    fn move_fields(&self, _: &Self::Position, mv: &Self::Move, out: &mut String) {
-        out.push_str("\"move\":");
+    fn move_fields<W: json::Out>(&self, _: &Self::Position, mv: &Self::Move, out: &mut W) {
+        out.put("\"move\":");
         json::string(&mv.0, out);
     }
 
@@ -181,10 +181,10 @@ impl Notate for pgn::Chess {
         Some(position.to_fen())
     }
 
-    fn move_fields(&self, position: &pgn::Position, mv: &pgn::Move, out: &mut String) {
-        out.push_str("\"san\":");
+    fn move_fields<W: json::Out>(&self, position: &pgn::Position, mv: &pgn::Move, out: &mut W) {
+        out.put("\"san\":");
         json::string(&position.san(mv).to_string(), out);
-        out.push_str(",\"uci\":");
+        out.put(",\"uci\":");
         let uci = pgn::Uci::from_move(mv, position.castling_mode());
         json::string(&uci.to_string(), out);
     }
@@ -248,8 +248,8 @@ impl Notate for pdn::Draughts {
         Some(board.position().to_fen())
     }
 
-    fn move_fields(&self, board: &pdn::Board, mv: &pdn::PdnMove, out: &mut String) {
-        out.push_str("\"move\":");
+    fn move_fields<W: json::Out>(&self, board: &pdn::Board, mv: &pdn::PdnMove, out: &mut W) {
+        out.put("\"move\":");
         json::string(&self.move_text(board, mv), out);
     }
 

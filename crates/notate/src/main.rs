@@ -22,6 +22,7 @@ mod fmt;
 mod games;
 mod input;
 mod json;
+mod large;
 mod perft;
 mod pipeline;
 mod scan;
@@ -325,6 +326,11 @@ impl Run {
         }
     }
 
+    /// Prints an error on standard error, even when quiet, without tearing the bar.
+    fn error(&self, message: &str) {
+        self.progress.suspend(|| eprintln!("notate: {message}"));
+    }
+
     /// The exit code: 2 on I/O failures, else 1 when `errors`, else 0.
     fn code(&self, errors: bool) -> ExitCode {
         if self.failed {
@@ -441,15 +447,9 @@ fn run_fmt(
         Some(path) => Some(output(Some(path))?),
         None => None,
     };
-    let (mut written, mut unreadable) = (0, 0);
+    let (mut written, mut unreadable, mut lost) = (0, 0, 0);
     run.each(|source, opened, run| {
-        let mut emitter = fmt::Emitter {
-            out: &mut *out,
-            rejects: rejects.as_mut().map(|r| &mut **r as &mut dyn Write),
-            written: 0,
-            unreadable: 0,
-        };
-        let result = with_rules!(opened.format, run.variant, |rules| {
+        with_rules!(opened.format, run.variant, |rules| {
             let write = WriteOptions {
                 reduced,
                 ..rules.write_options()
@@ -459,13 +459,26 @@ fn run_fmt(
                 read: ReadOptions::default(),
                 write,
             };
-            pipeline::drive(&task, opened.reader, run.jobs, &mut |item, offset| {
-                emitter.emit(item, offset, &source.name, &mut |m| run.warn(&m))
-            })
-        });
-        written += emitter.written;
-        unreadable += emitter.unreadable;
-        result
+            let mut emitter = fmt::Emitter {
+                out: &mut *out,
+                rejects: rejects.as_mut().map(|r| &mut **r as &mut dyn Write),
+                rules,
+                write,
+                written: 0,
+                unreadable: 0,
+                lost: 0,
+            };
+            let result = pipeline::drive(&task, opened.reader, run.jobs, &mut |item, offset| {
+                let mut say = |m: String, error: bool| {
+                    if error { run.error(&m) } else { run.warn(&m) }
+                };
+                emitter.emit(item, offset, &source.name, &mut say)
+            });
+            written += emitter.written;
+            unreadable += emitter.unreadable;
+            lost += emitter.lost;
+            result
+        })
     })?;
     finish(&mut *out, &mut run)?;
     if let Some(rejects) = &mut rejects {
@@ -480,7 +493,13 @@ fn run_fmt(
             "{written} games written, {unreadable} that could not be read {place}"
         ));
     }
-    Ok(run.code(unreadable > 0))
+    if lost > 0 {
+        // Said even when quiet: these games are in neither the output nor the rejects.
+        run.error(&format!(
+            "{lost} games too large to hold were left out of the output"
+        ));
+    }
+    Ok(run.code(unreadable + lost > 0))
 }
 
 fn run_scan(inputs: &Inputs) -> Result<ExitCode, Failure> {
@@ -522,22 +541,23 @@ fn run_json(
     run.each(|source, opened, run| {
         let mut file = String::new();
         json::string(&source.name, &mut file);
-        let mut emitter = json::Emitter {
-            out: &mut *out,
-            name: source.name.clone(),
-            file,
-            errors: 0,
-            games: 0,
-            once: OncePerInput::default(),
-        };
-        let result = with_rules!(opened.format, run.variant, |rules| {
+        with_rules!(opened.format, run.variant, |rules| {
             let task = json::JsonTask { rules, options };
-            pipeline::drive(&task, opened.reader, run.jobs, &mut |item, offset| {
+            let mut emitter = json::Emitter {
+                out: &mut *out,
+                rules,
+                name: source.name.clone(),
+                file,
+                errors: 0,
+                games: 0,
+                once: OncePerInput::default(),
+            };
+            let result = pipeline::drive(&task, opened.reader, run.jobs, &mut |item, offset| {
                 emitter.emit(item, offset, &mut |m| run.warn(&m))
-            })
-        });
-        errors += emitter.errors;
-        result
+            });
+            errors += emitter.errors;
+            result
+        })
     })?;
     finish(&mut *out, &mut run)?;
     Ok(run.code(errors > 0))
