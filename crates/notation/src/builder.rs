@@ -11,7 +11,7 @@ use crate::rules::{Forgiveness, MoveContext, Rules};
 use crate::second::SecondReading;
 use crate::tree::{Game, LineId, NodeId, Tail};
 use crate::visitor::{At, RawGame, RawValue, Skip, Visitor};
-use crate::{Dialect, GameResult, Nag, Severity, Span, Tag};
+use crate::{Dialect, GameResult, Location, Nag, Severity, Span, Tag};
 
 /// One game as read: the tree, what was forgiven or went wrong, and where it was.
 #[derive(Clone, Debug)]
@@ -75,6 +75,8 @@ pub struct GameBuilder<'r, R: Rules> {
     stopped: bool,
     /// Where the movetext kept as text starts, once known.
     tail_start: Option<(LineId, u64)>,
+    /// Where the game stopped being read, for a diagnostic about the text kept.
+    tail_at: Location,
     marker_start: Option<u64>,
     /// Where the move number before the next move starts, so that text kept after a
     /// refused move starts with its number.
@@ -109,6 +111,7 @@ impl<'r, R: Rules> GameBuilder<'r, R> {
             context: MoveContext::default(),
             stopped: false,
             tail_start: None,
+            tail_at: Location::default(),
             marker_start: None,
             number_start: None,
             tag_names: HashSet::new(),
@@ -210,6 +213,7 @@ impl<'r, R: Rules> GameBuilder<'r, R> {
         let line = self.frames.last().map_or(LineId::MAIN, |f| f.line);
         let start = self.number_start.take().unwrap_or(at.span().start);
         self.tail_start = Some((line, start));
+        self.tail_at = at.location();
         self.stopped = true;
         ControlFlow::Break(())
     }
@@ -283,16 +287,35 @@ fn decode_text(bytes: &[u8]) -> (String, bool) {
 }
 
 /// Comment text as the tree keeps it: white space runs folded to one space, trimmed,
-/// since the export format rewraps comments anyway.
-fn fold_whitespace(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
+/// since the export format rewraps comments anyway. `None` when the memory for it cannot
+/// be had: its size comes from the input, so the allocation is a fallible one, and the
+/// comment is then reported and left out rather than the program ended.
+fn fold_whitespace(text: &str) -> Option<String> {
+    let mut out = String::new();
+    out.try_reserve_exact(text.len()).ok()?;
     for word in text.split_whitespace() {
         if !out.is_empty() {
             out.push(' ');
         }
         out.push_str(word);
     }
-    out
+    Some(out)
+}
+
+/// A copy of bytes from the input, by fallible allocation (see [`fold_whitespace`]).
+fn try_copy(bytes: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(bytes.len()).ok()?;
+    out.extend_from_slice(bytes);
+    Some(out)
+}
+
+/// A copy of text from the input, by fallible allocation (see [`fold_whitespace`]).
+fn try_copy_str(text: &str) -> Option<String> {
+    let mut out = String::new();
+    out.try_reserve_exact(text.len()).ok()?;
+    out.push_str(text);
+    Some(out)
 }
 
 impl<R: Rules> Visitor for GameBuilder<'_, R> {
@@ -454,7 +477,12 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
         if lossy {
             self.report(DiagnosticKind::NotUtf8, &at);
         }
-        let text = fold_whitespace(&text);
+        let Some(text) = fold_whitespace(&text) else {
+            let bytes = text.len();
+            let what = "a comment";
+            self.report(DiagnosticKind::TextOutOfMemory { what, bytes }, &at);
+            return ControlFlow::Continue(());
+        };
         // In the tree now: a tail starting at a move number before it would hold it a
         // second time (found by the `pgn_games` fuzz target).
         self.number_start = None;
@@ -584,7 +612,18 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
     }
 
     fn end_game(&mut self, raw: RawGame<'_>) -> ReadGame<R::Move> {
-        let diagnostics = self.diagnostics.end_game(raw.index);
+        let mut diagnostics = self.diagnostics.end_game(raw.index);
+        // What cannot be held of the game's text, for lack of memory, is reported.
+        let options = self.options;
+        let out_of_memory = |diagnostics: &mut Vec<Diagnostic>, what, bytes, location| {
+            let kind = DiagnosticKind::TextOutOfMemory { what, bytes };
+            diagnostics.push(Diagnostic {
+                severity: options.severity(&kind),
+                location,
+                game: raw.index,
+                kind,
+            });
+        };
         let mut game = std::mem::take(&mut self.game);
         let start = raw.span.start;
         if let Some((line, from)) = self.tail_start {
@@ -597,9 +636,14 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
                     .unwrap_or(&[])
             };
             let (text, _) = crate::encoding::decode(slice(from, to));
-            let text = text.trim_end().to_owned();
-            if !text.is_empty() {
-                game.tail = Some(Tail { line, text });
+            let text = text.trim_end();
+            match try_copy_str(text) {
+                Some(text) if !text.is_empty() => game.tail = Some(Tail { line, text }),
+                Some(_) => {}
+                None => {
+                    let what = "the movetext kept as text";
+                    out_of_memory(&mut diagnostics, what, text.len(), self.tail_at);
+                }
             }
         }
         let has_errors = diagnostics.iter().any(|d| d.severity == Severity::Error);
@@ -622,10 +666,16 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
             KeepRaw::OnError => has_errors,
             KeepRaw::Always => true,
         };
+        let raw_bytes = if keep { try_copy(raw.bytes) } else { None };
+        if keep && raw_bytes.is_none() {
+            let at = diagnostics.first().map(|d| d.location).unwrap_or_default();
+            let what = "the game's text as written";
+            out_of_memory(&mut diagnostics, what, raw.bytes.len(), at);
+        }
         let output = ReadGame {
             game,
             diagnostics,
-            raw: keep.then(|| raw.bytes.to_vec()),
+            raw: raw_bytes,
             span: raw.span,
             index: raw.index,
         };

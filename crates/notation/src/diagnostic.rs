@@ -230,6 +230,15 @@ pub enum DiagnosticKind {
         /// The bytes of the game that were held when no more could be.
         held: usize,
     },
+    /// A part of a game (a comment, say) that did not fit in the memory left: it was left
+    /// out of the game read, and the rest of the game was read.
+    #[error("not enough memory to hold {what} ({bytes} bytes); left out")]
+    TextOutOfMemory {
+        /// What could not be held: `a comment`, `the movetext kept as text`, ….
+        what: &'static str,
+        /// Its size in bytes.
+        bytes: usize,
+    },
     /// A `%` escape line in the middle of a game.
     #[error("% escape line inside a game")]
     EscapeInGame,
@@ -285,6 +294,7 @@ impl DiagnosticKind {
             TokenTooLong { .. }
             | GameTooLarge { .. }
             | GameOutOfMemory { .. }
+            | TextOutOfMemory { .. }
             | BadSetup { .. }
             | BadMove { .. }
             | Io(_)

@@ -53,12 +53,29 @@ impl ReadOptions {
 
 const INITIAL_BUFFER: usize = 1 << 16;
 const READ_CHUNK: usize = 1 << 16;
-/// Past this size the buffer holds one large game, and grows by what the next read needs
-/// rather than doubling (see [`Reader::grow`]).
+/// Past this size the buffer holds one large game, and reads into room it makes without
+/// writing zeros over it first (see [`Reader::read_large`]).
 const LARGE_BUFFER: usize = 1 << 20;
 /// A buffer past this size that holds little once compacted (after a large game) is
 /// replaced by a small one, so that the games after a large one do not keep its memory.
 const SHRINK_ABOVE: usize = 8 << 20;
+
+/// Makes room for `more` bytes in a buffer that holds a large game, by fallible
+/// allocation; false when even `more` cannot be had.
+///
+/// The capacity is taken to four times what it was when that can be had: the buffers a
+/// growing game outgrows are freed, but an allocator may keep their memory a while (the
+/// one `notate` uses, for a second), so that growing by doubling would have up to twice
+/// the game's size freed but still held next to it, and growing by four a third of it.
+/// Only the bytes read are written to, so the room beyond the game costs address space,
+/// not memory in use; and when the larger room cannot be had, the room needed is tried.
+fn reserve_large(buf: &mut Vec<u8>, more: usize) -> bool {
+    if buf.capacity() - buf.len() >= more {
+        return true;
+    }
+    let generous = (4 * buf.capacity()).saturating_sub(buf.len()).max(more);
+    buf.try_reserve_exact(generous).is_ok() || buf.try_reserve_exact(more).is_ok()
+}
 
 /// Finds `at` (a stream offset) in `text`, whose first byte is at `start`.
 ///
@@ -612,9 +629,9 @@ impl<R: Read> Reader<R> {
             return Ok(false);
         }
         if self.preloaded > 0 {
-            // Bytes taken over with the buffer: handed over a read's worth at a time, so
-            // that a game's size is measured (and limited) as it is from a stream.
-            let n = self.preloaded.min(READ_CHUNK);
+            // Bytes taken over with the buffer: handed over as a stream's reads would
+            // be, so that a game's size is measured (and limited) as it is from a stream.
+            let n = self.preloaded.min(self.read_size());
             self.filled += n;
             self.preloaded -= n;
             return Ok(true);
@@ -633,12 +650,17 @@ impl<R: Read> Reader<R> {
                 self.pos -= drop;
                 self.base += drop as u64;
             }
-            if self.buf.len() > SHRINK_ABOVE && self.filled < self.buf.len() / 8 {
+            if self.buf.capacity() > SHRINK_ABOVE && self.filled < self.buf.capacity() / 8 {
                 self.shrink();
             }
-            if self.buf.len() - self.filled < READ_CHUNK && !self.grow() {
-                self.no_room = true;
-                return Ok(false);
+            if self.buf.len() - self.filled < READ_CHUNK {
+                if self.buf.len() >= LARGE_BUFFER {
+                    return self.read_large();
+                }
+                if !self.grow() {
+                    self.no_room = true;
+                    return Ok(false);
+                }
             }
         }
         loop {
@@ -657,27 +679,60 @@ impl<R: Read> Reader<R> {
         }
     }
 
-    /// Makes room for a read after the buffered bytes. Returns false when the memory for
-    /// it cannot be had: the size of a game comes from the input, and a game too large
-    /// for the memory left must be reported like any other broken game, not end the
-    /// program (Rust's allocation failures abort), so the allocation is a fallible one.
-    ///
-    /// Up to [`LARGE_BUFFER`] the buffer doubles. Past it, it holds one large game, and
-    /// grows by one read's worth at a time: only the bytes read are written to, so the
-    /// memory in use follows the game's size rather than a power of two above it (the
-    /// vector's capacity still doubles, so that the copies stay linear in the game).
+    /// How much to read into a buffer that holds a large game: a quarter of what it
+    /// holds (at least [`READ_CHUNK`]). A token still open at the buffer's end is lexed
+    /// again from its start once more is read, so reads in proportion to the game keep a
+    /// token of 50 MB (a comment) from being lexed hundreds of times over.
+    fn read_size(&self) -> usize {
+        READ_CHUNK.max(self.filled / 4)
+    }
+
+    /// Makes room for a read after the buffered bytes, in a buffer that has not yet
+    /// reached [`LARGE_BUFFER`]: it doubles. Returns false when the memory for it cannot
+    /// be had: the size of a game comes from the input, and a game too large for the
+    /// memory left must be reported like any other broken game, not end the program
+    /// (Rust's allocation failures abort), so the allocation is a fallible one.
     fn grow(&mut self) -> bool {
         let len = self.buf.len();
-        let grown = if len < LARGE_BUFFER {
-            (len * 2).max(self.filled + READ_CHUNK)
-        } else {
-            self.filled + READ_CHUNK
-        };
+        let grown = (len * 2).max(self.filled + READ_CHUNK);
         if self.buf.try_reserve(grown.saturating_sub(len)).is_err() {
             return false;
         }
         self.buf.resize(grown, 0);
         true
+    }
+
+    /// Reads more of a large game, into a buffer past [`LARGE_BUFFER`] that must grow.
+    ///
+    /// The buffer's capacity grows by fallible allocation ([`reserve_large`]; a failure
+    /// sets `no_room`), and the bytes are read into it as they come, without first
+    /// writing zeros over the room made for them: the memory in use follows the game's
+    /// size, not the capacity above it. The read fills the room (a quarter of the game)
+    /// unless the input ends first.
+    fn read_large(&mut self) -> io::Result<bool> {
+        let want = self.read_size();
+        self.buf.truncate(self.filled);
+        if !reserve_large(&mut self.buf, want) {
+            self.no_room = true;
+            return Ok(false);
+        }
+        let read = (&mut self.inner)
+            .take(want as u64)
+            .read_to_end(&mut self.buf);
+        let n = self.buf.len() - self.filled;
+        self.filled = self.buf.len();
+        match read {
+            Ok(_) => {
+                // Short of what was asked: the input is over.
+                self.eof = n < want;
+                Ok(n > 0)
+            }
+            Err(e) if e.kind() == io::ErrorKind::OutOfMemory => {
+                self.no_room = true;
+                Ok(false)
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// Replaces a large buffer that holds little (after a large game) with a small one,
