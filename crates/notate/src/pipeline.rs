@@ -334,7 +334,7 @@ impl<R: Read> Splitter<R> {
         loop {
             if !self.eof && buf.len() < goal {
                 let old = buf.len();
-                if buf.try_reserve(goal - old).is_err() {
+                if !make_room(&mut buf, goal - old, 4 * self.target) {
                     return self.cut_short(buf).map(Some);
                 }
                 buf.resize(goal, 0);
@@ -414,6 +414,26 @@ impl<R: Read> Splitter<R> {
         }
         Ok(chunk)
     }
+}
+
+/// Makes room for `more` bytes in `buf`, by fallible allocation; false when even `more`
+/// cannot be had.
+///
+/// Past `large` bytes the buffer holds a large game, and its capacity is taken to four
+/// times what it was when that can be had, rather than doubled: the buffers a growing
+/// game outgrows are freed, but the allocator keeps their memory a while (mimalloc, for
+/// a second), so that doubling would have up to twice the game's size freed but still
+/// held next to it, and growing by four a third of it. Only the bytes read are written
+/// to, so the room beyond the game costs address space, not memory in use.
+fn make_room(buf: &mut Vec<u8>, more: usize, large: usize) -> bool {
+    if buf.capacity() - buf.len() >= more {
+        return true;
+    }
+    if buf.len() < large {
+        return buf.try_reserve(more).is_ok();
+    }
+    let generous = (4 * buf.capacity()).saturating_sub(buf.len()).max(more);
+    buf.try_reserve_exact(generous).is_ok() || buf.try_reserve_exact(more).is_ok()
 }
 
 /// Reads until `buf` is full or the stream ends; returns the bytes read.
