@@ -90,9 +90,6 @@ pub struct GameBuilder<'r, R: Rules> {
     held: Option<Span>,
     /// The game's second reading ([`Rules::second_reading`]).
     second: SecondReading<R::Position>,
-    /// The first reading of a game read again, which stands if the rules do not keep
-    /// the second ([`Rules::keeps_second_reading`]).
-    first: Option<ReadGame<R::Move>>,
 }
 
 /// Below this many tags, duplicates are found by a scan of the tags.
@@ -118,7 +115,6 @@ impl<'r, R: Rules> GameBuilder<'r, R> {
             tags_end: 0,
             held: None,
             second: SecondReading::default(),
-            first: None,
         }
     }
 
@@ -334,9 +330,6 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
         self.tag_names.clear();
         self.tags_end = 0;
         self.second.begin_game();
-        if !self.second.is_second() {
-            self.first = None;
-        }
     }
 
     fn tag(&mut self, name: &[u8], value: RawValue<'_>, at: At<'_>) -> ControlFlow<()> {
@@ -653,13 +646,9 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
             self.rules
                 .settle(&mut game, &frame.position, raw.bytes, self.options);
         }
-        if second {
-            let first = self.first.take();
-            if !self.rules.keeps_second_reading(&game) {
-                if let Some(first) = first {
-                    return first;
-                }
-            }
+        if second && !self.rules.keeps_second_reading(&game) {
+            // The first reading stands: the reader reads it again.
+            self.second.refuse();
         }
         let keep = match self.keep_raw {
             KeepRaw::Never => false,
@@ -672,17 +661,13 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
             let what = "the game's text as written";
             out_of_memory(&mut diagnostics, what, raw.bytes.len(), at);
         }
-        let output = ReadGame {
+        ReadGame {
             game,
             diagnostics,
             raw: raw_bytes,
             span: raw.span,
             index: raw.index,
-        };
-        if self.second.is_wanted() {
-            self.first = Some(output.clone());
         }
-        output
     }
 
     fn read_again(&mut self, from: u64) -> bool {

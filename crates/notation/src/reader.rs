@@ -51,6 +51,10 @@ impl ReadOptions {
     }
 }
 
+/// How many times a game is read again, at most, as its visitor asks
+/// ([`Visitor::read_again`]).
+const MAX_READINGS_AGAIN: u32 = 2;
+
 const INITIAL_BUFFER: usize = 1 << 16;
 const READ_CHUNK: usize = 1 << 16;
 /// Past this size the buffer holds one large game, and reads into room it makes without
@@ -775,27 +779,30 @@ impl<R: Read> Reader<R> {
     /// read or reported through [`Visitor::diagnostic`]. Text that belongs to no game is
     /// reported there too, outside `begin_game` … `end_game`.
     pub fn read_game<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<Option<V::Output>> {
-        // The first reading's output, while the game is read again.
-        let mut first = None;
+        // How many times the game was read again.
+        let mut again = 0;
         loop {
             let mark = self.mark();
             if let Some(output) = self.read_one(visitor)? {
-                // A game still buffered whole may be read again, once, as the visitor
-                // asks.
-                if first.is_none()
+                // A game still buffered whole may be read again, as the visitor asks (a
+                // second reading, and the first again if the second is not kept).
+                if again < MAX_READINGS_AGAIN
                     && !self.skipped
                     && mark.offset >= self.base
                     && visitor.read_again(mark.offset)
                 {
+                    drop(output);
                     self.rewind(mark);
-                    first = Some(output);
+                    again += 1;
                     continue;
                 }
                 return Ok(Some(output));
             }
-            if first.is_some() {
-                // The same text gives the same game: not reached.
-                return Ok(first);
+            if again > 0 {
+                // The same bytes read the same way again give a game.
+                return Err(io::Error::other(
+                    "a game read again was not found again (a bug in the reader)",
+                ));
             }
             if self.eof && self.pos >= self.filled {
                 return Ok(None);

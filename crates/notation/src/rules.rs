@@ -357,8 +357,9 @@ pub trait Rules {
 
     /// Whether the tree builder keeps the second reading of a game (see
     /// [`second_reading`](Rules::second_reading)), once read and settled, rather than its
-    /// first: rules whose second reading may give trees that cannot be written back or
-    /// replayed from their tags alone refuse those. The default: always.
+    /// first (which is then read once more): rules whose second reading may give trees
+    /// that cannot be written back or replayed from their tags alone refuse those. The
+    /// validators ask it of the tree they do not build. The default: always.
     fn keeps_second_reading(&self, game: &Game<Self::Move>) -> bool {
         let _ = game;
         true

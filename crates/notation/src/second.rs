@@ -5,12 +5,17 @@
 use crate::rules::{Rules, Setup, SetupError};
 use crate::tags::Tags;
 
-/// Where a visitor is with the second reading of a game: none asked for, asked for
-/// (the first reading had an error, and the rules have one), or under way.
+/// Where a visitor is with the second reading of a game.
+///
+/// A game whose first reading has an error is read again from the start position the
+/// rules give for a second reading. A second reading the visitor does not keep
+/// ([`Rules::keeps_second_reading`]) is followed by a third, from the first reading's
+/// start, which gives the first reading again: no reading is held while another is read.
 ///
 /// A visitor calls [`SecondReading::begin_game`], [`SecondReading::start`],
 /// [`SecondReading::end_game`] and [`SecondReading::read_again`] from the
-/// [`Visitor`](crate::Visitor) methods of those names (`start` from `begin_movetext`).
+/// [`Visitor`](crate::Visitor) methods of those names (`start` from `begin_movetext`),
+/// and [`SecondReading::refuse`] at the end of a second reading it does not keep.
 ///
 /// ```
 /// use notation::{RawRules, Rules, SecondReading, Tags};
@@ -34,13 +39,18 @@ pub enum SecondReading<P> {
     Starting(Box<Result<Setup<P>, SetupError>>),
     /// Under way.
     Reading,
+    /// A second reading that is not kept: the first reading is to be read again.
+    Refused,
+    /// The first reading read again, after a second reading that is not kept.
+    Rereading,
 }
 
 impl<P> SecondReading<P> {
-    /// A game begins: a second reading that was asked for and not begun (the reader did
-    /// not read the last game again) is forgotten.
+    /// A game begins: a reading that was asked for and not begun (the reader did not
+    /// read the last game again) is forgotten.
+    #[inline]
     pub fn begin_game(&mut self) {
-        if matches!(self, SecondReading::Wanted(_)) {
+        if matches!(self, SecondReading::Wanted(_) | SecondReading::Refused) {
             *self = SecondReading::None;
         }
     }
@@ -64,17 +74,13 @@ impl<P> SecondReading<P> {
     }
 
     /// Whether the game being read is a second reading.
+    #[inline]
     pub fn is_second(&self) -> bool {
         matches!(self, SecondReading::Starting(_) | SecondReading::Reading)
     }
 
-    /// Whether a second reading of the game that just ended was asked for.
-    pub fn is_wanted(&self) -> bool {
-        matches!(self, SecondReading::Wanted(_))
-    }
-
-    /// The game is over: a second reading ends; a first reading with an error asks for
-    /// one, if the rules have one.
+    /// The game is over: a first reading with an error asks for a second, if the rules
+    /// have one; any other reading ends here (see [`SecondReading::refuse`]).
     #[inline]
     pub fn end_game<R: Rules<Position = P>>(&mut self, rules: &R, tags: &Tags, has_errors: bool) {
         let first = matches!(self, SecondReading::None | SecondReading::Wanted(_));
@@ -89,16 +95,28 @@ impl<P> SecondReading<P> {
         }
     }
 
-    /// Whether the game just over is to be read again ([`Visitor::read_again`](crate::Visitor::read_again)):
-    /// then the second reading is under way.
+    /// The second reading that just ended is not kept: the first is to be read again.
+    pub fn refuse(&mut self) {
+        *self = SecondReading::Refused;
+    }
+
+    /// Whether the game just over is to be read again
+    /// ([`Visitor::read_again`](crate::Visitor::read_again)): a second reading, or the
+    /// first again after a second reading that is not kept.
     #[inline]
     pub fn read_again(&mut self) -> bool {
-        if !matches!(self, SecondReading::Wanted(_)) {
-            return false;
+        match self {
+            SecondReading::Wanted(_) => {
+                if let SecondReading::Wanted(start) = std::mem::take(self) {
+                    *self = SecondReading::Starting(start);
+                }
+                true
+            }
+            SecondReading::Refused => {
+                *self = SecondReading::Rereading;
+                true
+            }
+            _ => false,
         }
-        if let SecondReading::Wanted(start) = std::mem::take(self) {
-            *self = SecondReading::Starting(start);
-        }
-        true
     }
 }

@@ -230,9 +230,10 @@ pub trait Visitor {
     /// reading it, say) says yes; the reader then reads the same text again, giving the
     /// visitor the same calls as the first time, the diagnostics it gave since `from`
     /// among them (not those about text before `from`, given earlier, which the visitor
-    /// keeps), and returns the output of that reading instead of the first. A game is
-    /// read again at most once; one the reader could not keep whole (larger than
-    /// [`ReadOptions::max_game_bytes`](crate::ReadOptions)) is not read again.
+    /// keeps), and returns the output of that reading instead of the first, which it
+    /// drops first. A game is read again at most twice (a second reading, and the first
+    /// again when the second is not kept); one the reader could not keep whole (larger
+    /// than [`ReadOptions::max_game_bytes`](crate::ReadOptions)) is not read again.
     ///
     /// The default: never.
     fn read_again(&mut self, from: u64) -> bool {

@@ -141,9 +141,6 @@ pub struct Validator {
     /// The game's second reading, as the tree builder reads one
     /// ([`Rules::second_reading`]).
     second: SecondReading<Board>,
-    /// The first reading of a game read again, which stands if the tree builder would not
-    /// keep the second ([`Rules::keeps_second_reading`]).
-    first: Option<ValidatedGame>,
 }
 
 impl Validator {
@@ -161,7 +158,6 @@ impl Validator {
             tags: Tags::new(),
             held: None,
             second: SecondReading::default(),
-            first: None,
         }
     }
 
@@ -291,9 +287,6 @@ impl Visitor for Validator {
         self.tags = Tags::new();
         self.held = None;
         self.second.begin_game();
-        if !self.second.is_second() {
-            self.first = None;
-        }
     }
 
     fn tag(&mut self, name: &[u8], value: RawValue<'_>, at: At<'_>) -> ControlFlow<()> {
@@ -477,23 +470,16 @@ impl Visitor for Validator {
         let has_errors = diagnostics.iter().any(|d| d.severity == Severity::Error);
         let second = self.second.is_second();
         self.second.end_game(&self.rules, &self.tags, has_errors);
-        let output = ValidatedGame {
+        if second && !self.tree_keeps_second_reading(raw.bytes) {
+            // The first reading stands: the reader reads it again.
+            self.second.refuse();
+        }
+        ValidatedGame {
             index: raw.index,
             span: raw.span,
             plies: self.plies,
             diagnostics,
-        };
-        if second {
-            let first = self.first.take();
-            if !self.tree_keeps_second_reading(raw.bytes) {
-                if let Some(first) = first {
-                    return first;
-                }
-            }
-        } else if self.second.is_wanted() {
-            self.first = Some(output.clone());
         }
-        output
     }
 
     fn read_again(&mut self, from: u64) -> bool {

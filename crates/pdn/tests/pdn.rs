@@ -243,6 +243,60 @@ fn an_open_game_reports_the_preferred_readings_error() {
 }
 
 #[test]
+fn an_untagged_frisian_game_is_read_to_the_end_as_frisian() {
+    // `35x15`, a capture straight up a file, which only Frisian draughts has: read by a
+    // second reading, which keeps Frisian draughts in reserve.
+    let text = "1. 32-28 20-24 2. 31-26 15-20 3. 28-23 19x28 4. 33x22 17x28 5. 37-31 20-25 \
+                6. 35x15 5x25 7. 34-30 24x35 *";
+    let game = one(text);
+    assert!(!has_error(&game), "{:?}", messages(&game));
+    assert_eq!(game.game.mainline().count(), 14);
+    assert_eq!(
+        messages(&game),
+        [
+            "35x15: no GameType tag, and the move is not legal in International draughts: read \
+          as Frisian draughts (GameType \"40\")"
+        ]
+    );
+    assert_eq!(game.game.tags.get("GameType"), Some("40"));
+    round_trip(&game);
+    // The validator reads it so too.
+    let validated: Vec<_> = pdn::ValidatingReader::new(text.as_bytes())
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(validated[0].diagnostics, game.diagnostics);
+    assert_eq!(validated[0].plies, 14);
+}
+
+#[test]
+fn a_game_whose_lines_no_one_game_type_plays_keeps_its_first_reading() {
+    // The main line plays `3. 38-32` where Frisian draughts must capture; the variation's
+    // `3... 20x27` is Frisian draughts' alone. The second reading reads both, in two game
+    // types: no game type settles the tree, so the first reading, and its error, stand,
+    // in the validator too.
+    let text = "1. 32-28 ( 1. 33-29 17-21 2. 32-28 12-17 3. 29-24 20x27 ) 1... 18-22 2. \
+                28-23 19x28 3. 38-32 20-25 4. 32x23 13-19 5. 23-18 12x23 6. 31-27 22x31 7. \
+                37x26 23-29 8. 33x13 8x19 *";
+    let game = one(text);
+    let errors: Vec<String> = game
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        errors,
+        ["1:51: error: 20x27: 20x27: a capture is compulsory in this position (game 1)"]
+    );
+    assert_eq!(game.game.tags.get("GameType"), None);
+    let validated: Vec<_> = pdn::ValidatingReader::new(text.as_bytes())
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(validated[0].diagnostics, game.diagnostics);
+    assert_eq!(validated[0].plies as usize, game.game.node_count());
+}
+
+#[test]
 fn numbering_declared_but_not_followed() {
     // kurnik.pdn: GameType 20 numbered from the bottom right, moves in the standard
     // numbering.
