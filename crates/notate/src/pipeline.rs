@@ -69,8 +69,8 @@ pub struct Input<'a> {
     /// A chunk, read in place: taken over as the reader's buffer, to be handed back
     /// ([`Input::give_back`]) for the next chunk to reuse.
     pub bytes: &'a mut Vec<u8>,
-    /// What follows the bytes.
-    pub rest: &'a mut dyn Read,
+    /// What follows the bytes: nothing when they are a chunk (`None`).
+    pub rest: Option<&'a mut dyn Read>,
     /// Whether the bytes end inside a game that could not be held in memory (the stream
     /// goes on after it): the reader reports that game.
     pub cut_short: bool,
@@ -84,12 +84,21 @@ impl<'a> Input<'a> {
         options: ReadOptions,
     ) -> Reader<&mut (dyn Read + 'a)> {
         let bytes = std::mem::take(self.bytes);
-        let reader = Reader::from_vec(&mut *self.rest, bytes, dialect, options);
+        let whole = self.rest.is_none();
+        let rest: &mut (dyn Read + 'a) = match &mut self.rest {
+            Some(rest) => &mut **rest,
+            // Never read (see `ends_with_bytes`). `Empty` has no size: leaking a box of
+            // it allocates nothing.
+            None => Box::leak(Box::new(io::empty())),
+        };
+        let mut reader = Reader::from_vec(rest, bytes, dialect, options);
         if self.cut_short {
-            reader.cut_short()
-        } else {
-            reader
+            reader = reader.cut_short();
         }
+        if whole {
+            reader = reader.ends_with_bytes();
+        }
+        reader
     }
 
     /// Hands a reader's buffer back, for the next chunk (a task that returns early
@@ -126,7 +135,7 @@ pub fn drive<T: Task>(
     if jobs <= 1 {
         let input = Input {
             bytes: &mut Vec::new(),
-            rest: &mut input,
+            rest: Some(&mut input),
             cut_short: false,
         };
         task.run(input, Origin::default(), &mut |item| emit(item, 0))?;
@@ -228,7 +237,7 @@ fn work<T: Task>(
         let mut items = Vec::new();
         let input = Input {
             bytes: &mut chunk.bytes,
-            rest: &mut io::empty(),
+            rest: None,
             cut_short: chunk.cut_short,
         };
         let result = task
@@ -326,43 +335,68 @@ impl<R: Read> Splitter<R> {
     /// of the game is skipped, up to the next line that starts with `[` (as the reader
     /// skips a game too large): the worker's reader reports the game.
     pub fn next_chunk_in(&mut self, mut buf: Vec<u8>) -> io::Result<Option<Chunk>> {
-        buf.clear();
-        buf.extend_from_slice(&self.carry);
-        buf.reserve(self.target + (self.target >> 3));
+        // The buffer's bytes are written over, not cleared: the part of it an earlier
+        // chunk used is not filled with zeros again before the input is read into it.
+        // `filled` is how much of it holds this chunk.
+        let carried = self.carry.len();
+        if buf.len() < carried {
+            let more = carried - buf.len();
+            if !make_room(&mut buf, more, 4 * self.target) {
+                buf.clear();
+                return self.cut_short(buf).map(Some);
+            }
+            buf.resize(carried, 0);
+        }
+        buf[..carried].copy_from_slice(&self.carry);
+        let mut filled = carried;
+        // Room for a chunk and the start of the next game, taken once: a buffer reused
+        // for chunk after chunk is not grown (and copied whole) each time. (If even that
+        // cannot be had, the loop below grows it as it must, and says so if it cannot.)
+        let room = self.target + self.target / 4;
+        if buf.capacity() < room {
+            let more = room.saturating_sub(buf.len());
+            let _ = make_room(&mut buf, more, 4 * self.target);
+        }
         let mut goal = self.target;
         let mut searched = 0;
         loop {
-            if !self.eof && buf.len() < goal {
-                let old = buf.len();
-                if !make_room(&mut buf, goal - old, 4 * self.target) {
-                    return self.cut_short(buf).map(Some);
+            if !self.eof && filled < goal {
+                if buf.len() < goal {
+                    let more = goal - buf.len();
+                    if !make_room(&mut buf, more, 4 * self.target) {
+                        buf.truncate(filled);
+                        return self.cut_short(buf).map(Some);
+                    }
+                    buf.resize(goal, 0);
                 }
-                buf.resize(goal, 0);
-                let n = fill(&mut self.inner, &mut buf[old..])?;
-                buf.truncate(old + n);
-                self.eof = old + n < goal;
+                let n = fill(&mut self.inner, &mut buf[filled..goal])?;
+                self.eof = filled + n < goal;
+                filled += n;
             }
             if self.eof {
-                if buf.is_empty() {
+                if filled == 0 {
                     return Ok(None);
                 }
+                buf.truncate(filled);
                 return Ok(Some(self.cut(buf, None)));
             }
-            // Look near the end, so that the chunk is close to its target and little is
-            // carried over into the next one.
-            let from = searched.max(buf.len().saturating_sub(self.target / 4));
-            let strength = if buf.len() < 16 * self.target {
+            // Look near the end, and take the last boundary there, so that the chunk is
+            // close to its target and little is carried over into the next one.
+            let text = &buf[..filled];
+            let from = searched.max(filled.saturating_sub(self.target / 4));
+            let strength = if filled < 16 * self.target {
                 Strength::AfterMarker
-            } else if buf.len() < 64 * self.target {
+            } else if filled < 64 * self.target {
                 Strength::BlankLine
             } else {
                 Strength::LineEnd
             };
-            if let Some(at) = find_boundary(&buf, from, strength) {
+            if let Some(at) = find_boundary(text, from, strength) {
+                buf.truncate(filled);
                 return Ok(Some(self.cut(buf, Some(at))));
             }
-            searched = buf.len().saturating_sub(16);
-            goal = buf.len() + self.target;
+            searched = filled.saturating_sub(16);
+            goal = filled + self.target;
         }
     }
 
@@ -461,13 +495,13 @@ enum Strength {
     LineEnd,
 }
 
-/// The first boundary at or after `from` (an index where the next chunk starts).
+/// The last boundary at or after `from` (an index where the next chunk starts).
 fn find_boundary(buf: &[u8], from: usize, strength: Strength) -> Option<usize> {
     let from = from.min(buf.len());
     if strength == Strength::LineEnd {
-        return memchr::memchr(b'\n', &buf[from..]).map(|i| from + i + 1);
+        return memchr::memrchr(b'\n', &buf[from..]).map(|i| from + i + 1);
     }
-    for i in memchr::memmem::find_iter(&buf[from..], b"\n[") {
+    for i in memchr::memmem::rfind_iter(&buf[from..], b"\n[") {
         let at = from + i + 1;
         let before = &buf[..at - 1];
         if !ends_blank_line(before) {

@@ -319,6 +319,8 @@ pub struct Reader<R> {
     /// Whether the taken-over bytes end inside a game that could not be held in memory
     /// ([`Reader::cut_short`]).
     cut_short: bool,
+    /// Whether those bytes are the whole input ([`Reader::ends_with_bytes`]).
+    ends_with_bytes: bool,
     /// Whether the buffer could not grow to hold more of the current game: the game is
     /// reported as [`DiagnosticKind::GameOutOfMemory`] and skipped.
     no_room: bool,
@@ -471,6 +473,7 @@ impl<R: Read> Reader<R> {
             filled: 0,
             preloaded: 0,
             cut_short: false,
+            ends_with_bytes: false,
             no_room: false,
             pos: 0,
             eof: false,
@@ -536,6 +539,14 @@ impl<R: Read> Reader<R> {
     /// buffer cannot grow.
     pub fn cut_short(mut self) -> Reader<R> {
         self.cut_short = true;
+        self
+    }
+
+    /// Says that the bytes given to [`Reader::from_vec`] are the whole input: once they
+    /// are read, the input is over, and `inner` is not read (nor the buffer made room in
+    /// for it, which would grow it past the bytes).
+    pub fn ends_with_bytes(mut self) -> Reader<R> {
+        self.ends_with_bytes = true;
         self
     }
 
@@ -643,6 +654,10 @@ impl<R: Read> Reader<R> {
         if self.cut_short {
             self.cut_short = false;
             self.no_room = true;
+            return Ok(false);
+        }
+        if self.ends_with_bytes {
+            self.eof = true;
             return Ok(false);
         }
         let drop = self.index(self.keep.min(self.cursor.offset));

@@ -550,3 +550,32 @@ fn a_lone_dash_is_an_unknown_result_where_the_next_game_or_the_end_follows() {
     assert_eq!(moves(g, LineId::MAIN), ["e4", "-", "e5"]);
     assert_eq!(g.game.result, GameResult::Unknown);
 }
+
+#[test]
+fn bytes_that_are_the_whole_input_are_read_where_they_are() {
+    // A chunk of a larger input read on its own: read as a stream of those bytes reads
+    // it, and its buffer is handed back as it was given, neither grown nor moved.
+    let mut text = Vec::with_capacity(4096);
+    for i in 0..40 {
+        text.extend_from_slice(
+            format!("[Event \"{i}\"]\n\n1. e4 e5 2. Nf3 {{a}} Nc6 *\n\n").as_bytes(),
+        );
+    }
+    let streamed = read(&text);
+    let (capacity, pointer) = (text.capacity(), text.as_ptr());
+    let reader = Reader::from_vec(
+        std::io::empty(),
+        text,
+        notation::Dialect::PGN,
+        ReadOptions::default(),
+    )
+    .ends_with_bytes();
+    let mut games = GameReader::from_reader(&RawRules::PGN, reader);
+    let mut read_here = Vec::new();
+    while let Some(game) = games.read_game().unwrap() {
+        read_here.push(game);
+    }
+    assert_eq!(format!("{streamed:?}"), format!("{read_here:?}"));
+    let buffer = games.into_reader().into_vec();
+    assert_eq!((buffer.capacity(), buffer.as_ptr()), (capacity, pointer));
+}
