@@ -561,6 +561,7 @@ impl Board {
         if let Some(start) = &self.start {
             let total = self.others.len() + start.candidates.len();
             let boundary = total.saturating_sub(usize::from(self.reserve));
+            reserve_from = reserve_from.min(boundary);
             for i in 0..start.candidates.len() {
                 let kind = start.candidates[i].notation().kind;
                 if (kind == NotationKind::Alphanumeric) != algebraic {
