@@ -281,3 +281,11 @@ fn move_mark_on_the_next_line() {
     all_rules("1. exd6\ne.p. c6 *\n");
     all_rules("1. 37x28\ne.p.pus 22 *\n");
 }
+
+/// `notation_reader`: a move number of twenty digits, read saturated at the largest
+/// number, then a second-player move: raw rules counted the move after it one past the
+/// largest number, an overflow (a panic where arithmetic is checked).
+#[test]
+fn the_largest_move_number_then_a_second_players_move() {
+    all_rules("[Event \"a\"]\n\n77777777777777777777... e5 Nf3 *\n\n");
+}

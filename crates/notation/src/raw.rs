@@ -127,7 +127,7 @@ impl Rules for RawRules {
             Player::First => position.turn = Player::Second,
             Player::Second => {
                 position.turn = Player::First;
-                position.number += 1;
+                position.number = position.number.saturating_add(1);
             }
         }
     }
