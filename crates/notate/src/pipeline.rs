@@ -74,6 +74,9 @@ pub struct Input<'a> {
     /// Whether the bytes end inside a game that could not be held in memory (the stream
     /// goes on after it): the reader reports that game.
     pub cut_short: bool,
+    /// Whether they start right after a game that ended with a termination marker, with
+    /// no empty line between them.
+    pub unseparated: bool,
 }
 
 impl<'a> Input<'a> {
@@ -97,6 +100,9 @@ impl<'a> Input<'a> {
         }
         if whole {
             reader = reader.ends_with_bytes();
+        }
+        if self.unseparated {
+            reader = reader.follows_marked_game();
         }
         reader
     }
@@ -137,6 +143,7 @@ pub fn drive<T: Task>(
             bytes: &mut Vec::new(),
             rest: Some(&mut input),
             cut_short: false,
+            unseparated: false,
         };
         task.run(input, Origin::default(), &mut |item| emit(item, 0))?;
         return Ok(());
@@ -239,6 +246,7 @@ fn work<T: Task>(
             bytes: &mut chunk.bytes,
             rest: None,
             cut_short: chunk.cut_short,
+            unseparated: chunk.unseparated,
         };
         let result = task
             .run(input, chunk.origin, &mut |item| {
@@ -296,6 +304,9 @@ pub struct Chunk {
     /// Whether they end inside a game that could not be held in memory; the input goes
     /// on at a later line (see [`Splitter::next_chunk_in`]).
     pub cut_short: bool,
+    /// Whether they start right after a game that ended with a termination marker, with
+    /// no empty line between them (files of one game to a line).
+    pub unseparated: bool,
 }
 
 /// Cuts a stream into chunks that end at game boundaries.
@@ -311,6 +322,9 @@ pub struct Splitter<R> {
     eof: bool,
     target: usize,
     origin: Origin,
+    /// Whether the next chunk starts right after a game ended by a termination marker,
+    /// with no empty line between them.
+    next_unseparated: bool,
 }
 
 impl<R: Read> Splitter<R> {
@@ -322,6 +336,7 @@ impl<R: Read> Splitter<R> {
             eof: false,
             target: target.max(1024),
             origin: Origin::default(),
+            next_unseparated: false,
         }
     }
 
@@ -391,9 +406,12 @@ impl<R: Read> Splitter<R> {
             } else {
                 Strength::LineEnd
             };
-            if let Some(at) = find_boundary(text, from, strength) {
+            if let Some(boundary) = find_boundary(text, from, strength) {
                 buf.truncate(filled);
-                return Ok(Some(self.cut(buf, Some(at))));
+                let chunk = self.cut(buf, Some(boundary.at));
+                // Said of the chunk that starts there, the next one.
+                self.next_unseparated = boundary.unseparated;
+                return Ok(Some(chunk));
             }
             searched = filled.saturating_sub(16);
             goal = filled + self.target;
@@ -413,6 +431,7 @@ impl<R: Read> Splitter<R> {
             bytes: buf,
             origin,
             cut_short: false,
+            unseparated: std::mem::take(&mut self.next_unseparated),
         }
     }
 
@@ -495,23 +514,71 @@ enum Strength {
     LineEnd,
 }
 
-/// The last boundary at or after `from` (an index where the next chunk starts).
-fn find_boundary(buf: &[u8], from: usize, strength: Strength) -> Option<usize> {
+/// Where a chunk may end and the next begin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Boundary {
+    /// The index where the next chunk starts.
+    at: usize,
+    /// Whether the game before ended with a termination marker and no empty line
+    /// separates them.
+    unseparated: bool,
+}
+
+/// The last boundary at or after `from`.
+///
+/// After a termination marker, a line that opens a tag starts a new game, empty line or
+/// not (files of one game to a line have none), unless the marker and the tag are in a
+/// comment: without an empty line, the line must look like a tag pair (`[Name "`) and no
+/// brace comment may be open before it, as far as the chunk shows (a `{` in a string
+/// may make it seem so: that boundary is then passed over).
+fn find_boundary(buf: &[u8], from: usize, strength: Strength) -> Option<Boundary> {
     let from = from.min(buf.len());
     if strength == Strength::LineEnd {
-        return memchr::memrchr(b'\n', &buf[from..]).map(|i| from + i + 1);
+        return memchr::memrchr(b'\n', &buf[from..]).map(|i| Boundary {
+            at: from + i + 1,
+            unseparated: false,
+        });
     }
     for i in memchr::memmem::rfind_iter(&buf[from..], b"\n[") {
         let at = from + i + 1;
         let before = &buf[..at - 1];
-        if !ends_blank_line(before) {
-            continue;
-        }
-        if strength == Strength::BlankLine || ends_with_marker(before) {
-            return Some(at);
+        let blank = ends_blank_line(before);
+        let boundary = |unseparated| Some(Boundary { at, unseparated });
+        match strength {
+            Strength::BlankLine if blank => return boundary(false),
+            Strength::AfterMarker if ends_with_marker(before) => {
+                if blank {
+                    return boundary(false);
+                }
+                if looks_like_a_tag(&buf[at..]) && !in_brace_comment(before) {
+                    return boundary(true);
+                }
+            }
+            _ => {}
         }
     }
     None
+}
+
+/// Whether `text` starts as a tag pair does: `[`, a name that starts with a capital, a
+/// space and a quote.
+fn looks_like_a_tag(text: &[u8]) -> bool {
+    let name = text
+        .iter()
+        .skip(1)
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    text.get(1).is_some_and(u8::is_ascii_uppercase) && text[1 + name..].starts_with(b" \"")
+}
+
+/// Whether a brace comment is open at the end of `text`, which starts outside one: its
+/// last `{` comes after its last `}`.
+fn in_brace_comment(text: &[u8]) -> bool {
+    match (memchr::memrchr(b'{', text), memchr::memrchr(b'}', text)) {
+        (Some(open), Some(close)) => open > close,
+        (Some(_), None) => true,
+        (None, _) => false,
+    }
 }
 
 /// Whether the text before a line feed ends with an empty line: a line feed, then
@@ -666,6 +733,45 @@ mod tests {
         assert_eq!(next.origin.offset, whole.len() as u64);
         assert_eq!(next.origin.lines, count_line_ends(&whole));
         assert!(s.next_chunk_in(Vec::new()).expect("in memory").is_none());
+    }
+
+    #[test]
+    fn cuts_between_games_of_one_line_each_after_their_markers() {
+        let game = b"[Event \"x\"]\n[Result \"-\"]\n1.32-28 19-23 2.28x19 14x23 -\n";
+        let text: Vec<u8> = game
+            .iter()
+            .copied()
+            .cycle()
+            .take(game.len() * 200)
+            .collect();
+        let mut s = Splitter::new(&text[..], 1024);
+        let mut chunks = Vec::new();
+        while let Some(c) = s.next_chunk_in(Vec::new()).expect("in memory") {
+            chunks.push(c);
+        }
+        assert!(chunks.len() > 3);
+        let joined: Vec<u8> = chunks.iter().flat_map(|c| c.bytes.clone()).collect();
+        assert_eq!(joined, text);
+        assert!(chunks.iter().all(|c| c.bytes.starts_with(b"[Event")));
+        // Each chunk but the first starts right after a game, with no empty line.
+        assert!(!chunks[0].unseparated);
+        assert!(chunks[1..].iter().all(|c| c.unseparated));
+        // Not inside a comment, and only before a line like a tag pair.
+        assert_eq!(
+            find_boundary(b"1. e4 {x 1-0\n[Event \"y\"]", 0, Strength::AfterMarker),
+            None
+        );
+        assert_eq!(
+            find_boundary(b"1. e4 1-0\n[not a tag]", 0, Strength::AfterMarker),
+            None
+        );
+        assert_eq!(
+            find_boundary(b"1. e4 {x} 1-0\n[Event \"y\"]", 0, Strength::AfterMarker),
+            Some(Boundary {
+                at: 14,
+                unseparated: true
+            })
+        );
     }
 
     #[test]

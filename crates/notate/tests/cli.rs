@@ -261,6 +261,49 @@ fn parallel_output_equals_sequential_output() {
 }
 
 #[test]
+fn parallel_output_equals_sequential_output_with_no_empty_lines_between_games() {
+    // Files of one game to a line, with no empty line between games (a federation's
+    // results, PDN; and PGN, whose games are then each noted as not separated), and one
+    // with a comment that holds a line like a tag after a line that ends like a result.
+    let t = Temp::new("unseparated");
+    let mut pdn = String::new();
+    let mut pgn = String::new();
+    let mut i = 0;
+    while pdn.len() < 3 << 20 {
+        i += 1;
+        pdn.push_str(&format!(
+            "[Event \"{i}\"]\n[Result \"-\"]\n1.32-28 19-23 2.28x19 14x23 -\n"
+        ));
+        pgn.push_str(&format!("[Event \"{i}\"]\n1. e4 e5 2. Nf3 Nc6 1-0\n"));
+        if i % 101 == 0 {
+            pgn.push_str("[Event \"c\"]\n1. e4 {a game:\n1. e4 1-0\n[Event \"x\"]\n} *\n");
+        }
+    }
+    for (name, text) in [("one-a-line.pdn", &pdn), ("one-a-line.pgn", &pgn)] {
+        let file = t.file(name, text.as_bytes());
+        for sub in ["check", "json", "fmt"] {
+            let one = run(&[sub, "--jobs", "1", &file]);
+            let two = run(&[sub, "--jobs", "2", &file]);
+            assert_eq!(code(&one), code(&two), "{name} {sub}");
+            let strip = |s: &str| {
+                s.rsplit_once("games/s")
+                    .map_or(s.to_owned(), |(a, _)| a.to_owned())
+            };
+            assert_eq!(strip(&stdout(&one)), strip(&stdout(&two)), "{name} {sub}");
+            assert_eq!(stderr(&one), stderr(&two), "{name} {sub}");
+        }
+        let summary = stdout(&run(&["check", "--jobs", "2", &file]));
+        assert!(
+            summary.contains(&format!(
+                " games={} ",
+                i + i / 101 * usize::from(name.ends_with("pgn"))
+            )),
+            "{name}: {summary}"
+        );
+    }
+}
+
+#[test]
 fn perft_counts() {
     let o = run(&["perft", "4"]);
     assert_eq!(stdout(&o).trim(), "197281");

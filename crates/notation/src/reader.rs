@@ -342,6 +342,8 @@ pub struct Reader<R> {
     games: u64,
     /// Whether the previous game ended with a termination marker.
     previous_marked: bool,
+    /// Whether the input follows a game read elsewhere ([`Reader::follows_marked_game`]).
+    follows_game: bool,
     /// File-level notes already given (once per input).
     noted_tab: bool,
     noted_cr: bool,
@@ -488,6 +490,7 @@ impl<R: Read> Reader<R> {
             fills: 0,
             games: 0,
             previous_marked: false,
+            follows_game: false,
             noted_tab: false,
             noted_cr: false,
             noted_literal_cr: false,
@@ -539,6 +542,16 @@ impl<R: Read> Reader<R> {
     /// buffer cannot grow.
     pub fn cut_short(mut self) -> Reader<R> {
         self.cut_short = true;
+        self
+    }
+
+    /// Says that the input is a part of a larger one that starts right after a game
+    /// ended by a termination marker, with no empty line between them (a chunk of it,
+    /// read on its own): its first game is noted as a reader of the whole input notes it
+    /// ([`DiagnosticKind::MissingBlankLine`], where the dialect wants the empty line).
+    pub fn follows_marked_game(mut self) -> Reader<R> {
+        self.follows_game = true;
+        self.previous_marked = true;
         self
     }
 
@@ -1077,7 +1090,7 @@ impl<R: Read> Reader<R> {
                         self.flush_pending_comments(visitor, &mut broken);
                     }
                 }
-                if self.games > 0
+                if (self.games > 0 || self.follows_game)
                     && self.previous_marked
                     && !gap.blank_line
                     && self.pending_comments.is_empty()
