@@ -20,10 +20,13 @@ use crate::{Color, Move, NotationKind, Position, Square, SquareName, Variant};
 /// preference (after the reader's default, which comes first).
 ///
 /// Each is tried on the set-up and the moves; the first that reads them all is kept.
-/// Frisian, American pool, Portuguese and Spantsiretti draughts are left out: each reads
-/// the same move text as an earlier variant (International, English, Spanish, Russian)
-/// for long stretches of a game, so that they could only be told apart late and at a
-/// cost, and files of them name their game type.
+/// Frisian, American pool, Portuguese and Spantsiretti draughts are left out of a game's
+/// first reading: each reads the same move text as an earlier variant (International,
+/// English, Spanish, Russian) for long stretches of a game, so that they could only be
+/// told apart late and at a cost, and files of them mostly name their game type. A game
+/// that none of these reads to the end is read again with those held in reserve (see
+/// [`Rules::second_reading`](notation::Rules::second_reading)): an untagged Frisian game
+/// is read as Frisian draughts from its first Frisian move.
 pub const INFERRED_VARIANTS: [Variant; 10] = [
     Variant::International,
     Variant::English,
@@ -98,6 +101,12 @@ const INFERRED_GAME_TYPES: [GameType; INFERRED_VARIANTS.len()] = {
 ///   other game types are set up and follow the moves only when a move needs them (see
 ///   [`Board`]): a game its first game type reads as written costs no more than one
 ///   that declares it.
+/// - A game that none of them reads to the end is read a second time
+///   ([`Rules::second_reading`]): the game types left out of [`INFERRED_VARIANTS`] and
+///   the readings dropped for their capture separator are held in reserve behind the
+///   others, and come into play where none of those reads a move (an untagged Frisian
+///   game at its first Frisian move, a Russian game written with `x` at the first capture
+///   only Russian draughts allows), with the warning of a change of game type.
 /// - A game that declares a type in full with a numbering of its own
 ///   (`20,W,10,10,N1,0`) but writes its moves in the variant's standard numbering is
 ///   read the same way in both numberings.
