@@ -289,3 +289,13 @@ fn move_mark_on_the_next_line() {
 fn the_largest_move_number_then_a_second_players_move() {
     all_rules("[Event \"a\"]\n\n77777777777777777777... e5 Nf3 *\n\n");
 }
+
+/// `notation_reader`: a token ending with the two characters `\r` (not before a line
+/// end, where they are a program's carriage return) was written last on a line of the
+/// export, where reading it back took them for the line end.
+#[test]
+fn a_token_ending_with_backslash_r_at_the_end_of_a_line() {
+    let moves: String = (1..=30).map(|i| format!("{i}. e4\\r e5\\r ")).collect();
+    all_rules(&format!("[Event \"a\"]\n\n{moves}*\n\n"));
+    all_rules(&format!("[Event \"a\"]\n\n1. e4 Zz {moves}*\n\n"));
+}

@@ -648,6 +648,16 @@ struct Movetext<'o, W: fmt::Write> {
     written: bool,
     /// Whether `out` refused text; nothing more is written then.
     failed: bool,
+    /// Whether the line's last word went straight out and ends with `\r` written as two
+    /// characters (see [`Movetext::end_line`]).
+    written_cr: bool,
+}
+
+/// Whether a word ends with `\r` written as two characters, which right before a line
+/// end would be read as part of it (some programs write their carriage returns so): such
+/// a word ends its line with a space after it.
+fn ends_with_literal_cr(word: &str) -> bool {
+    word.ends_with("\\r")
 }
 
 impl<'o, W: fmt::Write> Movetext<'o, W> {
@@ -661,6 +671,7 @@ impl<'o, W: fmt::Write> Movetext<'o, W> {
             scratch: String::new(),
             written: false,
             failed: false,
+            written_cr: false,
         }
     }
 
@@ -695,7 +706,9 @@ impl<'o, W: fmt::Write> Movetext<'o, W> {
             self.anchor = 0;
             return;
         }
-        if self.chars + 1 + n < self.width {
+        // A word that would end its line with a space after it leaves room for it.
+        let room = n + usize::from(ends_with_literal_cr(word));
+        if self.chars + 1 + room < self.width {
             if !word.starts_with('%') {
                 self.anchor = self.line.len() + 1;
             }
@@ -741,19 +754,28 @@ impl<'o, W: fmt::Write> Movetext<'o, W> {
         self.chars = n;
         self.anchor = 0;
         self.written = true;
+        self.written_cr = parts.last().is_some_and(|part| ends_with_literal_cr(part));
     }
 
-    /// Ends the current line, if it has anything.
+    /// Ends the current line, if it has anything. A line that ends with `\r` written as
+    /// two characters ends with a space after it, so that a reader does not take them for
+    /// part of the line end.
     fn end_line(&mut self) {
         if self.chars > 0 {
             let line = std::mem::take(&mut self.line);
             self.put(&line);
-            self.put("\n");
+            let cr = if line.is_empty() {
+                self.written && self.written_cr
+            } else {
+                ends_with_literal_cr(&line)
+            };
+            self.put(if cr { " \n" } else { "\n" });
             self.line = line;
             self.line.clear();
             self.chars = 0;
             self.anchor = 0;
             self.written = false;
+            self.written_cr = false;
         }
     }
 
