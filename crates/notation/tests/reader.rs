@@ -538,6 +538,16 @@ fn a_lone_dash_is_an_unknown_result_where_the_next_game_or_the_end_follows() {
         games[0].diagnostics[1].to_string(),
         "2:29: warning: non-standard termination marker -; read as * (game 1)"
     );
+    // Across buffer edges too: what follows a `-` is looked at as more input comes.
+    let trickled = read_games(&RawRules::PDN, Trickle(input), ReadOptions::default());
+    for (a, b) in games.iter().zip(&trickled) {
+        assert_eq!((&a.game, &a.diagnostics), (&b.game, &b.diagnostics));
+    }
+    let with_cr = b"1.33-28 - \\r\n\\r\n[Result \"*\"]\n1.32-28 *";
+    let trickled = read_games(&RawRules::PDN, Trickle(with_cr), ReadOptions::default());
+    assert_eq!(trickled.len(), 2);
+    assert_eq!(trickled[0].game.result, GameResult::Unknown);
+    assert_eq!(read_pdn(with_cr)[0].diagnostics, trickled[0].diagnostics);
     // Strictly, both are errors.
     let strict = read_games(&RawRules::PDN, &input[..], ReadOptions::strict());
     assert!(
