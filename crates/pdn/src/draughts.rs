@@ -1743,18 +1743,23 @@ impl Rules for Draughts {
         } else {
             *self
         };
-        let mut candidates = vec![settled];
-        for game_type in rules.line_end_game_types(game) {
-            if !candidates.contains(&game_type) {
-                candidates.push(game_type);
-            }
+        let declare = |game: &mut Game<PdnMove>, again: Game<PdnMove>, game_type: GameType| {
+            let mut tags = std::mem::take(&mut game.tags);
+            tags.set("GameType", game_type.to_short_string());
+            *game = again;
+            game.tags = tags;
+        };
+        if let Some(again) = read_whole(game, settled, text, options) {
+            declare(game, again, settled);
+            return;
         }
-        for game_type in candidates {
+        // Only then are the other lines' game types found (the tree played again).
+        for game_type in rules.line_end_game_types(game) {
+            if game_type == settled {
+                continue;
+            }
             if let Some(again) = read_whole(game, game_type, text, options) {
-                let mut tags = std::mem::take(&mut game.tags);
-                tags.set("GameType", game_type.to_short_string());
-                *game = again;
-                game.tags = tags;
+                declare(game, again, game_type);
                 return;
             }
         }
