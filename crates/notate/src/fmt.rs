@@ -7,18 +7,19 @@
 //!
 //! A game too large to hold (larger than the reader's limit, or than the memory left)
 //! cannot go out as written either: it is left out, with an error on standard error that
-//! says so, never silently. A large game that can be written goes to the emitter as a
-//! tree, and is written straight to the output ([`crate::large`]).
+//! says so, never silently. A large game goes to the emitter as its text (read without
+//! its tree), and is written straight to the output as the emitter reads it again
+//! ([`crate::large`]).
 
 use std::io::{self, Write};
 
 use notation::{
-    Diagnostic, DiagnosticKind, Game, GameReader, KeepRaw, ReadOptions, Severity, WriteOptions,
-    export_len, write_game, write_game_to,
+    Diagnostic, DiagnosticKind, Game, GameReader, KeepRaw, ReadOptions, Severity, WriteError,
+    WriteOptions, export_len, write_game, write_game_to, write_text_to,
 };
 
 use crate::games::Notate;
-use crate::large::{IoText, is_large};
+use crate::large::{IoText, LARGE_GAME_BYTES, is_large, read_tree};
 use crate::pipeline::{Input, Origin, Task};
 
 /// What became of a game.
@@ -38,6 +39,15 @@ pub enum Text<M> {
     Bytes(Vec<u8>),
     /// A large game, to be written by the emitter straight to the output.
     Game(Box<Game<M>>),
+    /// A large game read without its tree: its bytes as written, to be read again by the
+    /// emitter as it writes them ([`ReadGame::streams`](notation::ReadGame::streams):
+    /// whether they can be written as they are read, else they are read into a tree).
+    Large {
+        /// The game's bytes as written.
+        bytes: Vec<u8>,
+        /// Whether it is written as it is read.
+        streams: bool,
+    },
 }
 
 /// One game's output.
@@ -79,7 +89,9 @@ where
         // from the reader, which holds them until the next game is read, rather than
         // copied for every game.
         let reader = input.reader(self.rules.dialect(), self.read);
-        let mut reader = GameReader::from_reader(self.rules, reader).keep_raw(KeepRaw::Never);
+        let mut reader = GameReader::from_reader(self.rules, reader)
+            .keep_raw(KeepRaw::Never)
+            .large_after(LARGE_GAME_BYTES);
         let mut games = 0;
         let mut text = String::new();
         while let Some(mut game) = reader.read_game()? {
@@ -109,6 +121,33 @@ where
                 .iter()
                 .find(|d| d.severity == Severity::Error)
                 .map(reason);
+            if error.is_none() && !game.built {
+                // Read without its tree: the emitter reads it again as it writes it.
+                let raw = reader.buffered(game.span).unwrap_or_default();
+                let (text, fate) = match copy(raw) {
+                    Some(bytes) => (
+                        Text::Large {
+                            bytes,
+                            streams: game.streams,
+                        },
+                        Fate::Written,
+                    ),
+                    None => (
+                        Text::Bytes(Vec::new()),
+                        Fate::Lost(format!(
+                            "not enough memory to hold its {} bytes as written",
+                            raw.len()
+                        )),
+                    ),
+                };
+                sink(Item {
+                    index: game.index,
+                    text,
+                    fate,
+                    orphans: Vec::new(),
+                })?;
+                continue;
+            }
             let written = match error {
                 Some(reason) => Err(reason),
                 // Written later, by the emitter, once it is known that it can be.
@@ -166,6 +205,14 @@ where
     }
 }
 
+/// A copy of a game's bytes, by fallible allocation (see [`as_written`]).
+fn copy(raw: &[u8]) -> Option<Vec<u8>> {
+    let mut bytes = Vec::new();
+    bytes.try_reserve_exact(raw.len()).ok()?;
+    bytes.extend_from_slice(raw);
+    Some(bytes)
+}
+
 /// A game's bytes as written, then as many line ends as make the empty line that
 /// separates games. `None` when the memory for them cannot be had: their size comes
 /// from the input, so the allocation is a fallible one, and the game is then reported
@@ -193,6 +240,8 @@ pub struct Emitter<'o, G> {
     pub rejects: Option<&'o mut dyn Write>,
     /// The rules, for the large games the emitter writes.
     pub rules: &'o G,
+    /// How to read the large games read again.
+    pub read: ReadOptions,
     /// How to write them.
     pub write: WriteOptions,
     /// Games written in the export format.
@@ -219,7 +268,41 @@ impl<G: Notate> Emitter<'_, G> {
             warn(format!("{name}:{d}"));
         }
         let number = item.index + offset + 1;
+        let mut fate = item.fate;
         let bytes = match item.text {
+            Text::Large { mut bytes, streams } => {
+                let mut text = IoText::new(&mut *self.out);
+                let written = if streams {
+                    write_text_to(self.rules, &mut bytes, self.read, &self.write, &mut text)
+                } else {
+                    write_tree(self.rules, &mut bytes, self.read, &self.write, &mut text)
+                };
+                text.finish()?;
+                match written {
+                    Ok(()) => {
+                        self.written += 1;
+                        return Ok(());
+                    }
+                    Err(e) => {
+                        // Nothing was written: it goes out as it came in, as any game
+                        // that cannot be written.
+                        let reason = e.to_string();
+                        match as_written(&bytes) {
+                            Some(bytes) => {
+                                fate = Fate::Unreadable(reason);
+                                bytes
+                            }
+                            None => {
+                                fate = Fate::Lost(format!(
+                                    "{reason}; not enough memory to hold its {} bytes as written",
+                                    bytes.len()
+                                ));
+                                Vec::new()
+                            }
+                        }
+                    }
+                }
+            }
             Text::Game(game) => {
                 self.written += 1;
                 let mut text = IoText::new(&mut *self.out);
@@ -232,7 +315,7 @@ impl<G: Notate> Emitter<'_, G> {
             }
             Text::Bytes(bytes) => bytes,
         };
-        match &item.fate {
+        match &fate {
             Fate::Lost(reason) => {
                 self.lost += 1;
                 say(format!("{name}: game {number} left out: {reason}"), true);
@@ -262,4 +345,20 @@ impl<G: Notate> Emitter<'_, G> {
             }
         }
     }
+}
+
+/// Writes a large game that cannot be written as it is read from its tree, read again
+/// from its bytes (lent, and given back unchanged): nothing is written when it cannot be.
+fn write_tree<G: Notate>(
+    rules: &G,
+    bytes: &mut Vec<u8>,
+    read: ReadOptions,
+    write: &WriteOptions,
+    out: &mut IoText<'_>,
+) -> Result<(), WriteError> {
+    let Some(game) = read_tree(rules, bytes, read) else {
+        return Ok(());
+    };
+    export_len(rules, &game, write)?;
+    write_game_to(rules, &game, write, out)
 }

@@ -6,17 +6,21 @@
 //!
 //! A worker writes everything after the object's opening `{"file":…,"game":N,`; the
 //! emitter, the only one who knows the game's number in its input, writes that prefix.
-//! A large game goes to the emitter as a tree, and the emitter writes all of it straight
-//! to the output ([`crate::large`]): the writing functions write to any [`fmt::Write`].
+//! A large game goes to the emitter as its bytes, and the emitter writes all of it straight
+//! to the output as it reads it again ([`StreamSink`], [`crate::large`]): the writing
+//! functions write to any [`fmt::Write`].
 //! README.md documents the format.
 
 use std::fmt;
 use std::io::{self, Write};
 
-use notation::{Diagnostic, Game, GameReader, KeepRaw, LineId, ReadOptions, Severity};
+use notation::{
+    At, Diagnostic, Ended, Game, GameBuilder, GameReader, GameResult, GameSink, KeepRaw, LineId,
+    Nag, NodeId, Place, ReadOptions, Reader, Severity,
+};
 
 use crate::games::Notate;
-use crate::large::{IoText, is_large};
+use crate::large::{IoText, LARGE_GAME_BYTES, is_large, read_tree};
 use crate::pipeline::{Input, OncePerInput, Origin, Task};
 
 /// What the JSON is written to: a `String`, or the output itself through [`IoText`],
@@ -70,6 +74,15 @@ pub enum Body<M> {
     Text(String),
     /// A large game, to be written by the emitter straight to the output.
     Game(Box<Game<M>>),
+    /// A large game read without its tree: its bytes as written, to be read again by the
+    /// emitter as it writes them ([`notation::ReadGame::streams`]: whether they can be
+    /// written as they are read, else they are read into a tree).
+    Large {
+        /// The game's bytes as written.
+        bytes: Vec<u8>,
+        /// Whether it is written as it is read.
+        streams: bool,
+    },
 }
 
 /// One game's JSON, less its prefix and its diagnostics.
@@ -104,14 +117,45 @@ where
         sink: &mut dyn FnMut(Self::Item) -> io::Result<()>,
     ) -> io::Result<u64> {
         let reader = input.reader(self.rules.dialect(), self.options);
-        let mut reader = GameReader::from_reader(self.rules, reader).keep_raw(KeepRaw::Never);
+        let mut reader = GameReader::from_reader(self.rules, reader)
+            .keep_raw(KeepRaw::Never)
+            .large_after(LARGE_GAME_BYTES);
         let mut games = 0;
         while let Some(mut game) = reader.read_game()? {
             games += 1;
             for d in &mut game.diagnostics {
                 origin.place(d);
             }
-            let body = if is_large(game.span) {
+            let body = if !game.built {
+                // Read without its tree: the emitter reads it again as it writes it.
+                let raw = reader.buffered(game.span).unwrap_or_default();
+                let mut bytes = Vec::new();
+                if bytes.try_reserve_exact(raw.len()).is_err() {
+                    let kind = notation::DiagnosticKind::TextOutOfMemory {
+                        what: "the game's text as written",
+                        bytes: raw.len(),
+                    };
+                    let mut d = Diagnostic {
+                        severity: Severity::Error,
+                        location: game
+                            .diagnostics
+                            .first()
+                            .map(|d| d.location)
+                            .unwrap_or_default(),
+                        game: game.index,
+                        kind,
+                    };
+                    origin.place(&mut d);
+                    game.diagnostics.push(d);
+                    Body::Game(Box::new(game.game))
+                } else {
+                    bytes.extend_from_slice(raw);
+                    Body::Large {
+                        bytes,
+                        streams: game.streams,
+                    }
+                }
+            } else if is_large(game.span) {
                 Body::Game(Box::new(game.game))
             } else {
                 let mut body = String::with_capacity(1024);
@@ -143,6 +187,30 @@ where
 
 /// Writes a game's fields after `"game":N,`, up to its diagnostics, with a comma after.
 pub fn write_game<G: Notate, W: Out>(rules: &G, game: &Game<G::Move>, out: &mut W) {
+    write_header(rules, game, out);
+    let start = rules.start_position(&game.tags).ok().map(|s| s.position);
+    out.put(",\"comments\":");
+    strings(&game.line(LineId::MAIN).comments, out);
+    out.put(",\"mainline\":");
+    let end = match start {
+        Some(position) => lines(rules, game, position, out),
+        None => {
+            out.put("[]");
+            None
+        }
+    };
+    write_footer(
+        rules,
+        game.tail.as_ref().map(|tail| tail.text.as_str()),
+        game.result,
+        end.as_ref(),
+        out,
+    );
+}
+
+/// The fields before the main line's comments: `"tags"`, `"variant"`, `"start_fen"`
+/// (from the game's tags: its moves are not needed).
+fn write_header<G: Notate, W: Out>(rules: &G, game: &Game<G::Move>, out: &mut W) {
     out.put("\"tags\":[");
     for (i, tag) in game.tags.iter().enumerate() {
         if i > 0 {
@@ -158,26 +226,26 @@ pub fn write_game<G: Notate, W: Out>(rules: &G, game: &Game<G::Move>, out: &mut 
     string(&rules.variant(game), out);
     out.put(",\"start_fen\":");
     fen(rules, rules.start(game).as_ref(), out);
-    let start = rules.start_position(&game.tags).ok().map(|s| s.position);
-    out.put(",\"comments\":");
-    strings(&game.line(LineId::MAIN).comments, out);
-    out.put(",\"mainline\":");
-    let end = match start {
-        Some(position) => lines(rules, game, position, out),
-        None => {
-            out.put("[]");
-            None
-        }
-    };
+}
+
+/// The fields after the main line, with a comma after: `"unread"`, `"result"`,
+/// `"final_fen"`.
+fn write_footer<G: Notate, W: Out>(
+    rules: &G,
+    tail: Option<&str>,
+    result: GameResult,
+    end: Option<&G::Position>,
+    out: &mut W,
+) {
     out.put(",\"unread\":");
-    match &game.tail {
-        Some(tail) => string(&tail.text, out),
+    match tail {
+        Some(tail) => string(tail, out),
         None => out.put("null"),
     }
     out.put(",\"result\":");
-    string(game.result.as_str(), out);
+    string(result.as_str(), out);
     out.put(",\"final_fen\":");
-    fen(rules, end.as_ref(), out);
+    fen(rules, end, out);
     out.put_char(',');
 }
 
@@ -283,10 +351,6 @@ fn lines<G: Notate, W: Out>(
                 }
                 out.put("],\"comments\":");
                 strings(&node.comments, out);
-                if let Some(setup) = &node.setup {
-                    out.put(",\"setup\":");
-                    string(setup, out);
-                }
                 out.put(",\"variations\":[");
                 frame.variation = Some(0);
             }
@@ -310,7 +374,14 @@ fn lines<G: Notate, W: Out>(
                     });
                 }
                 None => {
-                    out.put("]}");
+                    out.put_char(']');
+                    // After the variations, as the export format has it: a large game
+                    // is written in this order as it is read ([`StreamSink`]).
+                    if let Some(setup) = &node.setup {
+                        out.put(",\"setup\":");
+                        string(setup, out);
+                    }
+                    out.put_char('}');
                     rules.play(&mut frame.before, &node.mv);
                     if let Some(text) = &node.setup {
                         if let Ok(setup) = rules.inline_setup(&frame.before, text) {
@@ -337,12 +408,320 @@ fn apply_setup<G: Notate>(rules: &G, position: G::Position, setup: Option<&str>)
     }
 }
 
+/// Writes the game that `bytes` holds (its bytes as written; lent, read where they are
+/// and given back unchanged) as [`write_game`] writes its tree, as it reads it: for a
+/// large game, which is not held as a tree ([`StreamSink`]).
+pub fn write_text<G: Notate, W: Out>(
+    rules: &G,
+    bytes: &mut Vec<u8>,
+    read: ReadOptions,
+    out: &mut W,
+) {
+    let reader = Reader::from_vec(io::empty(), std::mem::take(bytes), rules.dialect(), read)
+        .ends_with_bytes();
+    let mut reader = reader;
+    let mut builder = GameBuilder::with_sink(rules, read, StreamSink::new(rules, out));
+    let _ = reader.read_game(&mut builder);
+    *bytes = reader.into_vec();
+}
+
+/// What has been written of the last move of a line, whose object is still open.
+enum Node {
+    /// No move yet.
+    None,
+    /// The move's fields, up to its glyphs and comments, which are still coming.
+    Pending {
+        nags: Vec<Nag>,
+        comments: Vec<String>,
+    },
+    /// Up to its variations, `n` of them written so far, the list still open.
+    Variations(usize),
+    /// Everything: only its closing brace is left.
+    Done,
+}
+
+/// A line being written.
+struct Line {
+    moves: usize,
+    /// Its comments before its first move (`comments_before`, with it).
+    comments_before: Vec<String>,
+    node: Node,
+}
+
+impl Line {
+    fn new() -> Line {
+        Line {
+            moves: 0,
+            comments_before: Vec::new(),
+            node: Node::None,
+        }
+    }
+}
+
+/// A [`GameSink`] that writes a game's object as [`write_game`] writes its tree, as the
+/// game is read: each move's object goes out once its glyphs and comments are in (the
+/// input may give them in either order), its variations and set-up after them, in the
+/// export format's order. Games whose annotations come in another order
+/// ([`notation::ReadGame::streams`]) are written from their tree.
+pub struct StreamSink<'a, 'o, G: Notate, W: Out> {
+    rules: &'a G,
+    out: &'o mut W,
+    /// Whether the fields before the main line's comments are written.
+    header: bool,
+    /// The main line's comments, until its first move or the game's end.
+    main_comments: Vec<String>,
+    /// The open lines, the main line first, once `"mainline":[` is written.
+    lines: Vec<Line>,
+    /// Whether `"mainline":` is written.
+    mainline: bool,
+    /// Whether the main line's start position could be set up.
+    start: bool,
+    /// Whether the movetext began (else the start position is found from the tags).
+    movetext: bool,
+    nodes: u32,
+    line_ids: u32,
+}
+
+impl<'a, 'o, G: Notate, W: Out> StreamSink<'a, 'o, G, W> {
+    /// A sink that writes to `out`.
+    pub fn new(rules: &'a G, out: &'o mut W) -> Self {
+        StreamSink {
+            rules,
+            out,
+            header: false,
+            main_comments: Vec::new(),
+            lines: Vec::new(),
+            mainline: false,
+            start: false,
+            movetext: false,
+            nodes: 0,
+            line_ids: 1,
+        }
+    }
+
+    fn write_header(&mut self, tags: &notation::Tags) {
+        if !self.header {
+            self.header = true;
+            let mut game = Game::new();
+            game.tags = tags.clone();
+            write_header(self.rules, &game, self.out);
+        }
+    }
+
+    /// Writes the main line's comments and opens the main line.
+    fn open_mainline(&mut self) {
+        if !self.mainline {
+            self.mainline = true;
+            self.out.put(",\"comments\":");
+            strings(&self.main_comments, self.out);
+            self.out.put(",\"mainline\":[");
+            self.lines.push(Line::new());
+        }
+    }
+
+    /// Writes what is left of the last move of the innermost line.
+    fn close_node(&mut self) {
+        let Some(line) = self.lines.last_mut() else {
+            return;
+        };
+        match std::mem::replace(&mut line.node, Node::None) {
+            Node::None => {}
+            Node::Pending { nags, comments } => {
+                annotations(&nags, &comments, self.out);
+                self.out.put(",\"variations\":[]}");
+            }
+            Node::Variations(_) => self.out.put("]}"),
+            Node::Done => self.out.put_char('}'),
+        }
+    }
+}
+
+/// The glyphs and comments of a move: `,"nags":[…],"comments":[…]`.
+fn annotations<W: Out>(nags: &[Nag], comments: &[String], out: &mut W) {
+    out.put(",\"nags\":[");
+    for (i, nag) in nags.iter().enumerate() {
+        if i > 0 {
+            out.put_char(',');
+        }
+        let _ = write!(out, "{}", nag.0);
+    }
+    out.put("],\"comments\":");
+    strings(comments, out);
+}
+
+/// A comment as the tree keeps it: white space runs folded to one space, trimmed.
+fn folded(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+impl<G: Notate, W: Out> GameSink<G> for StreamSink<'_, '_, G, W> {
+    type Output = ();
+
+    fn begin_movetext(&mut self, tags: &notation::Tags, start: Option<&G::Position>) {
+        self.write_header(tags);
+        self.start = start.is_some();
+        self.movetext = true;
+    }
+
+    fn push_move(&mut self, _: LineId, mv: G::Move, position: &G::Position, _: &At<'_>) -> NodeId {
+        self.nodes = self.nodes.saturating_add(1);
+        self.open_mainline();
+        self.close_node();
+        let depth = self.lines.len();
+        if let Some(line) = self.lines.last_mut() {
+            if line.moves > 0 {
+                self.out.put_char(',');
+            }
+            self.out.put_char('{');
+            self.rules.move_fields(position, &mv, self.out);
+            if line.moves == 0 && depth > 1 && !line.comments_before.is_empty() {
+                self.out.put(",\"comments_before\":");
+                strings(&line.comments_before, self.out);
+            }
+            line.moves += 1;
+            line.node = Node::Pending {
+                nags: Vec::new(),
+                comments: Vec::new(),
+            };
+        }
+        NodeId::new(self.nodes - 1)
+    }
+
+    fn nag(&mut self, _: NodeId, nag: Nag, _: &At<'_>) {
+        if let Some(Line {
+            node: Node::Pending { nags, .. },
+            ..
+        }) = self.lines.last_mut()
+        {
+            nags.push(nag);
+        }
+    }
+
+    fn comment(&mut self, place: Place, text: &str, _: &At<'_>) -> bool {
+        let text = folded(text);
+        match place {
+            Place::Node(_) => {
+                if let Some(Line {
+                    node: Node::Pending { comments, .. },
+                    ..
+                }) = self.lines.last_mut()
+                {
+                    comments.push(text);
+                }
+            }
+            Place::Line(LineId::MAIN) => self.main_comments.push(text),
+            Place::Line(_) => {
+                if let Some(line) = self.lines.last_mut() {
+                    line.comments_before.push(text);
+                }
+            }
+        }
+        true
+    }
+
+    fn add_variation(&mut self, _: NodeId, _: &At<'_>) -> LineId {
+        self.line_ids = self.line_ids.saturating_add(1);
+        if let Some(line) = self.lines.last_mut() {
+            let written = match std::mem::replace(&mut line.node, Node::None) {
+                Node::Pending { nags, comments } => {
+                    annotations(&nags, &comments, self.out);
+                    self.out.put(",\"variations\":[");
+                    0
+                }
+                Node::Variations(n) => n,
+                // Not in the export format's order: such games are not written so.
+                Node::None | Node::Done => 0,
+            };
+            if written > 0 {
+                self.out.put_char(',');
+            }
+            self.out.put_char('[');
+            line.node = Node::Variations(written + 1);
+        }
+        self.lines.push(Line::new());
+        LineId::new(self.line_ids - 1)
+    }
+
+    fn end_variation(&mut self, _: LineId, _: &At<'_>) {
+        if self.lines.len() > 1 {
+            self.close_node();
+            self.out.put_char(']');
+            self.lines.pop();
+        }
+    }
+
+    fn setup(&mut self, place: Place, text: &str, _: &At<'_>) {
+        // A line's set-up moves its start, which the moves' fields show; a move's is a
+        // field of its own, after its variations.
+        let Place::Node(_) = place else {
+            return;
+        };
+        if let Some(line) = self.lines.last_mut() {
+            match std::mem::replace(&mut line.node, Node::Done) {
+                Node::Pending { nags, comments } => {
+                    annotations(&nags, &comments, self.out);
+                    self.out.put(",\"variations\":[]");
+                }
+                Node::Variations(_) => self.out.put_char(']'),
+                Node::None | Node::Done => {}
+            }
+            self.out.put(",\"setup\":");
+            string(text, self.out);
+        }
+    }
+
+    fn end_game(&mut self, ended: Ended<'_, G>) {
+        self.write_header(&ended.tags);
+        // A game with no movetext ends where it starts, as its tree's main line does.
+        let start = if self.movetext {
+            None
+        } else {
+            let start = self.rules.start_position(&ended.tags).ok();
+            self.start = start.is_some();
+            start.map(|setup| setup.position)
+        };
+        if self.start {
+            self.open_mainline();
+            while !self.lines.is_empty() {
+                self.close_node();
+                self.out.put_char(']');
+                self.lines.pop();
+            }
+        } else {
+            self.out.put(",\"comments\":");
+            strings(&self.main_comments, self.out);
+            self.out.put(",\"mainline\":[]");
+        }
+        let end = match &start {
+            Some(start) => Some(start),
+            None if self.start => ended.end,
+            None => None,
+        };
+        write_footer(
+            self.rules,
+            ended.tail.map(|(_, text)| text),
+            ended.result,
+            end,
+            self.out,
+        );
+    }
+}
+
 /// The emitter: the prefix, the body, the diagnostics, a line end.
 pub struct Emitter<'o, G> {
     /// Where the lines go.
     pub out: &'o mut dyn Write,
     /// The rules, for the large games the emitter writes.
     pub rules: &'o G,
+    /// How to read the large games read again.
+    pub read: ReadOptions,
     /// The input's name.
     pub name: String,
     /// The input's name, as a JSON string.
@@ -393,6 +772,16 @@ impl<G: Notate> Emitter<'_, G> {
                 text.finish()?;
                 String::new()
             }
+            Body::Large { mut bytes, streams } => {
+                let mut text = IoText::new(&mut *self.out);
+                if streams {
+                    write_text(self.rules, &mut bytes, self.read, &mut text);
+                } else if let Some(game) = read_tree(self.rules, &mut bytes, self.read) {
+                    write_game(self.rules, &game, &mut text);
+                }
+                text.finish()?;
+                String::new()
+            }
         };
         write_diagnostics(&item.diagnostics, &mut body);
         self.out.write_all(body.as_bytes())?;
@@ -428,6 +817,71 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("\"unread\":\"3. Qxx9 Nf6\""), "{text}");
+    }
+
+    /// Every game of a file read as a large one (without its tree) and written as it is
+    /// read again, where it can be, gives the text its tree gives: games with errors
+    /// (their unread movetext) too.
+    fn streams_as_its_tree<G: Notate>(rules: &G, text: &[u8]) -> (usize, usize) {
+        let read = ReadOptions::default();
+        let trees: Vec<_> = GameReader::new(rules, text, read)
+            .map(|g| g.expect("in memory"))
+            .collect();
+        let large = GameReader::new(rules, text, read)
+            .keep_raw(KeepRaw::Always)
+            .large_after(0)
+            .map(|g| g.expect("in memory"));
+        let (mut games, mut streamed) = (0, 0);
+        for (tree, large) in trees.iter().zip(large) {
+            games += 1;
+            if large.built || !large.streams {
+                continue;
+            }
+            streamed += 1;
+            let mut expected = String::new();
+            write_game(rules, &tree.game, &mut expected);
+            let mut bytes = large.raw.clone().expect("kept");
+            let mut out = String::new();
+            write_text(rules, &mut bytes, read, &mut out);
+            assert_eq!(out, expected, "{}", String::from_utf8_lossy(&bytes));
+            assert_eq!(Some(bytes), large.raw, "the text is given back");
+        }
+        (games, streamed)
+    }
+
+    #[test]
+    fn large_games_are_written_as_read_as_their_trees() {
+        let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
+        let mut total = (0, 0);
+        for (folder, pdn) in [("pgn", false), ("pdn", true)] {
+            let mut files: Vec<_> = std::fs::read_dir(corpus.join(folder))
+                .expect("the corpus")
+                .map(|e| e.expect("an entry").path())
+                .collect();
+            files.sort();
+            for path in files {
+                let text = std::fs::read(&path).expect("a corpus file");
+                let (games, streamed) = if pdn {
+                    streams_as_its_tree(&crate::games::draughts(None), &text)
+                } else {
+                    streams_as_its_tree(&crate::games::chess(), &text)
+                };
+                total.0 += games;
+                total.1 += streamed;
+            }
+        }
+        // With errors, set-ups, variations, comments before a variation's first move.
+        let texts: [&[u8]; 4] = [
+            b"{c} 1. e4 {a} $1 ({b} 1. d4 d5 $2 (1... Nf6 {x}) 2. c4) (1. c4) e5 1-0",
+            b"1. e4 e5 2. Qxx9 Nf6 *",
+            b"1. d4 (1. e4 (1. c4 *",
+            b"[FEN \"8/8\"]\n\n1. e4 *",
+        ];
+        let rules = crate::games::chess();
+        for text in texts {
+            assert_eq!(streams_as_its_tree(&rules, text), (1, 1));
+        }
+        assert!(total.0 > 60 && total.1 * 10 > total.0 * 7, "{total:?}");
     }
 
     #[test]

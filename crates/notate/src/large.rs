@@ -1,23 +1,45 @@
-//! Games too large to be held as text as well as a tree.
+//! Games too large to be held as a tree.
 //!
 //! `fmt` and `json` write a game's text in the worker that reads it, and the emitter
 //! copies it to the output in input order. A large game would then be held three times
-//! at once: as the input's bytes, as a tree, and as text (and a game of many short moves
-//! is larger as a tree than as bytes, and larger again as JSON). So a game whose text in
-//! the input takes [`LARGE_GAME_BYTES`] or more is handed to the emitter as a tree, and
-//! the emitter writes it straight to the output through [`IoText`], holding no more of
-//! its text than a line or a token.
+//! at once: as the input's bytes, as a tree, and as text; and a game of many short moves
+//! is some twenty times larger as a tree than as bytes (and larger again as JSON). So a
+//! game whose text in the input reaches [`LARGE_GAME_BYTES`] is read without its tree
+//! ([`notation::GameBuilder::large_after`]) and handed to the emitter as its bytes, and the
+//! emitter reads them again as it writes the game straight to the output through
+//! [`IoText`] ([`notation::write_text_to`], `json::StreamSink`), holding no more of its
+//! text than a line or a token. A game that cannot be written so
+//! ([`notation::ReadGame::streams`]) is read into a tree there ([`read_tree`]).
 
 use std::fmt;
 use std::io;
 
-/// A game whose text in the input takes this many bytes or more goes to the emitter as
-/// a tree, to be written straight to the output.
+use notation::{Game, GameReader, ReadOptions, Reader, Rules};
+
+/// A game whose text in the input takes this many bytes or more is read without its
+/// tree, and goes to the emitter to be written straight to the output.
 pub const LARGE_GAME_BYTES: u64 = 1 << 20;
 
 /// Whether a game that takes `span` in the input is large ([`LARGE_GAME_BYTES`]).
 pub fn is_large(span: notation::Span) -> bool {
     span.end.saturating_sub(span.start) >= LARGE_GAME_BYTES
+}
+
+/// The tree of the game whose bytes as written are `bytes` (lent, read where they are,
+/// and given back unchanged), read as a whole input is read: settled, and read a second
+/// time if its rules want it. For the large games that cannot be written as they are
+/// read ([`notation::ReadGame::streams`]); `None` if the bytes hold no game.
+pub fn read_tree<R: Rules>(
+    rules: &R,
+    bytes: &mut Vec<u8>,
+    read: ReadOptions,
+) -> Option<Game<R::Move>> {
+    let reader = Reader::from_vec(io::empty(), std::mem::take(bytes), rules.dialect(), read)
+        .ends_with_bytes();
+    let mut games = GameReader::from_reader(rules, reader);
+    let game = games.read_game().ok().flatten().map(|game| game.game);
+    *bytes = games.into_reader().into_vec();
+    game
 }
 
 /// Text written to an output as it comes, for the writers that write to any

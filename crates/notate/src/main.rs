@@ -463,6 +463,7 @@ fn run_fmt(
                 out: &mut *out,
                 rejects: rejects.as_mut().map(|r| &mut **r as &mut dyn Write),
                 rules,
+                read: ReadOptions::default(),
                 write,
                 written: 0,
                 unreadable: 0,
@@ -546,6 +547,7 @@ fn run_json(
             let mut emitter = json::Emitter {
                 out: &mut *out,
                 rules,
+                read: options,
                 name: source.name.clone(),
                 file,
                 errors: 0,

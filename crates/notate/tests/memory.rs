@@ -3,8 +3,10 @@
 //! and write it whole; with less memory than the game needs, they report it as a game that
 //! could not be held and read the game after it, rather than abort.
 //!
-//! The game is made here, at run time: a comment of 32 MiB (one word of half of it, then
-//! short words). The peak memory of each run is the largest resident set of this test's
+//! The games are made here, at run time: one with a comment of 32 MiB (one word of half
+//! of it, then short words), and one of some 32 MiB of moves (millions of them, with a
+//! variation, a glyph and a comment now and then), which a tree would hold in some twenty
+//! times its size: it is read without its tree, and written as it is read again. The peak memory of each run is the largest resident set of this test's
 //! child processes (`getrusage`), so this file holds one test, which runs them one by one.
 //! A child started by `posix_spawn` shares this process's memory until it runs the
 //! program, and the kernel counts this process's peak as the child's: so this test holds
@@ -83,6 +85,51 @@ fn input(path: &Path, pdn: bool) -> u64 {
     file.write_all(small.as_bytes()).unwrap();
     file.flush().unwrap();
     head.len() as u64 + LONG_WORD + 7 * WORDS + tail.len() as u64
+}
+
+/// The moves game's units: each four moves there and back (chess knights, draughts
+/// kings), every hundredth with a variation.
+const UNITS: u64 = 1_200_000;
+
+/// Writes a file of a game of `UNITS` units of moves and a small game after it; returns
+/// the large game's size in bytes.
+fn moves_input(path: &Path, pdn: bool) -> u64 {
+    let (tags, small) = if pdn {
+        (
+            "[Event \"moves\"]\n[GameType \"20\"]\n[FEN \"W:WK46:BK1\"]\n\n",
+            "[Event \"small\"]\n[GameType \"20\"]\n\n1. 33-29 *\n",
+        )
+    } else {
+        ("[Event \"moves\"]\n\n", "[Event \"small\"]\n\n1. d4 *\n")
+    };
+    let mut file = std::io::BufWriter::new(File::create(path).expect("temp file"));
+    file.write_all(tags.as_bytes()).unwrap();
+    let mut size = tags.len() as u64;
+    let mut unit = String::new();
+    for i in 0..UNITS {
+        let (a, b) = (2 * i + 1, 2 * i + 2);
+        unit.clear();
+        if pdn {
+            unit.push_str(&format!("{a}. 46-41 1-6 {b}. 41-46 "));
+            if i % 100 == 0 {
+                unit.push_str(&format!("({b}. 41-37 $1 {{v}} 6-1) "));
+            }
+            unit.push_str("6-1 ");
+        } else {
+            unit.push_str(&format!("{a}. Nf3 Nf6 {b}. Ng1 "));
+            if i % 100 == 0 {
+                unit.push_str(&format!("({b}. Nd4 $2 {{v}} Nc6) "));
+            }
+            unit.push_str("Ng8 ");
+        }
+        file.write_all(unit.as_bytes()).unwrap();
+        size += unit.len() as u64;
+    }
+    let end = "*\n\n";
+    file.write_all(end.as_bytes()).unwrap();
+    file.write_all(small.as_bytes()).unwrap();
+    file.flush().unwrap();
+    size + end.len() as u64
 }
 
 /// What a file holds, read a megabyte at a time: its longest run of `x`, how often each
@@ -252,6 +299,82 @@ fn a_large_game_is_held_in_three_times_its_size() {
                 seen.end
                     .contains("\"game\":2,\"tags\":[[\"Event\",\"small\"]")
             );
+        }
+    }
+
+    // A game of millions of moves: held in three times its size too, and written
+    // whole, as the same game.
+    let (moves_pgn, moves_pdn) = (dir.path("moves.pgn"), dir.path("moves.pdn"));
+    let moves_size = moves_input(&moves_pgn, false);
+    let moves_pdn_size = moves_input(&moves_pdn, true);
+    assert!(
+        moves_size.min(moves_pdn_size) > size,
+        "the peak so far stays under the bound"
+    );
+    let runs: [(&Path, u64, &str, &str); 6] = [
+        (&moves_pgn, moves_size, "fmt", "1"),
+        (&moves_pgn, moves_size, "fmt", "2"),
+        (&moves_pgn, moves_size, "json", "1"),
+        (&moves_pgn, moves_size, "json", "2"),
+        (&moves_pdn, moves_pdn_size, "fmt", "2"),
+        (&moves_pdn, moves_pdn_size, "json", "1"),
+    ];
+    for (input, size, command, jobs) in runs {
+        let name = input.display().to_string();
+        let args = [command, "--jobs", jobs, "-q", &name, "-o", &out_arg];
+        let run = notate(&args, None);
+        let said = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(0), "{args:?}: {said}");
+        let peak = peak_of_children();
+        let bound = 3 * size + CONSTANT;
+        eprintln!(
+            "{args:?}: {} MiB at the peak of the runs so far, game of {} MiB",
+            peak / MIB,
+            size / MIB
+        );
+        assert!(
+            peak <= bound,
+            "{args:?}: {} MiB at the peak, over {} MiB (three times the game, and {} MiB)",
+            peak / MIB,
+            bound / MIB,
+            CONSTANT / MIB
+        );
+        let pdn = input == moves_pdn;
+        let (last, variation) = match (pdn, command) {
+            (false, "fmt") => ("Ng8", "{v}"),
+            (true, "fmt") => ("6-1", "{v}"),
+            (false, _) => (
+                "\"san\":\"Ng8\"",
+                "\"san\":\"Nd4\",\"uci\":\"f3d4\",\"nags\":[2],\"comments\":[\"v\"]",
+            ),
+            (true, _) => (
+                "\"move\":\"6-1\"",
+                "\"move\":\"41-37\",\"nags\":[1],\"comments\":[\"v\"]",
+            ),
+        };
+        let seen = scan(&out, &[last, variation]);
+        // Each unit's last move, and the one in each variation (draughts: `6-1`).
+        let variations = UNITS / 100;
+        let expected_last = if pdn { UNITS + variations } else { UNITS };
+        assert_eq!(seen.counts, [expected_last, variations], "{args:?}");
+        if command == "fmt" {
+            // The output reads back as the same games, with nothing to forgive.
+            let counts = |summary: &str| -> String {
+                summary
+                    .split_whitespace()
+                    .filter(|field| field.starts_with("games=") || field.starts_with("moves="))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            let (read, written) = (summary(input), summary(&out));
+            assert_eq!(counts(&written), counts(&read), "{args:?}");
+            assert!(
+                written.contains(" errors=0 warnings=0 "),
+                "{args:?}: {written}"
+            );
+        } else {
+            assert_eq!(seen.lines, 2, "{args:?}");
+            assert!(seen.end.contains("[\"Event\",\"small\"]"), "{}", seen.end);
         }
     }
 

@@ -11,7 +11,7 @@ use crate::rules::{Forgiveness, MoveContext, Rules};
 use crate::second::SecondReading;
 use crate::tree::{Game, LineId, NodeId, Tail};
 use crate::visitor::{At, RawGame, RawValue, Skip, Visitor};
-use crate::{Dialect, GameResult, Location, Nag, Severity, Span, Tag};
+use crate::{Dialect, GameResult, Location, Nag, Severity, Span, Tag, Tags};
 
 /// One game as read: the tree, what was forgiven or went wrong, and where it was.
 #[derive(Clone, Debug)]
@@ -26,6 +26,17 @@ pub struct ReadGame<M> {
     pub span: Span,
     /// The 0-based index of the game in the input.
     pub index: u64,
+    /// Whether the tree was built: a game that grows past the builder's threshold
+    /// ([`GameBuilder::large_after`]) is read without it, and its `game` then holds only
+    /// its tags and its result, as read.
+    pub built: bool,
+    /// For a game read without its tree: whether a writer that reads its text again and
+    /// writes as it reads ([`write_text_to`](crate::write_text_to)) writes what its tree
+    /// would. That holds unless its glyphs, comments, variations and set-ups come in
+    /// another order than the export format's (a comment after a variation of the move
+    /// it follows), or its rules would settle its tree ([`Rules::settles`]): such a game
+    /// is read again into a tree to be written.
+    pub streams: bool,
 }
 
 impl<M> ReadGame<M> {
@@ -49,6 +60,274 @@ pub enum KeepRaw {
     Always,
 }
 
+/// Where a move, a comment or a set-up goes: after a move, or before the first move of a
+/// line (a line's set-up replaces its start position).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// After this move.
+    Node(NodeId),
+    /// Before the first move of this line.
+    Line(LineId),
+}
+
+/// What a [`GameBuilder`] makes of the games it reads: it tells its sink each move, glyph,
+/// comment, variation and set-up in the order it reads them, with the move or line each
+/// belongs to, as a tree holds them. [`TreeSink`] builds the [`Game`]; other sinks write a
+/// game as they read it, or gather what they need of it, without a tree.
+///
+/// Moves are numbered in the order they are read from 0, and lines in the order they are
+/// opened from 1 (the main line is 0), as a [`Game`] numbers them: a sink that builds
+/// nothing returns those numbers.
+#[allow(unused_variables)]
+pub trait GameSink<R: Rules> {
+    /// What a game becomes.
+    type Output;
+
+    /// A reading of a game begins (a game read again begins again).
+    fn begin_game(&mut self) {}
+
+    /// The game turned out larger than the builder's threshold
+    /// ([`GameBuilder::large_after`]): a sink that builds the game may stop building it.
+    fn large(&mut self) {}
+
+    /// The movetext begins after the tags `tags`; `start` is the position the main line's
+    /// first move is read from (`None` when it cannot be set up: no move is then read).
+    fn begin_movetext(&mut self, tags: &Tags, start: Option<&R::Position>) {}
+
+    /// A move of `line`, read at `at`, from `position`; returns its id.
+    fn push_move(
+        &mut self,
+        line: LineId,
+        mv: R::Move,
+        position: &R::Position,
+        at: &At<'_>,
+    ) -> NodeId;
+
+    /// A glyph after a move.
+    fn nag(&mut self, node: NodeId, nag: Nag, at: &At<'_>) {}
+
+    /// A comment (decoded, as written), after a move or before the first move of a line.
+    /// False when it cannot be kept, for lack of memory: it is reported and left out.
+    fn comment(&mut self, place: Place, text: &str, at: &At<'_>) -> bool {
+        true
+    }
+
+    /// A variation of `node` opens; returns its id.
+    fn add_variation(&mut self, node: NodeId, at: &At<'_>) -> LineId;
+
+    /// The variation `line` closes.
+    fn end_variation(&mut self, line: LineId, at: &At<'_>) {}
+
+    /// A set-up (decoded, as written) after a move or before the first move of a line:
+    /// it replaces the one there, if any.
+    fn setup(&mut self, place: Place, text: &str, at: &At<'_>) {}
+
+    /// The movetext kept as text from where the moves stopped being read: it continues
+    /// `line`. False when it cannot be kept, for lack of memory.
+    fn keep_tail(&mut self, line: LineId, text: &str) -> bool {
+        true
+    }
+
+    /// The game is over.
+    fn end_game(&mut self, game: Ended<'_, R>) -> Self::Output;
+
+    /// Asked after [`GameSink::end_game`] of a second reading ([`Ended::second`]):
+    /// whether the builder keeps it ([`Rules::keeps_second_reading`]) rather than read
+    /// the first again. The default: yes.
+    fn keeps_second_reading(&mut self) -> bool {
+        true
+    }
+}
+
+/// A game as a [`GameBuilder`] hands it to its [`GameSink`] at its end.
+pub struct Ended<'a, R: Rules> {
+    /// The rules the game was read with.
+    pub rules: &'a R,
+    /// How it was read.
+    pub options: ReadOptions,
+    /// Its tags, in file order (duplicates left out).
+    pub tags: Tags,
+    /// Its result, as the rules keep it.
+    pub result: GameResult,
+    /// The movetext kept as text, and the line it continues.
+    pub tail: Option<(LineId, &'a str)>,
+    /// The position its main line ends in, when its start position could be set up.
+    pub end: Option<&'a R::Position>,
+    /// Its bytes as written ([`RawGame::bytes`]).
+    pub text: &'a [u8],
+    /// Its warnings and errors, in input order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// A copy of its bytes as written, if [`KeepRaw`] asks for one.
+    pub raw: Option<Vec<u8>>,
+    /// Where it is in the input.
+    pub span: Span,
+    /// The 0-based index of the game in the input.
+    pub index: u64,
+    /// Whether this is its second reading ([`Rules::second_reading`]).
+    pub second: bool,
+    /// Whether it was larger than the builder's threshold ([`GameSink::large`]).
+    pub large: bool,
+    /// Whether its glyphs, comments, variations and set-ups came in the order the export
+    /// format writes them: after a move its glyphs and comments (in any order), then its
+    /// variations, then its set-up; before a line's first move its comments, then its
+    /// set-up. A writer that writes as it reads ([`write_text_to`](crate::write_text_to))
+    /// writes what the tree would only then.
+    pub in_export_order: bool,
+}
+
+/// A [`GameSink`] that builds the [`Game`] tree, and settles it ([`Rules::settle`]).
+///
+/// A game larger than the builder's threshold ([`GameBuilder::large_after`]) is not
+/// built: its [`ReadGame::built`] is false, and its game holds its tags and result only.
+pub struct TreeSink<M> {
+    game: Game<M>,
+    /// Whether the game is not built (see [`GameSink::large`]).
+    large: bool,
+    /// Moves and lines counted while not built.
+    nodes: u32,
+    lines: u32,
+    /// The answer for [`GameSink::keeps_second_reading`].
+    keeps_second: bool,
+}
+
+impl<M> Default for TreeSink<M> {
+    fn default() -> Self {
+        TreeSink {
+            game: Game::new(),
+            large: false,
+            nodes: 0,
+            lines: 1,
+            keeps_second: true,
+        }
+    }
+}
+
+impl<R: Rules> GameSink<R> for TreeSink<R::Move> {
+    type Output = ReadGame<R::Move>;
+
+    fn begin_game(&mut self) {
+        self.game = Game::new();
+        self.large = false;
+        self.nodes = 0;
+        self.lines = 1;
+    }
+
+    fn large(&mut self) {
+        if !self.large {
+            self.large = true;
+            self.nodes = index_u32(self.game.node_count());
+            self.lines = index_u32(self.game.line_count());
+            self.game = Game::new();
+        }
+    }
+
+    #[inline]
+    fn push_move(&mut self, line: LineId, mv: R::Move, _: &R::Position, _: &At<'_>) -> NodeId {
+        if self.large {
+            self.nodes = self.nodes.saturating_add(1);
+            return NodeId::new(self.nodes - 1);
+        }
+        self.game.push_move(line, mv)
+    }
+
+    #[inline]
+    fn nag(&mut self, node: NodeId, nag: Nag, _: &At<'_>) {
+        if !self.large {
+            self.game.node_mut(node).nags.push(nag);
+        }
+    }
+
+    fn comment(&mut self, place: Place, text: &str, _: &At<'_>) -> bool {
+        if self.large {
+            return true;
+        }
+        let Some(text) = fold_whitespace(text) else {
+            return false;
+        };
+        match place {
+            Place::Node(node) => self.game.node_mut(node).comments.push(text),
+            Place::Line(line) => self.game.line_mut(line).comments.push(text),
+        }
+        true
+    }
+
+    fn add_variation(&mut self, node: NodeId, _: &At<'_>) -> LineId {
+        if self.large {
+            self.lines = self.lines.saturating_add(1);
+            return LineId::new(self.lines - 1);
+        }
+        self.game.add_variation(node)
+    }
+
+    fn setup(&mut self, place: Place, text: &str, _: &At<'_>) {
+        if self.large {
+            return;
+        }
+        let place = match place {
+            Place::Node(node) => &mut self.game.node_mut(node).setup,
+            Place::Line(line) => &mut self.game.line_mut(line).setup,
+        };
+        *place = Some(text.to_owned());
+    }
+
+    fn keep_tail(&mut self, line: LineId, text: &str) -> bool {
+        if self.large {
+            return true;
+        }
+        match try_copy_str(text) {
+            Some(text) => {
+                if !text.is_empty() {
+                    self.game.tail = Some(Tail { line, text });
+                }
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn end_game(&mut self, ended: Ended<'_, R>) -> ReadGame<R::Move> {
+        let mut game = std::mem::take(&mut self.game);
+        game.tags = ended.tags;
+        game.result = ended.result;
+        let built = !self.large;
+        let mut streams = false;
+        if built {
+            if let Some(end) = ended.end {
+                ended
+                    .rules
+                    .settle(&mut game, end, ended.text, ended.options);
+            }
+            if ended.second {
+                self.keeps_second = ended.rules.keeps_second_reading(&game);
+            }
+        } else {
+            // A game read again is built (see `GameBuilder::read_again`): no second
+            // reading is read without its tree.
+            streams = ended.in_export_order
+                && !ended.second
+                && !ended.end.is_some_and(|end| ended.rules.settles(end));
+        }
+        ReadGame {
+            game,
+            diagnostics: ended.diagnostics,
+            raw: ended.raw,
+            span: ended.span,
+            index: ended.index,
+            built,
+            streams,
+        }
+    }
+
+    fn keeps_second_reading(&mut self) -> bool {
+        std::mem::replace(&mut self.keeps_second, true)
+    }
+}
+
+/// Arena indices are `u32`, as the tree's.
+fn index_u32(len: usize) -> u32 {
+    u32::try_from(len).unwrap_or(u32::MAX)
+}
+
 /// One open line while building: where its moves go and the positions around its last move.
 struct Frame<P> {
     line: LineId,
@@ -60,14 +339,31 @@ struct Frame<P> {
     /// The position before the set-up at the line's current place, if there is one: a
     /// later set-up in the same place replaces it in the tree, so it is played from there.
     unset: Option<P>,
+    /// The set-up at the line's current place, if any: a later one there replaces it.
+    placed: Option<String>,
+    /// What came at the line's current place so far, in the export format's order.
+    stage: Stage,
+}
+
+/// What has come after a move (or before a line's first move), in the order the export
+/// format writes it: glyphs and comments, then variations, then a set-up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Stage {
+    Annotations,
+    Variations,
+    Setup,
 }
 
 /// Builds [`Game`]s from a [`Reader`]'s callbacks, resolving and playing every move.
-pub struct GameBuilder<'r, R: Rules> {
+///
+/// What it builds is its [`GameSink`]'s business: by default the tree ([`TreeSink`]).
+pub struct GameBuilder<'r, R: Rules, S = TreeSink<<R as Rules>::Move>> {
     rules: &'r R,
     options: ReadOptions,
     keep_raw: KeepRaw,
-    game: Game<R::Move>,
+    sink: S,
+    tags: Tags,
+    result: GameResult,
     diagnostics: GameDiagnostics,
     frames: Vec<Frame<R::Position>>,
     context: MoveContext,
@@ -90,19 +386,40 @@ pub struct GameBuilder<'r, R: Rules> {
     held: Option<Span>,
     /// The game's second reading ([`Rules::second_reading`]).
     second: SecondReading<R::Position>,
+    /// From how many bytes on a game is large ([`GameBuilder::large_after`]).
+    large_after: u64,
+    /// Where the game becomes large: its first token's start and `large_after` (0 before
+    /// its first token, `u64::MAX` once large or when never).
+    limit: u64,
+    /// Whether the game is large, in every reading of it.
+    large: bool,
+    /// Whether the next game to begin is the last one read again.
+    again: bool,
+    /// Whether the game's glyphs, comments, variations and set-ups came out of the
+    /// export format's order ([`Ended::in_export_order`]).
+    out_of_order: bool,
 }
 
 /// Below this many tags, duplicates are found by a scan of the tags.
 const TAG_SCAN_LIMIT: usize = 16;
 
 impl<'r, R: Rules> GameBuilder<'r, R> {
-    /// A builder with these rules and options.
+    /// A builder of trees with these rules and options.
     pub fn new(rules: &'r R, options: ReadOptions) -> GameBuilder<'r, R> {
+        GameBuilder::with_sink(rules, options, TreeSink::default())
+    }
+}
+
+impl<'r, R: Rules, S: GameSink<R>> GameBuilder<'r, R, S> {
+    /// A builder with these rules and options that tells `sink` what it reads.
+    pub fn with_sink(rules: &'r R, options: ReadOptions, sink: S) -> GameBuilder<'r, R, S> {
         GameBuilder {
             rules,
             options,
             keep_raw: KeepRaw::default(),
-            game: Game::new(),
+            sink,
+            tags: Tags::new(),
+            result: GameResult::Unknown,
             diagnostics: GameDiagnostics::new(options),
             frames: Vec::new(),
             context: MoveContext::default(),
@@ -115,6 +432,11 @@ impl<'r, R: Rules> GameBuilder<'r, R> {
             tags_end: 0,
             held: None,
             second: SecondReading::default(),
+            large_after: u64::MAX,
+            limit: 0,
+            large: false,
+            again: false,
+            out_of_order: false,
         }
     }
 
@@ -122,6 +444,24 @@ impl<'r, R: Rules> GameBuilder<'r, R> {
     pub fn keep_raw(mut self, keep: KeepRaw) -> Self {
         self.keep_raw = keep;
         self
+    }
+
+    /// Tells the sink ([`GameSink::large`]) when a game is found to span `bytes` bytes or
+    /// more: a tree builder then stops building it, and the game is handed over with its
+    /// diagnostics and no tree ([`ReadGame::built`]), to be written from its text.
+    pub fn large_after(mut self, bytes: u64) -> Self {
+        self.large_after = bytes;
+        self
+    }
+
+    /// The sink.
+    pub fn sink(&self) -> &S {
+        &self.sink
+    }
+
+    /// The sink, to change.
+    pub fn sink_mut(&mut self) -> &mut S {
+        &mut self.sink
     }
 
     /// Takes the diagnostics given outside any game (text after the last game, an empty input).
@@ -137,6 +477,32 @@ impl<'r, R: Rules> GameBuilder<'r, R> {
     #[inline]
     fn flush_setup_at(&mut self, at: &At<'_>) {
         self.diagnostics.flush_setup_at(at);
+    }
+
+    /// Notes a token of the game, and tells the sink once the game is large: one
+    /// comparison per token, with where the game becomes large (`limit`) known from its
+    /// first token on.
+    #[inline(always)]
+    fn measure(&mut self, at: &At<'_>) {
+        if at.span().end >= self.limit {
+            self.measure_again(at);
+        }
+    }
+
+    #[cold]
+    fn measure_again(&mut self, at: &At<'_>) {
+        if self.limit == 0 {
+            // The first token of the game.
+            self.limit = at.span().start.saturating_add(self.large_after);
+            if at.span().end < self.limit {
+                return;
+            }
+        }
+        self.limit = u64::MAX;
+        if !self.large {
+            self.large = true;
+            self.sink.large();
+        }
     }
 
     /// Reads a move token (joined or not) and plays it.
@@ -173,12 +539,11 @@ impl<'r, R: Rules> GameBuilder<'r, R> {
                 };
                 frame.before.clone_from(&frame.position);
                 rules.play(&mut frame.position, &mv);
+                let node = self.sink.push_move(frame.line, mv, &frame.before, &at);
                 frame.unset = None;
-                let line = frame.line;
-                let node = self.game.push_move(line, mv);
-                if let Some(frame) = self.frame() {
-                    frame.last = Some(node);
-                }
+                frame.placed = None;
+                frame.stage = Stage::Annotations;
+                frame.last = Some(node);
                 ControlFlow::Continue(())
             }
             Err(error) => {
@@ -214,8 +579,26 @@ impl<'r, R: Rules> GameBuilder<'r, R> {
         ControlFlow::Break(())
     }
 
-    fn frame(&mut self) -> Option<&mut Frame<R::Position>> {
-        self.frames.last_mut()
+    /// Where a glyph, a comment or a set-up read now goes.
+    fn place(&self) -> Place {
+        match self.frames.last() {
+            Some(Frame {
+                last: Some(node), ..
+            }) => Place::Node(*node),
+            Some(frame) => Place::Line(frame.line),
+            None => Place::Line(LineId::MAIN),
+        }
+    }
+
+    /// Notes what comes now at the current line's place, and whether it comes out of
+    /// the export format's order (see [`Ended::in_export_order`]).
+    fn reach(&mut self, stage: Stage) {
+        if let Some(frame) = self.frames.last_mut() {
+            if frame.stage > stage || frame.stage == Stage::Setup {
+                self.out_of_order = true;
+            }
+            frame.stage = frame.stage.max(stage);
+        }
     }
 
     fn last_node(&self) -> Option<NodeId> {
@@ -314,11 +697,24 @@ fn try_copy_str(text: &str) -> Option<String> {
     Some(out)
 }
 
-impl<R: Rules> Visitor for GameBuilder<'_, R> {
-    type Output = ReadGame<R::Move>;
+impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
+    type Output = S::Output;
 
     fn begin_game(&mut self) {
-        self.game = Game::new();
+        // A game read again (a second reading, or the first once more) is built
+        // whatever its size: the rules ask its tree whether to keep it
+        // ([`Rules::keeps_second_reading`]). Those are rare: games that declare no type,
+        // with an error in their first reading.
+        self.large = false;
+        self.limit = if std::mem::take(&mut self.again) {
+            u64::MAX
+        } else {
+            0
+        };
+        self.out_of_order = false;
+        self.sink.begin_game();
+        self.tags = Tags::new();
+        self.result = GameResult::Unknown;
         self.diagnostics.begin_game();
         self.frames.clear();
         self.context = MoveContext::default();
@@ -334,18 +730,21 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
 
     fn tag(&mut self, name: &[u8], value: RawValue<'_>, at: At<'_>) -> ControlFlow<()> {
         self.tags_end = at.span().end;
+        if self.limit == 0 {
+            self.limit = at.span().start.saturating_add(self.large_after);
+        }
         let unescaped = value.unescaped();
         let (value_text, lossy) = decode_text(&unescaped);
         let (name_text, name_lossy) = decode_text(name);
         if lossy || name_lossy {
             self.report(DiagnosticKind::NotUtf8, &at);
         }
-        let duplicate = if self.game.tags.len() < TAG_SCAN_LIMIT {
-            self.game.tags.contains(&name_text)
+        let duplicate = if self.tags.len() < TAG_SCAN_LIMIT {
+            self.tags.contains(&name_text)
         } else {
             if self.tag_names.is_empty() {
                 self.tag_names
-                    .extend(self.game.tags.iter().map(|t| t.name.clone()));
+                    .extend(self.tags.iter().map(|t| t.name.clone()));
             }
             !self.tag_names.insert(name_text.clone())
         };
@@ -367,27 +766,31 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
         ) {
             self.report(kind, &at);
         }
-        self.game.tags.push(tag);
+        self.tags.push(tag);
         ControlFlow::Continue(())
     }
 
     fn begin_movetext(&mut self) -> ControlFlow<()> {
-        match self.second.start(self.rules, &self.game.tags) {
+        match self.second.start(self.rules, &self.tags) {
             Ok(setup) => {
                 // Reported at the first movetext token, where a location is known.
                 self.diagnostics.hold_setup_warnings(setup.warnings);
+                self.sink.begin_movetext(&self.tags, Some(&setup.position));
                 self.frames.push(Frame {
                     line: LineId::MAIN,
                     position: setup.position.clone(),
                     before: setup.position,
                     last: None,
                     unset: None,
+                    placed: None,
+                    stage: Stage::Annotations,
                 });
             }
             Err(e) => {
                 // Reported at the first movetext token, where a location is known.
                 self.stopped = true;
                 self.diagnostics.hold_setup_error(e);
+                self.sink.begin_movetext(&self.tags, None);
             }
         }
         ControlFlow::Continue(())
@@ -418,6 +821,7 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
         if self.stopped {
             return self.stop_at(&at);
         }
+        self.measure(&at);
         if let Some(held) = self.held.take() {
             // `1-` then `7`: one move written with a space inside, read as written.
             let joined = At {
@@ -441,9 +845,11 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
             return ControlFlow::Break(());
         }
         self.flush_setup_at(&at);
+        self.measure(&at);
         match self.last_node() {
             Some(node) => {
-                self.game.node_mut(node).nags.push(nag);
+                self.reach(Stage::Annotations);
+                self.sink.nag(node, nag, &at);
                 // In the tree now: a tail starting at a move number before it would
                 // hold it a second time.
                 self.number_start = None;
@@ -464,28 +870,24 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
             return ControlFlow::Break(());
         }
         self.flush_setup_at(&at);
+        self.measure(&at);
         // Folded straight from the input when it is UTF-8: a comment of 50 MB is copied
         // once, not twice.
         let (text, lossy) = crate::encoding::decode(text);
         if lossy {
             self.report(DiagnosticKind::NotUtf8, &at);
         }
-        let Some(text) = fold_whitespace(&text) else {
+        self.reach(Stage::Annotations);
+        let place = self.place();
+        if !self.sink.comment(place, &text, &at) {
             let bytes = text.len();
             let what = "a comment";
             self.report(DiagnosticKind::TextOutOfMemory { what, bytes }, &at);
             return ControlFlow::Continue(());
-        };
+        }
         // In the tree now: a tail starting at a move number before it would hold it a
         // second time (found by the `pgn_games` fuzz target).
         self.number_start = None;
-        match self.last_node() {
-            Some(node) => self.game.node_mut(node).comments.push(text),
-            None => {
-                let line = self.frames.last().map_or(LineId::MAIN, |f| f.line);
-                self.game.line_mut(line).comments.push(text);
-            }
-        }
         ControlFlow::Continue(())
     }
 
@@ -498,6 +900,7 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
             return ControlFlow::Break(());
         }
         self.flush_setup_at(&at);
+        self.measure(&at);
         self.number_start = None;
         let Some(frame) = self.frames.last() else {
             return ControlFlow::Continue(Skip(true));
@@ -510,13 +913,16 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
             return ControlFlow::Continue(Skip(true));
         };
         let start = frame.before.clone();
-        let line = self.game.add_variation(last);
+        self.reach(Stage::Variations);
+        let line = self.sink.add_variation(last, &at);
         self.frames.push(Frame {
             line,
             position: start.clone(),
             before: start,
             last: None,
             unset: None,
+            placed: None,
+            stage: Stage::Annotations,
         });
         ControlFlow::Continue(Skip(false))
     }
@@ -532,7 +938,8 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
         self.number_start = None;
         if self.frames.len() > 1 {
             if let Some(frame) = self.frames.pop() {
-                if self.game.line(frame.line).moves.is_empty() {
+                self.sink.end_variation(frame.line, &at);
+                if frame.last.is_none() {
                     self.report(DiagnosticKind::EmptyVariation, &at);
                 }
             }
@@ -548,31 +955,31 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
             return ControlFlow::Break(());
         }
         self.flush_setup_at(&at);
+        self.measure(&at);
         let (text, _) = decode_text(text);
         let Some(frame) = self.frames.last() else {
             return self.stop_at(&at);
         };
-        let (last, line) = (frame.last, frame.line);
         let base = frame.unset.as_ref().unwrap_or(&frame.position);
         match self.rules.inline_setup(base, &text) {
             Ok(setup) => {
                 for message in setup.warnings {
                     self.report(DiagnosticKind::LenientSetup { message }, &at);
                 }
-                if let Some(frame) = self.frame() {
-                    if frame.unset.is_none() {
-                        frame.unset = Some(frame.position.clone());
-                    }
-                    frame.position = setup.position.clone();
-                    frame.before = setup.position;
-                }
-                let place = match last {
-                    Some(node) => &mut self.game.node_mut(node).setup,
-                    None => &mut self.game.line_mut(line).setup,
+                self.reach(Stage::Setup);
+                let place = self.place();
+                self.sink.setup(place, &text, &at);
+                let Some(frame) = self.frames.last_mut() else {
+                    return ControlFlow::Continue(());
                 };
+                if frame.unset.is_none() {
+                    frame.unset = Some(frame.position.clone());
+                }
+                frame.position = setup.position.clone();
+                frame.before = setup.position;
                 // The tree keeps one set-up per place: the later one, which the moves
                 // that follow are played from.
-                if let Some(replaced) = place.replace(text) {
+                if let Some(replaced) = frame.placed.replace(text) {
                     let what = format!("set-up /{replaced}/ followed by another set-up");
                     self.report(DiagnosticKind::UnexpectedToken(what), &at);
                 }
@@ -588,12 +995,13 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
     fn result(&mut self, result: GameResult, at: At<'_>) -> ControlFlow<()> {
         let _ = self.flush_held(&at);
         self.flush_setup_at(&at);
+        self.measure(&at);
         let end = self.frames.first().map(|frame| &frame.position);
-        let (result, forgiven) = self.rules.game_result(&self.game.tags, end, result);
+        let (result, forgiven) = self.rules.game_result(&self.tags, end, result);
         for kind in forgiven {
             self.report(kind, &at);
         }
-        self.game.result = result;
+        self.result = result;
         if at.span().start != at.span().end {
             self.marker_start = Some(at.span().start);
         }
@@ -604,7 +1012,7 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
         self.diagnostics.push(diagnostic);
     }
 
-    fn end_game(&mut self, raw: RawGame<'_>) -> ReadGame<R::Move> {
+    fn end_game(&mut self, raw: RawGame<'_>) -> S::Output {
         let mut diagnostics = self.diagnostics.end_game(raw.index);
         // What cannot be held of the game's text, for lack of memory, is reported.
         let options = self.options;
@@ -617,8 +1025,8 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
                 kind,
             });
         };
-        let mut game = std::mem::take(&mut self.game);
         let start = raw.span.start;
+        let mut tail = None;
         if let Some((line, from)) = self.tail_start {
             let to = self.marker_start.unwrap_or(raw.span.end);
             let slice = |a: u64, b: u64| {
@@ -629,27 +1037,20 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
                     .unwrap_or(&[])
             };
             let (text, _) = crate::encoding::decode(slice(from, to));
-            let text = text.trim_end();
-            match try_copy_str(text) {
-                Some(text) if !text.is_empty() => game.tail = Some(Tail { line, text }),
-                Some(_) => {}
-                None => {
-                    let what = "the movetext kept as text";
-                    out_of_memory(&mut diagnostics, what, text.len(), self.tail_at);
-                }
+            let len = text.trim_end().len();
+            if len > 0 {
+                tail = Some((line, text, len));
+            }
+        }
+        if let Some((line, text, len)) = &tail {
+            if !self.sink.keep_tail(*line, &text[..*len]) {
+                let what = "the movetext kept as text";
+                out_of_memory(&mut diagnostics, what, *len, self.tail_at);
             }
         }
         let has_errors = diagnostics.iter().any(|d| d.severity == Severity::Error);
         let second = self.second.is_second();
-        self.second.end_game(self.rules, &game.tags, has_errors);
-        if let Some(frame) = self.frames.first() {
-            self.rules
-                .settle(&mut game, &frame.position, raw.bytes, self.options);
-        }
-        if second && !self.rules.keeps_second_reading(&game) {
-            // The first reading stands: the reader reads it again.
-            self.second.refuse();
-        }
+        self.second.end_game(self.rules, &self.tags, has_errors);
         let keep = match self.keep_raw {
             KeepRaw::Never => false,
             KeepRaw::OnError => has_errors,
@@ -661,19 +1062,37 @@ impl<R: Rules> Visitor for GameBuilder<'_, R> {
             let what = "the game's text as written";
             out_of_memory(&mut diagnostics, what, raw.bytes.len(), at);
         }
-        ReadGame {
-            game,
+        let ended = Ended {
+            rules: self.rules,
+            options,
+            tags: std::mem::take(&mut self.tags),
+            result: self.result,
+            tail: tail
+                .as_ref()
+                .map(|(line, text, len)| (*line, &text[..*len])),
+            end: self.frames.first().map(|frame| &frame.position),
+            text: raw.bytes,
             diagnostics,
             raw: raw_bytes,
             span: raw.span,
             index: raw.index,
+            second,
+            large: self.large,
+            in_export_order: !self.out_of_order,
+        };
+        let output = self.sink.end_game(ended);
+        if second && !self.sink.keeps_second_reading() {
+            // The first reading stands: the reader reads it again.
+            self.second.refuse();
         }
+        output
     }
 
     fn read_again(&mut self, from: u64) -> bool {
         let again = self.second.read_again();
         if again {
             self.diagnostics.read_again(from);
+            self.again = true;
         }
         again
     }
@@ -723,6 +1142,14 @@ impl<'r, R: Rules, I: Read> GameReader<'r, R, I> {
     /// Sets when raw bytes are kept.
     pub fn keep_raw(mut self, keep: KeepRaw) -> Self {
         self.builder = self.builder.keep_raw(keep);
+        self
+    }
+
+    /// Reads a game found to span `bytes` bytes or more without building its tree
+    /// ([`GameBuilder::large_after`]): its diagnostics are the same, and its text can be
+    /// written as it is read again ([`crate::write_text_to`]).
+    pub fn large_after(mut self, bytes: u64) -> Self {
+        self.builder = self.builder.large_after(bytes);
         self
     }
 

@@ -27,13 +27,17 @@ mod reader;
 mod rules;
 mod second;
 mod span;
+mod stream;
 mod tags;
 mod tagvalue;
 mod tree;
 mod visitor;
 mod writer;
 
-pub use builder::{GameBuilder, GameReader, KeepRaw, ReadGame, check_tag_value, read_games};
+pub use builder::{
+    Ended, GameBuilder, GameReader, GameSink, KeepRaw, Place, ReadGame, TreeSink, check_tag_value,
+    read_games,
+};
 pub use collector::{GameDiagnostics, ValidatedGame};
 pub use diagnostic::{Diagnostic, DiagnosticKind, Severity};
 pub use encoding::decode;
@@ -45,6 +49,7 @@ pub use reader::{ReadOptions, Reader, count_line_ends};
 pub use rules::{Dialect, Forgiveness, MoveContext, Player, Rules, Setup, SetupError, Strict};
 pub use second::SecondReading;
 pub use span::{Location, Span};
+pub use stream::write_text_to;
 pub use tags::{CheckedTag, Tag, TagNames, Tags};
 pub use tagvalue::{
     Date, Rating, Round, SetUpTags, TagValueError, Time, TimeControl, TimePeriod, check_tags,

@@ -382,4 +382,14 @@ pub trait Rules {
     ) {
         let _ = (game, end, text, options);
     }
+
+    /// Whether [`settle`](Rules::settle) may change a game whose main line ends in `end`.
+    /// A game read without its tree ([`GameBuilder::large_after`](crate::GameBuilder))
+    /// is written as it is read again only when it does not; otherwise it is read again
+    /// into a tree to be settled. The default: never, as the default `settle` changes
+    /// nothing.
+    fn settles(&self, end: &Self::Position) -> bool {
+        let _ = end;
+        false
+    }
 }

@@ -10,6 +10,18 @@ use crate::{GameResult, Nag, Tags};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NodeId(u32);
 
+impl NodeId {
+    /// The id of the move added `index`-th (from 0) to a game.
+    pub const fn new(index: u32) -> NodeId {
+        NodeId(index)
+    }
+
+    /// The 0-based index of the move among the game's moves, in the order they were added.
+    pub const fn index(self) -> u32 {
+        self.0
+    }
+}
+
 /// Index of a line (the main line or a variation) in a [`Game`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct LineId(u32);
@@ -17,6 +29,16 @@ pub struct LineId(u32);
 impl LineId {
     /// The main line.
     pub const MAIN: LineId = LineId(0);
+
+    /// The id of the line opened `index`-th (from 1; the main line is 0) in a game.
+    pub const fn new(index: u32) -> LineId {
+        LineId(index)
+    }
+
+    /// The index of the line among the game's lines, in the order they were opened.
+    pub const fn index(self) -> u32 {
+        self.0
+    }
 }
 
 /// A sequence of moves: the main line, or a variation replacing one move.

@@ -109,6 +109,11 @@ pub enum WriteError {
         "the unread movetext continues a variation, which the reduced export format leaves out"
     )]
     ReducedTail,
+    /// [`write_text_to`](crate::write_text_to) writes a game as it reads it, and the
+    /// game's glyphs, comments, variations or set-ups come in another order than the
+    /// export format's: only its tree can be written.
+    #[error("the game's annotations are not in the export format's order")]
+    NotInExportOrder,
     /// The output of [`write_game_to`] refused the text (its own error says why).
     #[error("the output refused the text")]
     Output,
@@ -160,7 +165,7 @@ pub fn write_game<R: Rules>(
 }
 
 /// Counts the bytes written to it, and keeps none.
-struct Count(usize);
+pub(crate) struct Count(pub(crate) usize);
 
 impl fmt::Write for Count {
     fn write_str(&mut self, s: &str) -> fmt::Result {
@@ -225,7 +230,7 @@ pub fn write_game_to<R: Rules, W: fmt::Write>(
 }
 
 /// [`write_tags`] to any output, leaving what was written on error.
-fn write_tags_to<W: fmt::Write>(
+pub(crate) fn write_tags_to<W: fmt::Write>(
     tags: &Tags,
     result: GameResult,
     options: &WriteOptions,
@@ -631,7 +636,7 @@ fn inline_setup<R: Rules>(
 }
 
 /// Lays movetext tokens out on lines of fewer than `width` characters.
-struct Movetext<'o, W: fmt::Write> {
+pub(crate) struct Movetext<'o, W: fmt::Write> {
     out: &'o mut W,
     width: usize,
     /// The line being filled, without its line end (and without its start, when that
@@ -647,7 +652,7 @@ struct Movetext<'o, W: fmt::Write> {
     /// `line` (a comment of one word of 50 MB is not held a second time).
     written: bool,
     /// Whether `out` refused text; nothing more is written then.
-    failed: bool,
+    pub(crate) failed: bool,
     /// Whether the line's last word went straight out and ends with `\r` written as two
     /// characters (see [`Movetext::end_line`]).
     written_cr: bool,
@@ -661,7 +666,7 @@ fn ends_with_literal_cr(word: &str) -> bool {
 }
 
 impl<'o, W: fmt::Write> Movetext<'o, W> {
-    fn new(out: &'o mut W, width: usize) -> Movetext<'o, W> {
+    pub(crate) fn new(out: &'o mut W, width: usize) -> Movetext<'o, W> {
         Movetext {
             out,
             width,
@@ -676,7 +681,7 @@ impl<'o, W: fmt::Write> Movetext<'o, W> {
     }
 
     /// Writes text to the output.
-    fn put(&mut self, text: &str) {
+    pub(crate) fn put(&mut self, text: &str) {
         if !self.failed && self.out.write_str(text).is_err() {
             self.failed = true;
         }
@@ -684,7 +689,7 @@ impl<'o, W: fmt::Write> Movetext<'o, W> {
 
     /// Places one token: on the current line after a space if the line stays under the
     /// width, else at the start of a new line.
-    fn word(&mut self, word: &str) {
+    pub(crate) fn word(&mut self, word: &str) {
         if word.is_empty() {
             return;
         }
@@ -760,7 +765,7 @@ impl<'o, W: fmt::Write> Movetext<'o, W> {
     /// Ends the current line, if it has anything. A line that ends with `\r` written as
     /// two characters ends with a space after it, so that a reader does not take them for
     /// part of the line end.
-    fn end_line(&mut self) {
+    pub(crate) fn end_line(&mut self) {
         if self.chars > 0 {
             let line = std::mem::take(&mut self.line);
             self.put(&line);
@@ -780,7 +785,7 @@ impl<'o, W: fmt::Write> Movetext<'o, W> {
     }
 
     /// A brace comment, its words wrapping like tokens: `{first … last}`.
-    fn comment(&mut self, text: &str) {
+    pub(crate) fn comment(&mut self, text: &str) {
         if text.contains('}') {
             // A brace comment ends at the first `}`; the text can only be written as a
             // rest-of-line comment (`;`), which ends its line.
@@ -847,7 +852,7 @@ impl<'o, W: fmt::Write> Movetext<'o, W> {
     }
 
     /// An inline set-up, `/text/`, as one token.
-    fn setup(&mut self, text: &str) -> Result<(), WriteError> {
+    pub(crate) fn setup(&mut self, text: &str) -> Result<(), WriteError> {
         if text.contains('/') {
             return Err(WriteError::SetupText(text.to_owned()));
         }
@@ -868,7 +873,7 @@ impl<'o, W: fmt::Write> Movetext<'o, W> {
     /// open (the `open` ones around the tail, and those it opens itself). Otherwise the
     /// termination marker written after the tail could be swallowed or taken for text
     /// inside a variation, and every export would add one more.
-    fn tail(&mut self, text: &str, dialect: &crate::Dialect, open: usize) {
+    pub(crate) fn tail(&mut self, text: &str, dialect: &crate::Dialect, open: usize) {
         use crate::{Lexed, Token};
         let bytes = text.as_bytes();
         let mut depth = open;

@@ -1765,6 +1765,11 @@ impl Rules for Draughts {
         }
     }
 
+    fn settles(&self, end: &Board) -> bool {
+        end.inference == Inference::Undeclared
+            && (self.infer || self.default != GameType::new(Variant::International))
+    }
+
     fn move_continues(&self, token: &[u8]) -> bool {
         // `1-` before ` 7`: a square, then a separator, and nothing after it.
         match token.split_last() {
