@@ -19,7 +19,7 @@ use notation::{
 };
 
 use crate::games::Notate;
-use crate::large::{IoText, LARGE_GAME_BYTES, is_large, read_tree};
+use crate::large::{IoText, LARGE_GAME_BYTES, is_large, read_tree, try_copy};
 use crate::pipeline::{Input, Origin, Task};
 
 /// What became of a game.
@@ -124,7 +124,7 @@ where
             if error.is_none() && !game.built {
                 // Read without its tree: the emitter reads it again as it writes it.
                 let raw = reader.buffered(game.span).unwrap_or_default();
-                let (text, fate) = match copy(raw) {
+                let (text, fate) = match try_copy(raw) {
                     Some(bytes) => (
                         Text::Large {
                             bytes,
@@ -168,16 +168,8 @@ where
                     // The tree goes first: a large game is not held three times.
                     drop(game.game);
                     let raw = reader.buffered(game.span).unwrap_or_default();
-                    match as_written(raw) {
-                        Some(raw) => (Text::Bytes(raw), Fate::Unreadable(reason)),
-                        None => (
-                            Text::Bytes(Vec::new()),
-                            Fate::Lost(format!(
-                                "{reason}; not enough memory to hold its {} bytes as written",
-                                raw.len()
-                            )),
-                        ),
-                    }
+                    let (bytes, fate) = pass_through(raw, reason);
+                    (Text::Bytes(bytes), fate)
                 }
             };
             sink(Item {
@@ -205,12 +197,19 @@ where
     }
 }
 
-/// A copy of a game's bytes, by fallible allocation (see [`as_written`]).
-fn copy(raw: &[u8]) -> Option<Vec<u8>> {
-    let mut bytes = Vec::new();
-    bytes.try_reserve_exact(raw.len()).ok()?;
-    bytes.extend_from_slice(raw);
-    Some(bytes)
+/// What goes out of a game that cannot be written, for `reason`: its bytes as written
+/// ([`as_written`]), or nothing when they cannot be held, and what became of it.
+fn pass_through(raw: &[u8], reason: String) -> (Vec<u8>, Fate) {
+    match as_written(raw) {
+        Some(bytes) => (bytes, Fate::Unreadable(reason)),
+        None => (
+            Vec::new(),
+            Fate::Lost(format!(
+                "{reason}; not enough memory to hold its {} bytes as written",
+                raw.len()
+            )),
+        ),
+    }
 }
 
 /// A game's bytes as written, then as many line ends as make the empty line that
@@ -286,20 +285,9 @@ impl<G: Notate> Emitter<'_, G> {
                     Err(e) => {
                         // Nothing was written: it goes out as it came in, as any game
                         // that cannot be written.
-                        let reason = e.to_string();
-                        match as_written(&bytes) {
-                            Some(bytes) => {
-                                fate = Fate::Unreadable(reason);
-                                bytes
-                            }
-                            None => {
-                                fate = Fate::Lost(format!(
-                                    "{reason}; not enough memory to hold its {} bytes as written",
-                                    bytes.len()
-                                ));
-                                Vec::new()
-                            }
-                        }
+                        let (bytes, passed) = pass_through(&bytes, e.to_string());
+                        fate = passed;
+                        bytes
                     }
                 }
             }

@@ -20,7 +20,7 @@ use notation::{
 };
 
 use crate::games::Notate;
-use crate::large::{IoText, LARGE_GAME_BYTES, is_large, read_tree};
+use crate::large::{IoText, LARGE_GAME_BYTES, is_large, read_tree, try_copy};
 use crate::pipeline::{Input, OncePerInput, Origin, Task};
 
 /// What the JSON is written to: a `String`, or the output itself through [`IoText`],
@@ -129,30 +129,29 @@ where
             let body = if !game.built {
                 // Read without its tree: the emitter reads it again as it writes it.
                 let raw = reader.buffered(game.span).unwrap_or_default();
-                let mut bytes = Vec::new();
-                if bytes.try_reserve_exact(raw.len()).is_err() {
-                    let kind = notation::DiagnosticKind::TextOutOfMemory {
-                        what: "the game's text as written",
-                        bytes: raw.len(),
-                    };
-                    let mut d = Diagnostic {
-                        severity: Severity::Error,
-                        location: game
-                            .diagnostics
-                            .first()
-                            .map(|d| d.location)
-                            .unwrap_or_default(),
-                        game: game.index,
-                        kind,
-                    };
-                    origin.place(&mut d);
-                    game.diagnostics.push(d);
-                    Body::Game(Box::new(game.game))
-                } else {
-                    bytes.extend_from_slice(raw);
-                    Body::Large {
+                match try_copy(raw) {
+                    Some(bytes) => Body::Large {
                         bytes,
                         streams: game.streams,
+                    },
+                    None => {
+                        // Said where the game's first diagnostic is (already placed in the
+                        // input), if it has one; the game goes out as far as its tags.
+                        let kind = notation::DiagnosticKind::TextOutOfMemory {
+                            what: "the game's text as written",
+                            bytes: raw.len(),
+                        };
+                        game.diagnostics.push(Diagnostic {
+                            severity: Severity::Error,
+                            location: game
+                                .diagnostics
+                                .first()
+                                .map(|d| d.location)
+                                .unwrap_or_default(),
+                            game: game.index,
+                            kind,
+                        });
+                        Body::Game(Box::new(game.game))
                     }
                 }
             } else if is_large(game.span) {
@@ -417,12 +416,10 @@ pub fn write_text<G: Notate, W: Out>(
     read: ReadOptions,
     out: &mut W,
 ) {
-    let reader = Reader::from_vec(io::empty(), std::mem::take(bytes), rules.dialect(), read)
-        .ends_with_bytes();
-    let mut reader = reader;
     let mut builder = GameBuilder::with_sink(rules, read, StreamSink::new(rules, out));
-    let _ = reader.read_game(&mut builder);
-    *bytes = reader.into_vec();
+    Reader::lend(bytes, rules.dialect(), read, |reader| {
+        let _ = reader.read_game(&mut builder);
+    });
 }
 
 /// What has been written of the last move of a line, whose object is still open.

@@ -14,7 +14,7 @@
 use std::fmt;
 use std::io;
 
-use notation::{Game, GameReader, ReadOptions, Reader, Rules};
+use notation::{Game, GameBuilder, ReadOptions, Reader, Rules};
 
 /// A game whose text in the input takes this many bytes or more is read without its
 /// tree, and goes to the emitter to be written straight to the output.
@@ -34,12 +34,23 @@ pub fn read_tree<R: Rules>(
     bytes: &mut Vec<u8>,
     read: ReadOptions,
 ) -> Option<Game<R::Move>> {
-    let reader = Reader::from_vec(io::empty(), std::mem::take(bytes), rules.dialect(), read)
-        .ends_with_bytes();
-    let mut games = GameReader::from_reader(rules, reader);
-    let game = games.read_game().ok().flatten().map(|game| game.game);
-    *bytes = games.into_reader().into_vec();
-    game
+    Reader::lend(bytes, rules.dialect(), read, |reader| {
+        let mut builder = GameBuilder::new(rules, read);
+        reader
+            .read_game(&mut builder)
+            .ok()
+            .flatten()
+            .map(|game| game.game)
+    })
+}
+
+/// A copy of a game's bytes, by fallible allocation: their size comes from the input,
+/// so that a failure is reported for the game rather than the program ended.
+pub fn try_copy(raw: &[u8]) -> Option<Vec<u8>> {
+    let mut bytes = Vec::new();
+    bytes.try_reserve_exact(raw.len()).ok()?;
+    bytes.extend_from_slice(raw);
+    Some(bytes)
 }
 
 /// Text written to an output as it comes, for the writers that write to any

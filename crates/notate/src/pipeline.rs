@@ -654,12 +654,7 @@ mod tests {
     #[test]
     fn cuts_after_markers_only() {
         let game = b"[Event \"x\"]\n[Site \"y\"]\n\n1. e4 { a\n\n[not a tag] } e5 1-0\n\n";
-        let text: Vec<u8> = game
-            .iter()
-            .copied()
-            .cycle()
-            .take(game.len() * 200)
-            .collect();
+        let text = game.repeat(200);
         let parts = chunks(&text, 1024);
         assert!(parts.len() > 3);
         let joined: Vec<u8> = parts.iter().flat_map(|(c, _)| c.clone()).collect();
@@ -677,12 +672,9 @@ mod tests {
 
     #[test]
     fn cuts_text_without_boundaries_at_line_ends() {
-        let text: Vec<u8> = b"e4 e5 Nf3\n"
-            .iter()
-            .copied()
-            .cycle()
-            .take(200_000)
-            .collect();
+        let text = b"e4 e5 Nf3
+"
+        .repeat(20_000);
         let parts = chunks(&text, 1024);
         assert!(parts.len() > 1);
         assert!(parts.iter().all(|(c, _)| c.ends_with(b"\n")));
@@ -693,12 +685,7 @@ mod tests {
         // A game's first tag line has none; every other line ends with `\r`, and a line
         // holding only `\r` is the empty line between games.
         let game = b"[Event \"x\"]\n[Site \"y\"]\\r\n\\r\n1. 32-28 19-23\\r\n2. 33-29 -\\r\n\\r\n";
-        let text: Vec<u8> = game
-            .iter()
-            .copied()
-            .cycle()
-            .take(game.len() * 200)
-            .collect();
+        let text = game.repeat(200);
         let parts = chunks(&text, 1024);
         assert!(parts.len() > 3);
         assert!(parts.iter().all(|(c, _)| c.starts_with(b"[Event")));
@@ -738,12 +725,7 @@ mod tests {
     #[test]
     fn cuts_between_games_of_one_line_each_after_their_markers() {
         let game = b"[Event \"x\"]\n[Result \"-\"]\n1.32-28 19-23 2.28x19 14x23 -\n";
-        let text: Vec<u8> = game
-            .iter()
-            .copied()
-            .cycle()
-            .take(game.len() * 200)
-            .collect();
+        let text = game.repeat(200);
         let mut s = Splitter::new(&text[..], 1024);
         let mut chunks = Vec::new();
         while let Some(c) = s.next_chunk_in(Vec::new()).expect("in memory") {

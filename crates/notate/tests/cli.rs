@@ -1,9 +1,13 @@
 //! The `notate` binary, run as a person runs it: on the project's corpus, on temporary
 //! files (compressed, misnamed, broken), on standard input.
 
+mod common;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+
+use common::Temp;
 
 fn notate() -> Command {
     Command::new(env!("CARGO_BIN_EXE_notate"))
@@ -52,30 +56,6 @@ fn stderr(o: &Output) -> String {
 
 fn code(o: &Output) -> i32 {
     o.status.code().unwrap_or(-1)
-}
-
-/// A temporary folder removed when dropped.
-struct Temp(PathBuf);
-
-impl Temp {
-    fn new(name: &str) -> Temp {
-        let dir = std::env::temp_dir().join(format!("notate-test-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        Temp(dir)
-    }
-
-    fn file(&self, name: &str, bytes: &[u8]) -> String {
-        let path = self.0.join(name);
-        std::fs::write(&path, bytes).expect("temp file");
-        path.display().to_string()
-    }
-}
-
-impl Drop for Temp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 const GAME: &str = "[Event \"e\"]\n[Site \"s\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n[White \"w\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 {a comment} 3. Bb5 (3. Bc4 Bc5) 3... a6 1-0\n\n";
@@ -185,7 +165,7 @@ fn compressed_inputs() {
         assert_eq!(stdout(&o), expected, "{file}");
     }
     // A folder: every PGN file below it, compressed or not.
-    let o = run(&["scan", &t.0.display().to_string()]);
+    let o = run(&["scan", &t.dir().display().to_string()]);
     assert!(stdout(&o).starts_with("games=10 "), "{}", stdout(&o));
     // A corrupt compressed file is an I/O failure naming the file.
     let bad = t.file("corrupt.pgn.gz", &[0x1f, 0x8b, 8, 0, 1, 2, 3, 4, 5]);
@@ -210,8 +190,8 @@ fn fmt_never_drops_a_game() {
         stderr(&o)
     );
 
-    let rejects = t.0.join("rejects.pgn").display().to_string();
-    let output = t.0.join("out.pgn").display().to_string();
+    let rejects = t.path("rejects.pgn").display().to_string();
+    let output = t.path("out.pgn").display().to_string();
     let o = run(&["fmt", &file, "--rejects", &rejects, "-o", &output]);
     assert_eq!(code(&o), 1);
     let written = std::fs::read_to_string(&output).expect("output");

@@ -14,11 +14,14 @@
 //! it measures is never below the program's own.
 #![allow(clippy::unwrap_used, missing_docs)]
 
+mod common;
+
 use std::fs::File;
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
+use common::Temp;
 use nix::sys::resource::{UsageWho, getrusage};
 
 const MIB: u64 = 1 << 20;
@@ -30,28 +33,6 @@ const WORDS: u64 = 16 * ((16 << 20) / 7 / 16);
 /// What a run holds besides the game: the program, its threads' stacks, the allocator's
 /// own pages, the buffers of its input and output, the small game.
 const CONSTANT: u64 = 40 * MIB;
-
-/// A temporary folder removed when dropped.
-struct Temp(PathBuf);
-
-impl Temp {
-    fn new(name: &str) -> Temp {
-        let dir = std::env::temp_dir().join(format!("notate-test-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        Temp(dir)
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for Temp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// Writes a file of the large game and a small one after it, a megabyte at a time;
 /// returns the large game's size in bytes.
@@ -211,6 +192,29 @@ fn notate(args: &[&str], limit: Option<u64>) -> Output {
     out
 }
 
+/// Runs `notate` with `args`, which must succeed, on a game of `size` bytes, and checks
+/// that no run so far held more than three times the game and [`CONSTANT`].
+fn run_within_three_times(args: &[&str], size: u64) -> Output {
+    let run = notate(args, None);
+    let said = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(0), "{args:?}: {said}");
+    let peak = peak_of_children();
+    let bound = 3 * size + CONSTANT;
+    eprintln!(
+        "{args:?}: {} MiB at the peak of the runs so far, game of {} MiB",
+        peak / MIB,
+        size / MIB
+    );
+    assert!(
+        peak <= bound,
+        "{args:?}: {} MiB at the peak, over {} MiB (three times the game, and {} MiB)",
+        peak / MIB,
+        bound / MIB,
+        CONSTANT / MIB
+    );
+    run
+}
+
 /// Whether `prlimit` (util-linux) can run a program under an address-space limit.
 fn prlimit_works() -> bool {
     Command::new("prlimit")
@@ -248,24 +252,7 @@ fn a_large_game_is_held_in_three_times_its_size() {
         if command != "check" {
             args.extend(["-o", &out_arg]);
         }
-        let run = notate(&args, None);
-        let said = String::from_utf8_lossy(&run.stderr);
-        assert_eq!(run.status.code(), Some(0), "{args:?}: {said}");
-
-        let peak = peak_of_children();
-        let bound = 3 * size + CONSTANT;
-        eprintln!(
-            "{args:?}: {} MiB at the peak of the runs so far, game of {} MiB",
-            peak / MIB,
-            size / MIB
-        );
-        assert!(
-            peak <= bound,
-            "{args:?}: {} MiB at the peak, over {} MiB (three times the game, and {} MiB)",
-            peak / MIB,
-            bound / MIB,
-            CONSTANT / MIB
-        );
+        let run = run_within_three_times(&args, size);
 
         if command == "check" {
             let summary = String::from_utf8_lossy(&run.stdout);
@@ -322,23 +309,7 @@ fn a_large_game_is_held_in_three_times_its_size() {
     for (input, size, command, jobs) in runs {
         let name = input.display().to_string();
         let args = [command, "--jobs", jobs, "-q", &name, "-o", &out_arg];
-        let run = notate(&args, None);
-        let said = String::from_utf8_lossy(&run.stderr);
-        assert_eq!(run.status.code(), Some(0), "{args:?}: {said}");
-        let peak = peak_of_children();
-        let bound = 3 * size + CONSTANT;
-        eprintln!(
-            "{args:?}: {} MiB at the peak of the runs so far, game of {} MiB",
-            peak / MIB,
-            size / MIB
-        );
-        assert!(
-            peak <= bound,
-            "{args:?}: {} MiB at the peak, over {} MiB (three times the game, and {} MiB)",
-            peak / MIB,
-            bound / MIB,
-            CONSTANT / MIB
-        );
+        run_within_three_times(&args, size);
         let pdn = input == moves_pdn;
         let (last, variation) = match (pdn, command) {
             (false, "fmt") => ("Ng8", "{v}"),

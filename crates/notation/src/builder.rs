@@ -165,8 +165,6 @@ pub struct Ended<'a, R: Rules> {
     pub index: u64,
     /// Whether this is its second reading ([`Rules::second_reading`]).
     pub second: bool,
-    /// Whether it was larger than the builder's threshold ([`GameSink::large`]).
-    pub large: bool,
     /// Whether its glyphs, comments, variations and set-ups came in the order the export
     /// format writes them: after a move its glyphs and comments (in any order), then its
     /// variations, then its set-up; before a line's first move its comments, then its
@@ -391,8 +389,6 @@ pub struct GameBuilder<'r, R: Rules, S = TreeSink<<R as Rules>::Move>> {
     /// Where the game becomes large: its first token's start and `large_after` (0 before
     /// its first token, `u64::MAX` once large or when never).
     limit: u64,
-    /// Whether the game is large, in every reading of it.
-    large: bool,
     /// Whether the next game to begin is the last one read again.
     again: bool,
     /// Whether the game's glyphs, comments, variations and set-ups came out of the
@@ -434,7 +430,6 @@ impl<'r, R: Rules, S: GameSink<R>> GameBuilder<'r, R, S> {
             second: SecondReading::default(),
             large_after: u64::MAX,
             limit: 0,
-            large: false,
             again: false,
             out_of_order: false,
         }
@@ -452,16 +447,6 @@ impl<'r, R: Rules, S: GameSink<R>> GameBuilder<'r, R, S> {
     pub fn large_after(mut self, bytes: u64) -> Self {
         self.large_after = bytes;
         self
-    }
-
-    /// The sink.
-    pub fn sink(&self) -> &S {
-        &self.sink
-    }
-
-    /// The sink, to change.
-    pub fn sink_mut(&mut self) -> &mut S {
-        &mut self.sink
     }
 
     /// Takes the diagnostics given outside any game (text after the last game, an empty input).
@@ -498,11 +483,9 @@ impl<'r, R: Rules, S: GameSink<R>> GameBuilder<'r, R, S> {
                 return;
             }
         }
+        // Past the threshold: never measured again in this game.
         self.limit = u64::MAX;
-        if !self.large {
-            self.large = true;
-            self.sink.large();
-        }
+        self.sink.large();
     }
 
     /// Reads a move token (joined or not) and plays it.
@@ -705,7 +688,6 @@ impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
         // whatever its size: the rules ask its tree whether to keep it
         // ([`Rules::keeps_second_reading`]). Those are rare: games that declare no type,
         // with an error in their first reading.
-        self.large = false;
         self.limit = if std::mem::take(&mut self.again) {
             u64::MAX
         } else {
@@ -1077,7 +1059,6 @@ impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
             span: raw.span,
             index: raw.index,
             second,
-            large: self.large,
             in_export_order: !self.out_of_order,
         };
         let output = self.sink.end_game(ended);

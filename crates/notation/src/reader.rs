@@ -441,6 +441,38 @@ impl KnownTags {
     }
 }
 
+impl Reader<io::Empty> {
+    /// Reads `bytes` where they are, as a whole input ([`Reader::from_vec`],
+    /// [`Reader::ends_with_bytes`]), with `read`, then gives them back as they were: one
+    /// game's text read again (a large game written as it is read) is not copied into a
+    /// buffer as large.
+    ///
+    /// ```
+    /// use notation::{Dialect, GameBuilder, RawRules, ReadOptions, Reader};
+    /// let mut text = b"1. e4 e5 *".to_vec();
+    /// let options = ReadOptions::default();
+    /// let moves = Reader::lend(&mut text, Dialect::PGN, options, |reader| {
+    ///     let mut builder = GameBuilder::new(&RawRules::PGN, options);
+    ///     reader.read_game(&mut builder).ok().flatten().map(|g| g.game.node_count())
+    /// });
+    /// assert_eq!(moves, Some(2));
+    /// assert_eq!(text, b"1. e4 e5 *");
+    /// ```
+    pub fn lend<T>(
+        bytes: &mut Vec<u8>,
+        dialect: Dialect,
+        options: ReadOptions,
+        read: impl FnOnce(&mut Reader<io::Empty>) -> T,
+    ) -> T {
+        let mut reader = Reader::from_vec(io::empty(), std::mem::take(bytes), dialect, options)
+            .ends_with_bytes();
+        let out = read(&mut reader);
+        // Never read past them, nor compacted: the bytes are as they were.
+        *bytes = reader.into_vec();
+        out
+    }
+}
+
 impl<R: Read> Reader<R> {
     /// A reader of `inner` in the given dialect.
     pub fn new(inner: R, dialect: Dialect, options: ReadOptions) -> Reader<R> {

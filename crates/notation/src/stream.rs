@@ -10,7 +10,6 @@
 //! the comments of the move being written (a glyph may still follow them, and goes first).
 
 use std::fmt;
-use std::io;
 
 use crate::builder::{Ended, GameBuilder, GameSink, Place};
 use crate::reader::{ReadOptions, Reader};
@@ -74,13 +73,11 @@ fn export_movetext<R: Rules, W: fmt::Write>(
     options: &WriteOptions,
     out: &mut W,
 ) -> Result<(Tags, GameResult), WriteError> {
-    let bytes = std::mem::take(text);
-    // Read in place, and never past the bytes: the reader gives them back as they were.
-    let mut reader = Reader::from_vec(io::empty(), bytes, rules.dialect(), read).ends_with_bytes();
     let sink = ExportSink::new(rules, options, out);
     let mut builder = GameBuilder::with_sink(rules, read, sink);
-    let written = reader.read_game(&mut builder);
-    *text = reader.into_vec();
+    let written = Reader::lend(text, rules.dialect(), read, |reader| {
+        reader.read_game(&mut builder)
+    });
     match written {
         Ok(Some(written)) => written,
         // Reading bytes in memory cannot fail, and there is a game in them unless they
@@ -120,7 +117,6 @@ struct ExportSink<'a, 'o, R: Rules, W: fmt::Write> {
     nodes: u32,
     lines: u32,
     error: Option<WriteError>,
-    scratch: String,
 }
 
 impl<'a, 'o, R: Rules, W: fmt::Write> ExportSink<'a, 'o, R, W> {
@@ -138,39 +134,19 @@ impl<'a, 'o, R: Rules, W: fmt::Write> ExportSink<'a, 'o, R, W> {
             nodes: 0,
             lines: 1,
             error: None,
-            scratch: String::new(),
         }
     }
 
     /// Writes the move waiting for its glyphs and comments, and them.
     fn flush(&mut self) {
-        let Some(mut pending) = self.pending.take() else {
-            return;
-        };
-        if self.options.reduced {
-            self.w.word(&pending.word);
-            return;
-        }
-        // Only a first glyph can be glued on, as the tree writer glues it.
-        let suffix = if self.options.suffix_symbols {
-            pending.nags.first().and_then(|nag| nag.suffix())
-        } else {
-            None
-        };
-        if let Some(suffix) = suffix {
-            pending.word.push_str(suffix);
-        }
-        self.w.word(&pending.word);
-        let skip = usize::from(suffix.is_some());
-        for nag in pending.nags.iter().skip(skip) {
-            self.scratch.clear();
-            let _ = fmt::Write::write_fmt(&mut self.scratch, format_args!("{nag}"));
-            self.w.word(&self.scratch);
-            self.number_second = true;
-        }
-        for comment in &pending.comments {
-            self.w.comment(comment);
-            self.number_second = true;
+        if let Some(mut pending) = self.pending.take() {
+            let options = self.options;
+            if self
+                .w
+                .annotated_move(&mut pending.word, &pending.nags, &pending.comments, options)
+            {
+                self.number_second = true;
+            }
         }
     }
 
@@ -205,14 +181,7 @@ impl<R: Rules, W: fmt::Write> GameSink<R> for ExportSink<'_, '_, R, W> {
         if line == LineId::MAIN {
             self.main_moves = true;
         }
-        let turn = self.rules.turn(position);
-        if turn == Player::First || self.number_second {
-            self.scratch.clear();
-            let dots = if turn == Player::First { "." } else { "..." };
-            let number = self.rules.move_number(position);
-            let _ = fmt::Write::write_fmt(&mut self.scratch, format_args!("{number}{dots}"));
-            self.w.word(&self.scratch);
-        }
+        let turn = self.w.move_number(self.rules, position, self.number_second);
         let mut word = String::new();
         self.rules.write_move(position, &mv, &mut word);
         self.number_second = turn == Player::Second;

@@ -15,11 +15,6 @@ impl NodeId {
     pub const fn new(index: u32) -> NodeId {
         NodeId(index)
     }
-
-    /// The 0-based index of the move among the game's moves, in the order they were added.
-    pub const fn index(self) -> u32 {
-        self.0
-    }
 }
 
 /// Index of a line (the main line or a variation) in a [`Game`].
@@ -33,11 +28,6 @@ impl LineId {
     /// The id of the line opened `index`-th (from 1; the main line is 0) in a game.
     pub const fn new(index: u32) -> LineId {
         LineId(index)
-    }
-
-    /// The index of the line among the game's lines, in the order they were opened.
-    pub const fn index(self) -> u32 {
-        self.0
     }
 }
 

@@ -24,7 +24,7 @@
 
 use std::fmt::{self, Write as _};
 
-use crate::{Game, GameResult, LineId, NodeId, Player, Rules, SetupError, Tags};
+use crate::{Game, GameResult, LineId, Nag, NodeId, Player, Rules, SetupError, Tags};
 
 /// The PGN seven tag roster (§8.1.1) with the values written when a tag is missing.
 pub const PGN_ROSTER: &[(&str, &str)] = &[
@@ -497,45 +497,13 @@ fn walk<R: Rules, W: fmt::Write>(
         if let Some(&id) = game.line(frame.line).moves.get(frame.next) {
             frame.next += 1;
             let node = game.node(id);
-            let turn = rules.turn(&frame.position);
-            if turn == Player::First || number_second {
-                scratch.clear();
-                let dots = if turn == Player::First { "." } else { "..." };
-                // Writing into a String cannot fail.
-                let _ = write!(scratch, "{}{dots}", rules.move_number(&frame.position));
-                w.word(&scratch);
-            }
+            let turn = w.move_number(rules, &frame.position, number_second);
             scratch.clear();
             rules.write_move(&frame.position, &node.mv, &mut scratch);
             // A second-player move right after a first-player move goes unnumbered;
             // after a second-player move, the next one (if the game allows it) is numbered.
-            number_second = turn == Player::Second;
-            if !options.reduced {
-                // Only a first glyph can be glued on: reading puts a suffix first, so a
-                // later one glued on would come back in another order.
-                let suffix = (options.suffix_symbols
-                    && node.nags.first().is_some_and(|nag| nag.suffix().is_some()))
-                .then_some(0);
-                // The suffix is part of the move token, not an intervening annotation.
-                if let Some(suffix) = suffix.and_then(|i| node.nags[i].suffix()) {
-                    scratch.push_str(suffix);
-                }
-                w.word(&scratch);
-                for (i, nag) in node.nags.iter().enumerate() {
-                    if Some(i) != suffix {
-                        scratch.clear();
-                        let _ = write!(scratch, "{nag}");
-                        w.word(&scratch);
-                        number_second = true;
-                    }
-                }
-                for comment in &node.comments {
-                    w.comment(comment);
-                    number_second = true;
-                }
-            } else {
-                w.word(&scratch);
-            }
+            let intervened = w.annotated_move(&mut scratch, &node.nags, &node.comments, options);
+            number_second = turn == Player::Second || intervened;
 
             let before =
                 (!options.reduced && !node.variations.is_empty()).then(|| frame.position.clone());
@@ -782,6 +750,68 @@ impl<'o, W: fmt::Write> Movetext<'o, W> {
             self.written = false;
             self.written_cr = false;
         }
+    }
+
+    /// Writes the number of a move played from `position` where the export format wants
+    /// one: before every first-player move, and before a second-player move when
+    /// `number_second` (at the start of a line, or after anything intervened since the
+    /// first-player move, §8.2.2.2). Gives whose move it is.
+    pub(crate) fn move_number<R: Rules>(
+        &mut self,
+        rules: &R,
+        position: &R::Position,
+        number_second: bool,
+    ) -> Player {
+        let turn = rules.turn(position);
+        if turn == Player::First || number_second {
+            let mut scratch = std::mem::take(&mut self.scratch);
+            scratch.clear();
+            let dots = if turn == Player::First { "." } else { "..." };
+            // Writing into a String cannot fail.
+            let _ = write!(scratch, "{}{dots}", rules.move_number(position));
+            self.word(&scratch);
+            self.scratch = scratch;
+        }
+        turn
+    }
+
+    /// Writes a move (`word`, as the rules write it) and, unless the format is reduced,
+    /// its glyphs and comments. Gives whether any of them was written apart from the
+    /// move, so that a second-player move after it needs its number.
+    pub(crate) fn annotated_move(
+        &mut self,
+        word: &mut String,
+        nags: &[Nag],
+        comments: &[String],
+        options: &WriteOptions,
+    ) -> bool {
+        if options.reduced {
+            self.word(word);
+            return false;
+        }
+        // Only a first glyph can be glued on: reading puts a suffix first, so a later one
+        // glued on would come back in another order. The suffix is part of the move
+        // token, not an intervening annotation.
+        let suffix = nags
+            .first()
+            .and_then(|nag| nag.suffix())
+            .filter(|_| options.suffix_symbols);
+        if let Some(suffix) = suffix {
+            word.push_str(suffix);
+        }
+        self.word(word);
+        let apart = &nags[usize::from(suffix.is_some())..];
+        let mut scratch = std::mem::take(&mut self.scratch);
+        for nag in apart {
+            scratch.clear();
+            let _ = write!(scratch, "{nag}");
+            self.word(&scratch);
+        }
+        self.scratch = scratch;
+        for comment in comments {
+            self.comment(comment);
+        }
+        !apart.is_empty() || !comments.is_empty()
     }
 
     /// A brace comment, its words wrapping like tokens: `{first … last}`.

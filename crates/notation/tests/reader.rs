@@ -1,8 +1,9 @@
 //! The reader, as a specification: what it reads, what it forgives and says, how it recovers.
 #![allow(clippy::unwrap_used, missing_docs)]
 
-use std::io::Read;
+mod common;
 
+use common::Trickle;
 use notation::{
     DiagnosticKind, GameReader, GameResult, LineId, Nag, RawMove, RawRules, ReadGame, ReadOptions,
     Reader, Severity, read_games,
@@ -22,22 +23,6 @@ fn moves(game: &ReadGame<RawMove>, line: LineId) -> Vec<&str> {
 
 fn kinds(game: &ReadGame<RawMove>) -> Vec<&DiagnosticKind> {
     game.diagnostics.iter().map(|d| &d.kind).collect()
-}
-
-/// An `io::Read` that hands out one byte per call: every token crosses a buffer edge.
-struct Trickle<'a>(&'a [u8]);
-
-impl Read for Trickle<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        match (self.0.split_first(), buf.first_mut()) {
-            (Some((&b, rest)), Some(slot)) => {
-                *slot = b;
-                self.0 = rest;
-                Ok(1)
-            }
-            _ => Ok(0),
-        }
-    }
 }
 
 const MODEL: &[u8] = br#"[Event "F/S Return Match"]

@@ -4,8 +4,11 @@
 //! it, and then the first is read again.
 #![allow(clippy::unwrap_used, missing_docs)]
 
+mod common;
+
 use std::fmt;
 
+use common::Trickle;
 use notation::{
     DiagnosticKind, Dialect, Game, GameReader, MoveContext, Player, RawMove, RawRules, ReadGame,
     ReadOptions, Rules, Setup, SetupError, Strict, Tags, read_games,
@@ -172,19 +175,6 @@ fn a_second_reading_not_kept_leaves_the_first() {
 #[test]
 fn a_game_is_read_again_across_buffer_edges() {
     // One byte at a time: every token, and the rewind, crosses the buffer's edges.
-    struct Trickle<'a>(&'a [u8]);
-    impl std::io::Read for Trickle<'_> {
-        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-            match (self.0.split_first(), buf.first_mut()) {
-                (Some((&b, rest)), Some(slot)) => {
-                    *slot = b;
-                    self.0 = rest;
-                    Ok(1)
-                }
-                _ => Ok(0),
-            }
-        }
-    }
     for keep in [true, false] {
         let rules = Fussy {
             keep,

@@ -1,0 +1,40 @@
+//! What the CLI's integration tests share.
+// Each test file uses the part it needs.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+/// A temporary folder removed when dropped.
+pub struct Temp(PathBuf);
+
+impl Temp {
+    pub fn new(name: &str) -> Temp {
+        let dir = std::env::temp_dir().join(format!("notate-test-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        Temp(dir)
+    }
+
+    /// The folder.
+    pub fn dir(&self) -> &Path {
+        &self.0
+    }
+
+    /// The path of a file in the folder.
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+
+    /// Writes a file in the folder; gives its path.
+    pub fn file(&self, name: &str, bytes: &[u8]) -> String {
+        let path = self.path(name);
+        std::fs::write(&path, bytes).expect("temp file");
+        path.display().to_string()
+    }
+}
+
+impl Drop for Temp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
