@@ -15,8 +15,8 @@ use std::fmt;
 use std::io::{self, Write};
 
 use notation::{
-    At, Diagnostic, Ended, Game, GameBuilder, GameReader, GameResult, GameSink, KeepRaw, LineId,
-    Nag, NodeId, Place, ReadOptions, Reader, Severity,
+    Diagnostic, Ended, Game, GameBuilder, GameReader, GameResult, GameSink, KeepRaw, LineId, Nag,
+    NodeId, Place, ReadOptions, Reader, Severity,
 };
 
 use crate::games::Notate;
@@ -409,17 +409,19 @@ fn apply_setup<G: Notate>(rules: &G, position: G::Position, setup: Option<&str>)
 
 /// Writes the game that `bytes` holds (its bytes as written; lent, read where they are
 /// and given back unchanged) as [`write_game`] writes its tree, as it reads it: for a
-/// large game, which is not held as a tree ([`StreamSink`]).
+/// large game, which is not held as a tree ([`StreamSink`]). Gives the sizes of the
+/// comments it could not hold, for lack of memory, and left out.
 pub fn write_text<G: Notate, W: Out>(
     rules: &G,
     bytes: &mut Vec<u8>,
     read: ReadOptions,
     out: &mut W,
-) {
+) -> Vec<usize> {
     let mut builder = GameBuilder::with_sink(rules, read, StreamSink::new(rules, out));
     Reader::lend(bytes, rules.dialect(), read, |reader| {
-        let _ = reader.read_game(&mut builder);
-    });
+        reader.read_game(&mut builder).ok().flatten()
+    })
+    .unwrap_or_default()
 }
 
 /// What has been written of the last move of a line, whose object is still open.
@@ -475,6 +477,8 @@ pub struct StreamSink<'a, 'o, G: Notate, W: Out> {
     start: bool,
     /// Whether the movetext began (else the start position is found from the tags).
     movetext: bool,
+    /// The sizes of the comments that could not be held.
+    left_out: Vec<usize>,
     nodes: u32,
     line_ids: u32,
 }
@@ -491,6 +495,7 @@ impl<'a, 'o, G: Notate, W: Out> StreamSink<'a, 'o, G, W> {
             mainline: false,
             start: false,
             movetext: false,
+            left_out: Vec::new(),
             nodes: 0,
             line_ids: 1,
         }
@@ -546,20 +551,23 @@ fn annotations<W: Out>(nags: &[Nag], comments: &[String], out: &mut W) {
     strings(comments, out);
 }
 
-/// A comment as the tree keeps it: white space runs folded to one space, trimmed.
-fn folded(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
+/// A comment as the tree keeps it: white space runs folded to one space, trimmed; `None`
+/// when the memory for it cannot be had (its size comes from the input).
+fn folded(text: &str) -> Option<String> {
+    let mut out = String::new();
+    out.try_reserve_exact(text.len()).ok()?;
     for word in text.split_whitespace() {
         if !out.is_empty() {
             out.push(' ');
         }
         out.push_str(word);
     }
-    out
+    Some(out)
 }
 
 impl<G: Notate, W: Out> GameSink<G> for StreamSink<'_, '_, G, W> {
-    type Output = ();
+    /// The sizes of the comments that could not be held, and are left out.
+    type Output = Vec<usize>;
 
     fn begin_movetext(&mut self, tags: &notation::Tags, start: Option<&G::Position>) {
         self.write_header(tags);
@@ -567,7 +575,7 @@ impl<G: Notate, W: Out> GameSink<G> for StreamSink<'_, '_, G, W> {
         self.movetext = true;
     }
 
-    fn push_move(&mut self, _: LineId, mv: G::Move, position: &G::Position, _: &At<'_>) -> NodeId {
+    fn push_move(&mut self, _: LineId, mv: G::Move, position: &G::Position) -> NodeId {
         self.nodes = self.nodes.saturating_add(1);
         self.open_mainline();
         self.close_node();
@@ -591,7 +599,7 @@ impl<G: Notate, W: Out> GameSink<G> for StreamSink<'_, '_, G, W> {
         NodeId::new(self.nodes - 1)
     }
 
-    fn nag(&mut self, _: NodeId, nag: Nag, _: &At<'_>) {
+    fn nag(&mut self, _: NodeId, nag: Nag) {
         if let Some(Line {
             node: Node::Pending { nags, .. },
             ..
@@ -601,8 +609,12 @@ impl<G: Notate, W: Out> GameSink<G> for StreamSink<'_, '_, G, W> {
         }
     }
 
-    fn comment(&mut self, place: Place, text: &str, _: &At<'_>) -> bool {
-        let text = folded(text);
+    fn comment(&mut self, place: Place, text: &str) -> bool {
+        let Some(text) = folded(text) else {
+            // Said with the game's diagnostics, which come after its fields.
+            self.left_out.push(text.len());
+            return true;
+        };
         match place {
             Place::Node(_) => {
                 if let Some(Line {
@@ -623,7 +635,7 @@ impl<G: Notate, W: Out> GameSink<G> for StreamSink<'_, '_, G, W> {
         true
     }
 
-    fn add_variation(&mut self, _: NodeId, _: &At<'_>) -> LineId {
+    fn add_variation(&mut self, _: NodeId) -> LineId {
         self.line_ids = self.line_ids.saturating_add(1);
         if let Some(line) = self.lines.last_mut() {
             let written = match std::mem::replace(&mut line.node, Node::None) {
@@ -646,7 +658,7 @@ impl<G: Notate, W: Out> GameSink<G> for StreamSink<'_, '_, G, W> {
         LineId::new(self.line_ids - 1)
     }
 
-    fn end_variation(&mut self, _: LineId, _: &At<'_>) {
+    fn end_variation(&mut self, _: LineId) {
         if self.lines.len() > 1 {
             self.close_node();
             self.out.put_char(']');
@@ -654,7 +666,7 @@ impl<G: Notate, W: Out> GameSink<G> for StreamSink<'_, '_, G, W> {
         }
     }
 
-    fn setup(&mut self, place: Place, text: &str, _: &At<'_>) {
+    fn setup(&mut self, place: Place, text: &str) {
         // A line's set-up moves its start, which the moves' fields show; a move's is a
         // field of its own, after its variations.
         let Place::Node(_) = place else {
@@ -674,7 +686,7 @@ impl<G: Notate, W: Out> GameSink<G> for StreamSink<'_, '_, G, W> {
         }
     }
 
-    fn end_game(&mut self, ended: Ended<'_, G>) {
+    fn end_game(&mut self, ended: Ended<'_, G>) -> Vec<usize> {
         self.write_header(&ended.tags);
         // A game with no movetext ends where it starts, as its tree's main line does.
         let start = if self.movetext {
@@ -708,6 +720,7 @@ impl<G: Notate, W: Out> GameSink<G> for StreamSink<'_, '_, G, W> {
             end,
             self.out,
         );
+        std::mem::take(&mut self.left_out)
     }
 }
 
@@ -748,13 +761,6 @@ impl<G: Notate> Emitter<'_, G> {
             return Ok(());
         }
         self.games += 1;
-        if item
-            .diagnostics
-            .iter()
-            .any(|d| d.severity == Severity::Error)
-        {
-            self.errors += 1;
-        }
         write!(
             self.out,
             "{{\"file\":{},\"game\":{},",
@@ -772,7 +778,15 @@ impl<G: Notate> Emitter<'_, G> {
             Body::Large { mut bytes, streams } => {
                 let mut text = IoText::new(&mut *self.out);
                 if streams {
-                    write_text(self.rules, &mut bytes, self.read, &mut text);
+                    for bytes in write_text(self.rules, &mut bytes, self.read, &mut text) {
+                        let what = "a comment";
+                        item.diagnostics.push(Diagnostic {
+                            severity: Severity::Error,
+                            location: notation::Location::default(),
+                            game: item.index,
+                            kind: notation::DiagnosticKind::TextOutOfMemory { what, bytes },
+                        });
+                    }
                 } else if let Some(game) = read_tree(self.rules, &mut bytes, self.read) {
                     write_game(self.rules, &game, &mut text);
                 }
@@ -780,6 +794,14 @@ impl<G: Notate> Emitter<'_, G> {
                 String::new()
             }
         };
+        // Counted once written: a large game may have lost a comment on its way out.
+        if item
+            .diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
+        {
+            self.errors += 1;
+        }
         write_diagnostics(&item.diagnostics, &mut body);
         self.out.write_all(body.as_bytes())?;
         self.out.write_all(b"\n")

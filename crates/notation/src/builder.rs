@@ -95,32 +95,26 @@ pub trait GameSink<R: Rules> {
     fn begin_movetext(&mut self, tags: &Tags, start: Option<&R::Position>) {}
 
     /// A move of `line`, read at `at`, from `position`; returns its id.
-    fn push_move(
-        &mut self,
-        line: LineId,
-        mv: R::Move,
-        position: &R::Position,
-        at: &At<'_>,
-    ) -> NodeId;
+    fn push_move(&mut self, line: LineId, mv: R::Move, position: &R::Position) -> NodeId;
 
     /// A glyph after a move.
-    fn nag(&mut self, node: NodeId, nag: Nag, at: &At<'_>) {}
+    fn nag(&mut self, node: NodeId, nag: Nag) {}
 
     /// A comment (decoded, as written), after a move or before the first move of a line.
     /// False when it cannot be kept, for lack of memory: it is reported and left out.
-    fn comment(&mut self, place: Place, text: &str, at: &At<'_>) -> bool {
+    fn comment(&mut self, place: Place, text: &str) -> bool {
         true
     }
 
     /// A variation of `node` opens; returns its id.
-    fn add_variation(&mut self, node: NodeId, at: &At<'_>) -> LineId;
+    fn add_variation(&mut self, node: NodeId) -> LineId;
 
     /// The variation `line` closes.
-    fn end_variation(&mut self, line: LineId, at: &At<'_>) {}
+    fn end_variation(&mut self, line: LineId) {}
 
     /// A set-up (decoded, as written) after a move or before the first move of a line:
     /// it replaces the one there, if any.
-    fn setup(&mut self, place: Place, text: &str, at: &At<'_>) {}
+    fn setup(&mut self, place: Place, text: &str) {}
 
     /// The movetext kept as text from where the moves stopped being read: it continues
     /// `line`. False when it cannot be kept, for lack of memory.
@@ -220,7 +214,7 @@ impl<R: Rules> GameSink<R> for TreeSink<R::Move> {
     }
 
     #[inline]
-    fn push_move(&mut self, line: LineId, mv: R::Move, _: &R::Position, _: &At<'_>) -> NodeId {
+    fn push_move(&mut self, line: LineId, mv: R::Move, _: &R::Position) -> NodeId {
         if self.large {
             self.nodes = self.nodes.saturating_add(1);
             return NodeId::new(self.nodes - 1);
@@ -229,13 +223,13 @@ impl<R: Rules> GameSink<R> for TreeSink<R::Move> {
     }
 
     #[inline]
-    fn nag(&mut self, node: NodeId, nag: Nag, _: &At<'_>) {
+    fn nag(&mut self, node: NodeId, nag: Nag) {
         if !self.large {
             self.game.node_mut(node).nags.push(nag);
         }
     }
 
-    fn comment(&mut self, place: Place, text: &str, _: &At<'_>) -> bool {
+    fn comment(&mut self, place: Place, text: &str) -> bool {
         if self.large {
             return true;
         }
@@ -249,7 +243,7 @@ impl<R: Rules> GameSink<R> for TreeSink<R::Move> {
         true
     }
 
-    fn add_variation(&mut self, node: NodeId, _: &At<'_>) -> LineId {
+    fn add_variation(&mut self, node: NodeId) -> LineId {
         if self.large {
             self.lines = self.lines.saturating_add(1);
             return LineId::new(self.lines - 1);
@@ -257,7 +251,7 @@ impl<R: Rules> GameSink<R> for TreeSink<R::Move> {
         self.game.add_variation(node)
     }
 
-    fn setup(&mut self, place: Place, text: &str, _: &At<'_>) {
+    fn setup(&mut self, place: Place, text: &str) {
         if self.large {
             return;
         }
@@ -522,7 +516,7 @@ impl<'r, R: Rules, S: GameSink<R>> GameBuilder<'r, R, S> {
                 };
                 frame.before.clone_from(&frame.position);
                 rules.play(&mut frame.position, &mv);
-                let node = self.sink.push_move(frame.line, mv, &frame.before, &at);
+                let node = self.sink.push_move(frame.line, mv, &frame.before);
                 frame.unset = None;
                 frame.placed = None;
                 frame.stage = Stage::Annotations;
@@ -831,7 +825,7 @@ impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
         match self.last_node() {
             Some(node) => {
                 self.reach(Stage::Annotations);
-                self.sink.nag(node, nag, &at);
+                self.sink.nag(node, nag);
                 // In the tree now: a tail starting at a move number before it would
                 // hold it a second time.
                 self.number_start = None;
@@ -861,7 +855,7 @@ impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
         }
         self.reach(Stage::Annotations);
         let place = self.place();
-        if !self.sink.comment(place, &text, &at) {
+        if !self.sink.comment(place, &text) {
             let bytes = text.len();
             let what = "a comment";
             self.report(DiagnosticKind::TextOutOfMemory { what, bytes }, &at);
@@ -896,7 +890,7 @@ impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
         };
         let start = frame.before.clone();
         self.reach(Stage::Variations);
-        let line = self.sink.add_variation(last, &at);
+        let line = self.sink.add_variation(last);
         self.frames.push(Frame {
             line,
             position: start.clone(),
@@ -920,7 +914,7 @@ impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
         self.number_start = None;
         if self.frames.len() > 1 {
             if let Some(frame) = self.frames.pop() {
-                self.sink.end_variation(frame.line, &at);
+                self.sink.end_variation(frame.line);
                 if frame.last.is_none() {
                     self.report(DiagnosticKind::EmptyVariation, &at);
                 }
@@ -950,7 +944,7 @@ impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
                 }
                 self.reach(Stage::Setup);
                 let place = self.place();
-                self.sink.setup(place, &text, &at);
+                self.sink.setup(place, &text);
                 let Some(frame) = self.frames.last_mut() else {
                     return ControlFlow::Continue(());
                 };

@@ -14,7 +14,6 @@ use std::fmt;
 use crate::builder::{Ended, GameBuilder, GameSink, Place};
 use crate::reader::{ReadOptions, Reader};
 use crate::tree::{LineId, NodeId};
-use crate::visitor::At;
 use crate::writer::{Count, Movetext, WriteError, WriteOptions, write_tags_to};
 use crate::{GameResult, Nag, Player, Rules, Tags};
 
@@ -165,13 +164,7 @@ impl<'a, 'o, R: Rules, W: fmt::Write> ExportSink<'a, 'o, R, W> {
 impl<R: Rules, W: fmt::Write> GameSink<R> for ExportSink<'_, '_, R, W> {
     type Output = Result<(Tags, GameResult), WriteError>;
 
-    fn push_move(
-        &mut self,
-        line: LineId,
-        mv: R::Move,
-        position: &R::Position,
-        _: &At<'_>,
-    ) -> NodeId {
+    fn push_move(&mut self, line: LineId, mv: R::Move, position: &R::Position) -> NodeId {
         self.nodes = self.nodes.saturating_add(1);
         let id = NodeId::new(self.nodes - 1);
         if self.skipped() {
@@ -193,41 +186,43 @@ impl<R: Rules, W: fmt::Write> GameSink<R> for ExportSink<'_, '_, R, W> {
         id
     }
 
-    fn nag(&mut self, _: NodeId, nag: Nag, _: &At<'_>) {
+    // A glyph or a comment of a move whose variations or set-up were written already
+    // has no move waiting for it: the game is then not in the export format's order, which
+    // the game's end says ([`Ended::in_export_order`]).
+    fn nag(&mut self, _: NodeId, nag: Nag) {
         if self.skipped() || self.options.reduced {
             return;
         }
-        match &mut self.pending {
-            Some(pending) => pending.nags.push(nag),
-            None => self.fail(WriteError::NotInExportOrder),
+        if let Some(pending) = &mut self.pending {
+            pending.nags.push(nag);
         }
     }
 
-    fn comment(&mut self, place: Place, text: &str, _: &At<'_>) -> bool {
+    fn comment(&mut self, place: Place, text: &str) -> bool {
         if self.skipped() || self.options.reduced {
             return true;
         }
         match place {
-            Place::Line(_) => {
-                self.flush();
-                self.w.comment(text);
-            }
+            // At a line's start: nothing can come before it.
+            Place::Line(_) => self.w.comment(text),
             Place::Node(_) => {
+                let Some(pending) = &mut self.pending else {
+                    return true;
+                };
                 let mut copy = String::new();
                 if copy.try_reserve_exact(text.len()).is_err() {
-                    return false;
+                    // Not left out silently: the game is not written.
+                    self.fail(WriteError::OutOfMemory { bytes: text.len() });
+                    return true;
                 }
                 copy.push_str(text);
-                match &mut self.pending {
-                    Some(pending) => pending.comments.push(copy),
-                    None => self.fail(WriteError::NotInExportOrder),
-                }
+                pending.comments.push(copy);
             }
         }
         true
     }
 
-    fn add_variation(&mut self, _: NodeId, _: &At<'_>) -> LineId {
+    fn add_variation(&mut self, _: NodeId) -> LineId {
         self.lines = self.lines.saturating_add(1);
         let id = LineId::new(self.lines - 1);
         self.depth += 1;
@@ -244,7 +239,7 @@ impl<R: Rules, W: fmt::Write> GameSink<R> for ExportSink<'_, '_, R, W> {
         id
     }
 
-    fn end_variation(&mut self, _: LineId, _: &At<'_>) {
+    fn end_variation(&mut self, _: LineId) {
         let depth = self.depth;
         self.depth = self.depth.saturating_sub(1);
         match self.skipping {
@@ -260,7 +255,7 @@ impl<R: Rules, W: fmt::Write> GameSink<R> for ExportSink<'_, '_, R, W> {
         self.number_second = true;
     }
 
-    fn setup(&mut self, _: Place, text: &str, _: &At<'_>) {
+    fn setup(&mut self, _: Place, text: &str) {
         if self.skipped() {
             return;
         }

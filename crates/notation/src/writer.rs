@@ -114,6 +114,13 @@ pub enum WriteError {
     /// export format's: only its tree can be written.
     #[error("the game's annotations are not in the export format's order")]
     NotInExportOrder,
+    /// [`write_text_to`](crate::write_text_to) could not have the memory to hold a
+    /// comment of the move being written (its size comes from the input).
+    #[error("not enough memory to hold a comment of {bytes} bytes")]
+    OutOfMemory {
+        /// The comment's size.
+        bytes: usize,
+    },
     /// The output of [`write_game_to`] refused the text (its own error says why).
     #[error("the output refused the text")]
     Output,
