@@ -642,13 +642,27 @@ fn decode_text(bytes: &[u8]) -> (String, bool) {
     (text.into_owned(), lossy)
 }
 
+/// Below this many bytes, text from the input is given room by the allocator's usual
+/// path, as every other small allocation is: fallible allocation goes through a slower
+/// one, which every comment of every game would pay.
+const SMALL_TEXT: usize = 64 << 10;
+
+/// An empty string with room for `len` bytes; `None` when a large one cannot be had.
+fn string_with_room(len: usize) -> Option<String> {
+    if len <= SMALL_TEXT {
+        return Some(String::with_capacity(len));
+    }
+    let mut out = String::new();
+    out.try_reserve_exact(len).ok()?;
+    Some(out)
+}
+
 /// Comment text as the tree keeps it: white space runs folded to one space, trimmed,
 /// since the export format rewraps comments anyway. `None` when the memory for it cannot
 /// be had: its size comes from the input, so the allocation is a fallible one, and the
 /// comment is then reported and left out rather than the program ended.
 fn fold_whitespace(text: &str) -> Option<String> {
-    let mut out = String::new();
-    out.try_reserve_exact(text.len()).ok()?;
+    let mut out = string_with_room(text.len())?;
     for word in text.split_whitespace() {
         if !out.is_empty() {
             out.push(' ');
@@ -668,8 +682,7 @@ fn try_copy(bytes: &[u8]) -> Option<Vec<u8>> {
 
 /// A copy of text from the input, by fallible allocation (see [`fold_whitespace`]).
 fn try_copy_str(text: &str) -> Option<String> {
-    let mut out = String::new();
-    out.try_reserve_exact(text.len()).ok()?;
+    let mut out = string_with_room(text.len())?;
     out.push_str(text);
     Some(out)
 }
