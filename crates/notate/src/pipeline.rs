@@ -470,23 +470,13 @@ impl<R: Read> Splitter<R> {
 }
 
 /// Makes room for `more` bytes in `buf`, by fallible allocation; false when even `more`
-/// cannot be had.
-///
-/// Past `large` bytes the buffer holds a large game, and its capacity is taken to four
-/// times what it was when that can be had, rather than doubled: the buffers a growing
-/// game outgrows are freed, but the allocator keeps their memory a while (mimalloc, for
-/// a second), so that doubling would have up to twice the game's size freed but still
-/// held next to it, and growing by four a third of it. Only the bytes read are written
-/// to, so the room beyond the game costs address space, not memory in use.
+/// cannot be had. Past `large` bytes the buffer holds a large game, and grows as the
+/// reader grows one ([`notation::reserve_game_room`]).
 fn make_room(buf: &mut Vec<u8>, more: usize, large: usize) -> bool {
-    if buf.capacity() - buf.len() >= more {
-        return true;
-    }
     if buf.len() < large {
-        return buf.try_reserve(more).is_ok();
+        return buf.capacity() - buf.len() >= more || buf.try_reserve(more).is_ok();
     }
-    let generous = (4 * buf.capacity()).saturating_sub(buf.len()).max(more);
-    buf.try_reserve_exact(generous).is_ok() || buf.try_reserve_exact(more).is_ok()
+    notation::reserve_game_room(buf, more)
 }
 
 /// Reads until `buf` is full or the stream ends; returns the bytes read.

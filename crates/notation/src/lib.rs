@@ -45,7 +45,7 @@ pub use lexer::{Gap, Lexed, Token, lex};
 pub use nag::Nag;
 pub use outcome::GameResult;
 pub use raw::{RawMove, RawMoveError, RawPosition, RawRules};
-pub use reader::{ReadOptions, Reader, count_line_ends};
+pub use reader::{ReadOptions, Reader, count_line_ends, reserve_game_room};
 pub use rules::{Dialect, Forgiveness, MoveContext, Player, Rules, Setup, SetupError, Strict};
 pub use second::SecondReading;
 pub use span::{Location, Span};

@@ -73,7 +73,17 @@ const SHRINK_ABOVE: usize = 8 << 20;
 /// the game's size freed but still held next to it, and growing by four a third of it.
 /// Only the bytes read are written to, so the room beyond the game costs address space,
 /// not memory in use; and when the larger room cannot be had, the room needed is tried.
-fn reserve_large(buf: &mut Vec<u8>, more: usize) -> bool {
+///
+/// The reader grows its buffer so past 1 MiB; a program that gathers a large game's
+/// bytes itself (`notate` cutting an input into chunks for its threads) grows its own
+/// buffers the same way.
+///
+/// ```
+/// let mut buf = vec![0u8; 100];
+/// assert!(notation::reserve_game_room(&mut buf, 50));
+/// assert!(buf.capacity() >= 400);
+/// ```
+pub fn reserve_game_room(buf: &mut Vec<u8>, more: usize) -> bool {
     if buf.capacity() - buf.len() >= more {
         return true;
     }
@@ -768,7 +778,7 @@ impl<R: Read> Reader<R> {
 
     /// Reads more of a large game, into a buffer past [`LARGE_BUFFER`] that must grow.
     ///
-    /// The buffer's capacity grows by fallible allocation ([`reserve_large`]; a failure
+    /// The buffer's capacity grows by fallible allocation ([`reserve_game_room`]; a failure
     /// sets `no_room`), and the bytes are read into it as they come, without first
     /// writing zeros over the room made for them: the memory in use follows the game's
     /// size, not the capacity above it. The read fills the room (a quarter of the game)
@@ -776,7 +786,7 @@ impl<R: Read> Reader<R> {
     fn read_large(&mut self) -> io::Result<bool> {
         let want = self.read_size();
         self.buf.truncate(self.filled);
-        if !reserve_large(&mut self.buf, want) {
+        if !reserve_game_room(&mut self.buf, want) {
             self.no_room = true;
             return Ok(false);
         }
