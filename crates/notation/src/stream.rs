@@ -106,9 +106,6 @@ struct ExportSink<'a, 'o, R: Rules, W: fmt::Write> {
     pending: Option<Pending>,
     /// Variations open.
     depth: usize,
-    /// In the reduced format, variations are left out: the depth of the one being left
-    /// out, if any.
-    skipping: Option<usize>,
     /// Whether the main line has a move (else the game's end position is not needed).
     main_moves: bool,
     /// Whether movetext kept as text was written.
@@ -127,7 +124,6 @@ impl<'a, 'o, R: Rules, W: fmt::Write> ExportSink<'a, 'o, R, W> {
             number_second: true,
             pending: None,
             depth: 0,
-            skipping: None,
             main_moves: false,
             tail_written: false,
             nodes: 0,
@@ -149,9 +145,9 @@ impl<'a, 'o, R: Rules, W: fmt::Write> ExportSink<'a, 'o, R, W> {
         }
     }
 
-    /// Whether what comes now is inside a variation the reduced format leaves out.
+    /// Whether what comes now is inside a variation, which the reduced format leaves out.
     fn skipped(&self) -> bool {
-        self.skipping.is_some()
+        self.options.reduced && self.depth > 0
     }
 
     fn fail(&mut self, error: WriteError) {
@@ -224,35 +220,22 @@ impl<R: Rules, W: fmt::Write> GameSink<R> for ExportSink<'_, '_, R, W> {
 
     fn add_variation(&mut self, _: NodeId) -> LineId {
         self.lines = self.lines.saturating_add(1);
-        let id = LineId::new(self.lines - 1);
         self.depth += 1;
-        if self.skipped() {
-            return id;
+        if !self.options.reduced {
+            self.flush();
+            self.w.word("(");
+            self.number_second = true;
         }
-        self.flush();
-        if self.options.reduced {
-            self.skipping = Some(self.depth);
-            return id;
-        }
-        self.w.word("(");
-        self.number_second = true;
-        id
+        LineId::new(self.lines - 1)
     }
 
     fn end_variation(&mut self, _: LineId) {
-        let depth = self.depth;
         self.depth = self.depth.saturating_sub(1);
-        match self.skipping {
-            Some(skipping) if skipping == depth => {
-                self.skipping = None;
-                return;
-            }
-            Some(_) => return,
-            None => {}
+        if !self.options.reduced {
+            self.flush();
+            self.w.word(")");
+            self.number_second = true;
         }
-        self.flush();
-        self.w.word(")");
-        self.number_second = true;
     }
 
     fn setup(&mut self, _: Place, text: &str) {
