@@ -454,16 +454,14 @@ fn run_fmt(
                 reduced,
                 ..rules.write_options()
             };
-            let task = fmt::FmtTask {
-                rules,
-                read: ReadOptions::default(),
-                write,
-            };
+            // The emitter reads large games again as the workers read them.
+            let read = ReadOptions::default();
+            let task = fmt::FmtTask { rules, read, write };
             let mut emitter = fmt::Emitter {
                 out: &mut *out,
                 rejects: rejects.as_mut().map(|r| &mut **r as &mut dyn Write),
                 rules,
-                read: ReadOptions::default(),
+                read,
                 write,
                 written: 0,
                 unreadable: 0,
