@@ -216,7 +216,7 @@ fn pass_through(raw: &[u8], reason: String) -> (Vec<u8>, Fate) {
 /// separates games. `None` when the memory for them cannot be had: their size comes
 /// from the input, so the allocation is a fallible one, and the game is then reported
 /// as left out rather than the program ended.
-fn as_written(raw: &[u8]) -> Option<Vec<u8>> {
+pub fn as_written(raw: &[u8]) -> Option<Vec<u8>> {
     let missing: &[u8] = if raw.ends_with(b"\n\n") {
         b""
     } else if raw.ends_with(b"\n") {

@@ -17,8 +17,12 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+mod boards;
 mod check;
+mod collect;
+mod dedupe;
 mod fmt;
+mod fold;
 mod games;
 mod input;
 mod json;
@@ -26,6 +30,7 @@ mod large;
 mod perft;
 mod pipeline;
 mod scan;
+mod select;
 mod show;
 mod stats;
 
@@ -80,6 +85,94 @@ struct Inputs {
     variant: Option<pdn::GameType>,
 }
 
+/// The criteria of `select`: a game is selected when it matches all of them.
+#[derive(Args, Clone, Default)]
+struct SelectCriteria {
+    /// A tag test: `Name=value` (equal), `Name~text` (contains, ignoring case and
+    /// accents), `Name>=value` (also `>`, `<`, `<=`, `!=`), `Name=LOW..HIGH`, `Name`
+    /// (present), `!Name` (absent). Numbers, dates (`Date>=2020.01.01`), ECO codes and
+    /// rounds compare as such. Repeatable: all must hold.
+    #[arg(long = "tag", value_name = "TEST")]
+    tags: Vec<String>,
+    /// White or Black contains NAME, ignoring case and accents. Repeatable: all must hold.
+    #[arg(long = "player", value_name = "NAME")]
+    players: Vec<String>,
+    /// The result: 1-0, 0-1, 1/2-1/2, *, or draughts' 2-0, 0-2, 1-1, 0-0 (a win is a
+    /// win on either scale). Repeatable: any of them.
+    #[arg(long = "result", value_name = "RESULT")]
+    results: Vec<String>,
+    /// Plies in the main line: MIN..MAX, MIN.., ..MAX or N.
+    #[arg(long, value_name = "MIN..MAX")]
+    plies: Option<String>,
+    /// Moves in the main line (plies / 2, rounded up): MIN..MAX, MIN.., ..MAX or N.
+    #[arg(long, value_name = "MIN..MAX")]
+    moves: Option<String>,
+    /// The main line starts with these moves, compared as moves: "1. e4 c5 2. Nf3".
+    #[arg(long, value_name = "MOVES")]
+    opening: Option<String>,
+    /// A position of the main line: a FEN (chess: placement and side to move, placement
+    /// alone for either side; draughts: either square notation, `?` for either side).
+    #[arg(long, value_name = "FEN")]
+    position: Option<String>,
+    /// A position of the main line has exactly this material: chess `KQRPPkqrp`
+    /// (upper case White), draughts men and kings per side `W:3m1k B:2m`.
+    #[arg(long, value_name = "PIECES")]
+    material: Option<String>,
+    /// As --material, at least these pieces.
+    #[arg(long, value_name = "PIECES")]
+    material_at_least: Option<String>,
+    /// The main line ends in checkmate (chess).
+    #[arg(long)]
+    checkmate: bool,
+    /// The main line ends in stalemate (chess).
+    #[arg(long)]
+    stalemate: bool,
+    /// A main-line pawn promotes to a rook, bishop or knight (chess).
+    #[arg(long)]
+    underpromotion: bool,
+    /// A main-line position occurs a third time (chess).
+    #[arg(long)]
+    threefold: bool,
+    /// The main line reaches fifty moves without a capture or pawn move (chess).
+    #[arg(long)]
+    fifty_moves: bool,
+    /// Only games with an error (written as they were read).
+    #[arg(long)]
+    with_errors: bool,
+    /// Only games without an error.
+    #[arg(long)]
+    without_errors: bool,
+    /// Only games with a warning.
+    #[arg(long)]
+    with_warnings: bool,
+}
+
+impl SelectCriteria {
+    fn given(&self) -> select::Given {
+        select::Given {
+            tags: self.tags.clone(),
+            players: self.players.clone(),
+            results: self.results.clone(),
+            plies: self.plies.clone(),
+            moves: self.moves.clone(),
+            opening: self.opening.clone(),
+            position: self.position.clone(),
+            material: self.material.clone(),
+            material_at_least: self.material_at_least.clone(),
+            checkmate: self.checkmate,
+            stalemate: self.stalemate,
+            underpromotion: self.underpromotion,
+            threefold: self.threefold,
+            fifty_moves: self.fifty_moves,
+            with_errors: self.with_errors,
+            without_errors: self.without_errors,
+            with_warnings: self.with_warnings,
+        }
+    }
+}
+
+// `select`'s criteria make its variant large; the command is parsed once.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum Command {
     /// Read every game, play every move, report each diagnostic.
@@ -111,6 +204,51 @@ enum Command {
         /// Write games that cannot be read here (as written) instead of into the output.
         #[arg(long, value_name = "FILE")]
         rejects: Option<PathBuf>,
+    },
+    /// Write the games that match every criterion, in the export format.
+    ///
+    /// Prints `N of M games selected` on standard error. A game that cannot be read is
+    /// never selected (unless --with-errors asks for such games): it is reported, and
+    /// written to --rejects when given (else, with --invert, to the output), so that
+    /// `select` and `select --invert` together hold every game. Exits 1 when a game
+    /// could not be read. See README.md for each criterion.
+    Select {
+        #[command(flatten)]
+        inputs: Inputs,
+        /// Write to this file instead of standard output.
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Write the games that cannot be read here, as written.
+        #[arg(long, value_name = "FILE")]
+        rejects: Option<PathBuf>,
+        /// Write the games that do not match instead.
+        #[arg(long)]
+        invert: bool,
+        #[command(flatten)]
+        criteria: SelectCriteria,
+    },
+    /// Write each game once: drop the games that repeat an earlier one.
+    ///
+    /// Duplicates have the same start position and main-line moves (--by moves), or the
+    /// same final position after as many plies (--by position); tags, comments and
+    /// variations do not count. Prints how many were dropped on standard error.
+    Dedupe {
+        #[command(flatten)]
+        inputs: Inputs,
+        /// Write to this file instead of standard output.
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Write the dropped games here, so that the output and this file together hold
+        /// every game.
+        #[arg(long, value_name = "FILE")]
+        duplicates: Option<PathBuf>,
+        /// What makes two games the same.
+        #[arg(long, value_enum, default_value = "moves")]
+        by: dedupe::By,
+        /// Which of the duplicates stays: the first, or the one with the most comments,
+        /// variations and tags (written where the first stood).
+        #[arg(long, value_enum, default_value = "first")]
+        keep: dedupe::Keep,
     },
     /// Read structure only (tags, move tokens, comments, glyphs, variations) and print
     /// counts. No move is checked: the fast path.
@@ -197,6 +335,20 @@ fn main() -> ExitCode {
             reduced,
             rejects,
         } => run_fmt(&inputs, output, reduced, rejects),
+        Command::Select {
+            inputs,
+            output,
+            rejects,
+            invert,
+            criteria,
+        } => run_select(&inputs, output, rejects, invert, &criteria),
+        Command::Dedupe {
+            inputs,
+            output,
+            duplicates,
+            by,
+            keep,
+        } => run_dedupe(&inputs, output, duplicates, by, keep),
         Command::Scan { inputs } => run_scan(&inputs),
         Command::Json {
             inputs,
@@ -497,6 +649,169 @@ fn run_fmt(
         run.error(&format!(
             "{lost} games too large to hold were left out of the output"
         ));
+    }
+    Ok(run.code(unreadable + lost > 0))
+}
+
+fn run_select(
+    inputs: &Inputs,
+    output_path: Option<PathBuf>,
+    rejects_path: Option<PathBuf>,
+    invert: bool,
+    given: &SelectCriteria,
+) -> Result<ExitCode, Failure> {
+    let criteria = select::Criteria::parse(&given.given()).map_err(|e| {
+        complain(e);
+        Failure::Io
+    })?;
+    let (chess, draughts) = (games::chess(), games::draughts(inputs.variant));
+    // A pattern that neither format reads is a mistake, not a criterion no game meets.
+    let in_chess = select::Selection::new(&chess, &criteria, invert);
+    let in_draughts = select::Selection::new(&draughts, &criteria, invert);
+    for (chess, draughts) in in_chess
+        .unreadable()
+        .into_iter()
+        .zip(in_draughts.unreadable())
+    {
+        if let (Some(chess), Some(draughts)) = (chess, draughts) {
+            complain(format_args!("{chess}; {draughts}"));
+            return Err(Failure::Io);
+        }
+    }
+    let mut run = Run::new(inputs, output_path.is_some() || !io::stdout().is_terminal())?;
+    let mut out = output(output_path.as_ref())?;
+    let mut rejects = match &rejects_path {
+        Some(path) => Some(output(Some(path))?),
+        None => None,
+    };
+    let mut emitter = select::Emitter {
+        out: &mut *out,
+        rejects: rejects.as_mut().map(|r| &mut **r as &mut dyn Write),
+        invert,
+        wants_errors: criteria.wants_errors(),
+        games: 0,
+        matched: 0,
+        written: 0,
+        unreadable: 0,
+        lost: 0,
+    };
+    let mut noted = [false; 2];
+    run.each(|source, opened, run| {
+        with_rules!(opened.format, run.variant, |rules| {
+            let selection = select::Selection::new(rules, &criteria, invert);
+            let note = &mut noted[usize::from(opened.format == Format::Pdn)];
+            for why in selection.unreadable().into_iter().flatten() {
+                if !*note {
+                    run.warn(&format!(
+                        "{why}: no {} game matches it",
+                        match opened.format {
+                            Format::Pgn => "PGN",
+                            Format::Pdn => "PDN",
+                        }
+                    ));
+                }
+            }
+            *note = true;
+            let task = collect::JudgeTask {
+                rules,
+                read: ReadOptions::default(),
+                write: rules.write_options(),
+                judge: &selection,
+            };
+            pipeline::drive(&task, opened.reader, run.jobs, &mut |item, offset| {
+                let mut say = |m: String, error: bool| {
+                    if error { run.error(&m) } else { run.warn(&m) }
+                };
+                emitter.emit(item, offset, &source.name, &mut say)
+            })
+        })
+    })?;
+    let summary = emitter.summary();
+    let trouble = emitter.unreadable + emitter.lost > 0;
+    finish(&mut *out, &mut run)?;
+    if let Some(rejects) = &mut rejects {
+        finish(&mut **rejects, &mut run)?;
+    }
+    if !inputs.quiet {
+        eprintln!("notate: {summary}");
+    }
+    Ok(run.code(trouble))
+}
+
+fn run_dedupe(
+    inputs: &Inputs,
+    output_path: Option<PathBuf>,
+    duplicates_path: Option<PathBuf>,
+    by: dedupe::By,
+    keep: dedupe::Keep,
+) -> Result<ExitCode, Failure> {
+    let mut run = Run::new(inputs, output_path.is_some() || !io::stdout().is_terminal())?;
+    let mut out = output(output_path.as_ref())?;
+    let mut duplicates = match &duplicates_path {
+        Some(path) => Some(output(Some(path))?),
+        None => None,
+    };
+    let mut emitter = dedupe::Emitter::new(
+        &mut *out,
+        duplicates.as_mut().map(|r| &mut **r as &mut dyn Write),
+        keep,
+    )
+    .map_err(|e| {
+        complain(e);
+        Failure::Io
+    })?;
+    let digester = dedupe::Digester { by };
+    run.each(|source, opened, run| {
+        with_rules!(opened.format, run.variant, |rules| {
+            let task = collect::JudgeTask {
+                rules,
+                read: ReadOptions::default(),
+                write: rules.write_options(),
+                judge: &digester,
+            };
+            pipeline::drive(&task, opened.reader, run.jobs, &mut |item, offset| {
+                let mut say = |m: String, error: bool| {
+                    if error { run.error(&m) } else { run.warn(&m) }
+                };
+                emitter.emit(item, offset, &source.name, &mut say)
+            })
+        })
+    })?;
+    if let Err(e) = emitter.finish() {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            return Err(Failure::Closed);
+        }
+        complain(format_args!("writing the output: {e}"));
+        run.failed = true;
+    }
+    let (games, dropped, unreadable, lost) = (
+        emitter.games,
+        emitter.dropped,
+        emitter.unreadable,
+        emitter.lost,
+    );
+    drop(emitter);
+    finish(&mut *out, &mut run)?;
+    if let Some(duplicates) = &mut duplicates {
+        finish(&mut **duplicates, &mut run)?;
+    }
+    if !inputs.quiet {
+        let mut line = format!(
+            "{games} games, {} written, {dropped} duplicates dropped",
+            games - dropped - lost
+        );
+        if let Some(path) = &duplicates_path {
+            line.push_str(&format!(" (to {})", path.display()));
+        }
+        if unreadable > 0 {
+            line.push_str(&format!(
+                "; {unreadable} could not be read (written as read, not compared)"
+            ));
+        }
+        if lost > 0 {
+            line.push_str(&format!("; {lost} too large to hold, left out"));
+        }
+        eprintln!("notate: {line}");
     }
     Ok(run.code(unreadable + lost > 0))
 }

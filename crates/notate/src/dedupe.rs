@@ -1,0 +1,455 @@
+//! `notate dedupe`: each game once.
+//!
+//! Two games are duplicates when they start from the same position and play the same
+//! main-line moves (`--by moves`), or reach the same final position after the same
+//! number of plies (`--by position`, pgn-extract's notion); tags, comments and
+//! variations do not count. A game is known by a 128-bit digest of that ([`Key`]),
+//! computed in the worker that read it; the emitter, in input order, keeps one digest per
+//! distinct game, so that memory grows with the number of distinct games (about 27
+//! bytes each in the table), not with their size.
+//!
+//! `--keep first` writes a game when its digest is new. `--keep richest` keeps the game
+//! with the most comments, variations and tags (the first of equals) and writes it where
+//! the first of its duplicates stood: the games are written to a spool file as they are
+//! read, with their digests, and the output is written from the spool once every game
+//! has been seen, the kept text of each digest read back from where the spool holds it.
+//!
+//! A game that cannot be read is not compared: it is written as it was read, with a
+//! warning, as `fmt` does.
+
+use std::collections::{HashMap, HashSet};
+use std::fs::{File, OpenOptions};
+use std::hash::{BuildHasherDefault, Hasher};
+use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::PathBuf;
+
+use notation::{Diagnostic, Game, LineId, Severity};
+
+use crate::boards::{Boards, walk_main_line};
+use crate::collect::{Judge, Judged, Reading};
+
+/// What makes two games the same.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum By {
+    /// The same start position and the same main-line moves.
+    Moves,
+    /// The same final position after the same number of plies.
+    Position,
+}
+
+/// Which of the duplicates stays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Keep {
+    /// The first in input order.
+    First,
+    /// The one with the most comments, variations and tags, where the first stood.
+    Richest,
+}
+
+/// A game's digest and richness (`None` digest: it cannot be read, and is not compared).
+#[derive(Clone, Copy, Debug)]
+pub struct Key {
+    /// The digest of what makes the game what it is.
+    pub digest: Option<u128>,
+    /// Comments, variations and tags.
+    pub richness: u32,
+}
+
+/// Computes keys.
+pub struct Digester {
+    /// What makes two games the same.
+    pub by: By,
+}
+
+/// A `Hasher` that collects the bytes fed to it, to digest them at once.
+#[derive(Default)]
+struct Bytes(Vec<u8>);
+
+impl Hasher for Bytes {
+    fn finish(&self) -> u64 {
+        xxhash_rust::xxh3::xxh3_64(&self.0)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.extend_from_slice(bytes);
+    }
+}
+
+/// A position's FEN without the move counters that follow its first four fields.
+fn fen_key(fen: &str) -> &str {
+    match fen.match_indices(' ').nth(3) {
+        Some((at, _)) => &fen[..at],
+        None => fen,
+    }
+}
+
+impl<G: Boards> Judge<G> for Digester {
+    type Verdict = Key;
+
+    fn judge(&self, rules: &G, game: &Game<G::Move>, diagnostics: &[Diagnostic]) -> Key {
+        let richness = richness(game);
+        if diagnostics.iter().any(|d| d.severity == Severity::Error) {
+            return Key {
+                digest: None,
+                richness,
+            };
+        }
+        let mut bytes = Bytes::default();
+        let digested = match self.by {
+            By::Moves => {
+                match rules.start(game).and_then(|start| rules.fen(&start)) {
+                    Some(fen) => bytes.write(fen_key(&fen).as_bytes()),
+                    // Rules without positions: the moves alone.
+                    None => bytes.write(b"?"),
+                }
+                bytes.write_u8(0);
+                if let Some(setup) = &game.line(LineId::MAIN).setup {
+                    bytes.write(setup.as_bytes());
+                }
+                for node in game.mainline() {
+                    rules.hash_move(&node.mv, &mut bytes);
+                    if let Some(setup) = &node.setup {
+                        bytes.write(setup.as_bytes());
+                    }
+                }
+                true
+            }
+            By::Position => {
+                let mut plies = 0u64;
+                let mut last = None;
+                let walked = walk_main_line(rules, game, |position, mv| {
+                    match mv {
+                        Some(_) => plies += 1,
+                        None => last = rules.fen(position),
+                    }
+                    true
+                });
+                match last {
+                    Some(fen) if walked => {
+                        bytes.write(fen_key(&fen).as_bytes());
+                        bytes.write_u64(plies);
+                        true
+                    }
+                    _ => false,
+                }
+            }
+        };
+        Key {
+            digest: digested.then(|| xxhash_rust::xxh3::xxh3_128(&bytes.0)),
+            richness,
+        }
+    }
+
+    fn wants_text(&self, _: &Key) -> bool {
+        true
+    }
+}
+
+/// Comments (on moves and before lines), variations and tags.
+fn richness<M>(game: &Game<M>) -> u32 {
+    let comments: usize = game.nodes().map(|n| n.comments.len()).sum::<usize>()
+        + (0..game.line_count())
+            .map(|i| game.line(LineId::new(i as u32)).comments.len())
+            .sum::<usize>();
+    let variations = game.line_count().saturating_sub(1);
+    u32::try_from(comments + variations + game.tags.len()).unwrap_or(u32::MAX)
+}
+
+/// A digest is already uniformly spread: the table uses its low bits as the hash.
+#[derive(Default)]
+struct DigestHasher(u64);
+
+impl Hasher for DigestHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `u128` keys are hashed here; any other input still spreads.
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u128(&mut self, n: u128) {
+        self.0 = n as u64;
+    }
+}
+
+type Digests = BuildHasherDefault<DigestHasher>;
+
+/// Where the richest game of a digest lies in the spool, and how rich it is.
+#[derive(Clone, Copy)]
+struct Kept {
+    offset: u64,
+    richness: u32,
+    /// Whether it has been written (at the first game of its digest) in the second pass.
+    written: bool,
+}
+
+/// How the spool marks a record.
+const SPOOL_COMPARED: u8 = 1;
+const SPOOL_UNREAD: u8 = 0;
+
+/// The spool of `--keep richest`: a file in the temporary directory, removed when done.
+struct Spool {
+    path: PathBuf,
+    writer: BufWriter<File>,
+    len: u64,
+    kept: HashMap<u128, Kept, Digests>,
+}
+
+impl Spool {
+    fn create() -> io::Result<Spool> {
+        let dir = std::env::temp_dir();
+        for attempt in 0u32..100 {
+            let path = dir.join(format!(
+                "notate-dedupe-{}-{attempt}.spool",
+                std::process::id()
+            ));
+            match OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create_new(true)
+                .open(&path)
+            {
+                Ok(file) => {
+                    return Ok(Spool {
+                        path,
+                        writer: BufWriter::with_capacity(1 << 18, file),
+                        len: 0,
+                        kept: HashMap::default(),
+                    });
+                }
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(spool_error(&path, e)),
+            }
+        }
+        Err(io::Error::other(format!(
+            "cannot create a spool file in {}",
+            dir.display()
+        )))
+    }
+
+    fn push(&mut self, key: Key, text: &[u8]) -> io::Result<()> {
+        let offset = self.len;
+        let (kind, digest) = match key.digest {
+            Some(d) => (SPOOL_COMPARED, d),
+            None => (SPOOL_UNREAD, 0),
+        };
+        self.writer.write_all(&[kind])?;
+        self.writer.write_all(&digest.to_le_bytes())?;
+        self.writer.write_all(&(text.len() as u64).to_le_bytes())?;
+        self.writer.write_all(text)?;
+        self.len += 1 + 16 + 8 + text.len() as u64;
+        if key.digest.is_some() {
+            self.kept
+                .entry(digest)
+                .and_modify(|k| {
+                    if key.richness > k.richness {
+                        k.offset = offset;
+                        k.richness = key.richness;
+                    }
+                })
+                .or_insert(Kept {
+                    offset,
+                    richness: key.richness,
+                    written: false,
+                });
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Spool {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+fn spool_error(path: &std::path::Path, e: io::Error) -> io::Error {
+    io::Error::new(e.kind(), format!("spool file {}: {e}", path.display()))
+}
+
+/// One record of the spool.
+struct Record {
+    offset: u64,
+    kind: u8,
+    digest: u128,
+    text: Vec<u8>,
+}
+
+fn read_record(reader: &mut impl Read, offset: u64) -> io::Result<Option<Record>> {
+    let mut head = [0u8; 25];
+    match reader.read_exact(&mut head[..1]) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(None),
+        Err(e) => return Err(e),
+    }
+    reader.read_exact(&mut head[1..])?;
+    let mut digest = [0u8; 16];
+    digest.copy_from_slice(&head[1..17]);
+    let mut len = [0u8; 8];
+    len.copy_from_slice(&head[17..25]);
+    let len = usize::try_from(u64::from_le_bytes(len))
+        .map_err(|_| io::Error::other("a spool record too large"))?;
+    let mut text = Vec::new();
+    text.try_reserve_exact(len)
+        .map_err(|_| io::Error::other("not enough memory to read a game back from the spool"))?;
+    reader.take(len as u64).read_to_end(&mut text)?;
+    Ok(Some(Record {
+        offset,
+        kind: head[0],
+        digest: u128::from_le_bytes(digest),
+        text,
+    }))
+}
+
+/// Where games go, and what was done.
+pub struct Emitter<'o> {
+    /// The output.
+    pub out: &'o mut dyn Write,
+    /// Dropped games, with `--duplicates`.
+    pub duplicates: Option<&'o mut dyn Write>,
+    /// The digests seen (`--keep first`).
+    seen: HashSet<u128, Digests>,
+    /// The spool (`--keep richest`).
+    spool: Option<Spool>,
+    /// Games read.
+    pub games: u64,
+    /// Games dropped as duplicates.
+    pub dropped: u64,
+    /// Games that cannot be read, written as read.
+    pub unreadable: u64,
+    /// Games too large to hold, left out.
+    pub lost: u64,
+}
+
+impl<'o> Emitter<'o> {
+    /// An emitter keeping the first or the richest game of each digest.
+    pub fn new(
+        out: &'o mut dyn Write,
+        duplicates: Option<&'o mut dyn Write>,
+        keep: Keep,
+    ) -> io::Result<Emitter<'o>> {
+        Ok(Emitter {
+            out,
+            duplicates,
+            seen: HashSet::default(),
+            spool: match keep {
+                Keep::First => None,
+                Keep::Richest => Some(Spool::create()?),
+            },
+            games: 0,
+            dropped: 0,
+            unreadable: 0,
+            lost: 0,
+        })
+    }
+
+    /// Takes one item, in input order.
+    pub fn emit(
+        &mut self,
+        item: Judged<Key>,
+        offset: u64,
+        name: &str,
+        say: &mut dyn FnMut(String, bool),
+    ) -> io::Result<()> {
+        let game = match item {
+            Judged::Orphans(orphans) => {
+                for d in orphans {
+                    say(format!("{name}:{d}"), false);
+                }
+                return Ok(());
+            }
+            Judged::Game(game) => game,
+        };
+        self.games += 1;
+        let number = game.index + offset + 1;
+        let key = match (game.reading, game.verdict) {
+            (Reading::Lost(reason), _) => {
+                self.lost += 1;
+                say(format!("{name}: game {number} left out: {reason}"), true);
+                return Ok(());
+            }
+            // Only a game too large to hold has no verdict.
+            (_, None) => {
+                self.lost += 1;
+                say(format!("{name}: game {number} left out"), true);
+                return Ok(());
+            }
+            (Reading::Unreadable(reason), Some(key)) => {
+                self.unreadable += 1;
+                say(
+                    format!("{name}: game {number} not compared, written as it was read: {reason}"),
+                    false,
+                );
+                Key {
+                    digest: None,
+                    ..key
+                }
+            }
+            (Reading::Whole, Some(key)) => key,
+        };
+        if let Some(spool) = &mut self.spool {
+            return spool.push(key, &game.text);
+        }
+        match key.digest {
+            Some(digest) if !self.seen.insert(digest) => {
+                self.dropped += 1;
+                match &mut self.duplicates {
+                    Some(d) => d.write_all(&game.text),
+                    None => Ok(()),
+                }
+            }
+            _ => self.out.write_all(&game.text),
+        }
+    }
+
+    /// Writes what the spool holds, once every game has been read (`--keep richest`);
+    /// nothing to do with `--keep first`.
+    pub fn finish(&mut self) -> io::Result<()> {
+        let Some(mut spool) = self.spool.take() else {
+            return Ok(());
+        };
+        spool.writer.flush()?;
+        let path = spool.path.clone();
+        let mut records = BufReader::with_capacity(
+            1 << 18,
+            File::open(&path).map_err(|e| spool_error(&path, e))?,
+        );
+        let mut kept_texts = File::open(&path).map_err(|e| spool_error(&path, e))?;
+        let mut offset = 0u64;
+        while let Some(record) = read_record(&mut records, offset)? {
+            offset += 25 + record.text.len() as u64;
+            if record.kind == SPOOL_UNREAD {
+                self.out.write_all(&record.text)?;
+                continue;
+            }
+            let Some(kept) = spool.kept.get_mut(&record.digest) else {
+                // Every compared record's digest went into the table.
+                self.out.write_all(&record.text)?;
+                continue;
+            };
+            if !kept.written {
+                kept.written = true;
+                if kept.offset == record.offset {
+                    self.out.write_all(&record.text)?;
+                } else {
+                    kept_texts.seek(SeekFrom::Start(kept.offset))?;
+                    match read_record(&mut kept_texts, kept.offset)? {
+                        Some(richest) => self.out.write_all(&richest.text)?,
+                        None => return Err(io::Error::other("the spool file was cut short")),
+                    }
+                }
+            }
+            if kept.offset != record.offset {
+                self.dropped += 1;
+                if let Some(d) = &mut self.duplicates {
+                    d.write_all(&record.text)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
