@@ -6,10 +6,13 @@
 //! (checkmate, underpromotion, the fifty-move rule) are `false` for the other.
 
 use std::hash::{Hash, Hasher};
+use std::io;
 
-use notation::{Game, LineId};
+use notation::{Diagnostic, Game, LineId, ReadOptions};
 
+use crate::dedupe::{By, EachGame};
 use crate::games::Notate;
+use crate::pipeline::Input;
 
 /// How the last position of a main line stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,6 +78,22 @@ pub trait Boards: Notate {
 
     /// Whether two moves are the same move on the board.
     fn same_move(&self, a: &Self::Move, b: &Self::Move) -> bool;
+
+    /// Digests every game of `input` for `dedupe`, handing each to `each`; returns the
+    /// diagnostics outside any game. The default reads each game into its tree; rules
+    /// with a faster way to play every move use it here.
+    fn digest_stream(
+        &self,
+        input: Input<'_>,
+        options: ReadOptions,
+        by: By,
+        each: &mut EachGame<'_>,
+    ) -> io::Result<Vec<Diagnostic>>
+    where
+        Self: Sized,
+    {
+        crate::dedupe::digest_trees(self, input, options, by, each)
+    }
 }
 
 /// Calls `each` with every position of a game's main line and the move played from it
@@ -206,6 +225,17 @@ impl Boards for pgn::Chess {
 
     fn same_move(&self, a: &pgn::Move, b: &pgn::Move) -> bool {
         a == b
+    }
+
+    /// With the validating visitor: every move played, no tree built.
+    fn digest_stream(
+        &self,
+        input: Input<'_>,
+        options: ReadOptions,
+        by: By,
+        each: &mut EachGame<'_>,
+    ) -> io::Result<Vec<Diagnostic>> {
+        crate::dedupe::digest_chess(input, options, by, each)
     }
 }
 
@@ -424,7 +454,9 @@ mod tests {
     fn chess_material_counts_each_piece_of_each_colour() {
         let rules = pgn::Chess;
         let start = pgn::Position::new();
-        let all = rules.material("KQRRBBNNPPPPPPPP kqrrbbnnpppppppp").expect("reads");
+        let all = rules
+            .material("KQRRBBNNPPPPPPPP kqrrbbnnpppppppp")
+            .expect("reads");
         assert!(rules.has_material(&all, &start, false));
         let kings = rules.material("Kk").expect("reads");
         assert!(!rules.has_material(&kings, &start, false));

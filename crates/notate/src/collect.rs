@@ -10,8 +10,8 @@
 use std::io;
 
 use notation::{
-    Diagnostic, DiagnosticKind, Game, GameReader, KeepRaw, ReadOptions, Severity, WriteOptions,
-    write_game,
+    Diagnostic, DiagnosticKind, Game, GameReader, KeepRaw, ReadOptions, Severity, Tags,
+    WriteOptions, write_game,
 };
 
 use crate::fmt::as_written;
@@ -28,6 +28,20 @@ pub trait Judge<G: Notate>: Sync {
 
     /// Whether the game's text is needed: it goes to some output.
     fn wants_text(&self, verdict: &Self::Verdict) -> bool;
+
+    /// The verdict on every game whose tags do not pass [`Judge::tags_pass`], when the
+    /// judge can tell from the tags alone that such games go nowhere: their movetext is
+    /// then passed over unread ([`GameReader::movetext_only_if`]). `None` (the default):
+    /// every game is read whole.
+    fn passed_over(&self) -> Option<Self::Verdict> {
+        None
+    }
+
+    /// Whether a game's tags let it through (see [`Judge::passed_over`]).
+    fn tags_pass(&self, tags: &Tags) -> bool {
+        let _ = tags;
+        true
+    }
 }
 
 /// How a game was read.
@@ -83,6 +97,10 @@ impl<G: Notate, J: Judge<G>> Task for JudgeTask<'_, G, J> {
     ) -> io::Result<u64> {
         let reader = input.reader(self.rules.dialect(), self.read);
         let mut reader = GameReader::from_reader(self.rules, reader).keep_raw(KeepRaw::Never);
+        let filter = |tags: &Tags| self.judge.tags_pass(tags);
+        if self.judge.passed_over().is_some() {
+            reader = reader.movetext_only_if(&filter);
+        }
         let mut games = 0;
         let mut text = String::new();
         while let Some(mut game) = reader.read_game()? {

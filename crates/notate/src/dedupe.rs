@@ -8,25 +8,32 @@
 //! distinct game, so that memory grows with the number of distinct games (about 27
 //! bytes each in the table), not with their size.
 //!
+//! The games are written as they were read, byte for byte (`notate fmt` writes them in
+//! the export format): what `dedupe` changes is which games there are, not their text.
+//! Chess games are read with the validating visitor, at `check`'s speed, without a tree.
+//!
 //! `--keep first` writes a game when its digest is new. `--keep richest` keeps the game
 //! with the most comments, variations and tags (the first of equals) and writes it where
 //! the first of its duplicates stood: the games are written to a spool file as they are
 //! read, with their digests, and the output is written from the spool once every game
 //! has been seen, the kept text of each digest read back from where the spool holds it.
 //!
-//! A game that cannot be read is not compared: it is written as it was read, with a
-//! warning, as `fmt` does.
+//! A game that cannot be read is not compared: it is written, with a warning.
 
 use std::collections::{HashMap, HashSet};
 use std::fs::{File, OpenOptions};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::PathBuf;
 
-use notation::{Diagnostic, Game, LineId, Severity};
+use notation::{
+    Diagnostic, DiagnosticKind, Game, GameReader, KeepRaw, LineId, ReadOptions, Severity,
+};
 
 use crate::boards::{Boards, walk_main_line};
-use crate::collect::{Judge, Judged, Reading};
+use crate::collect::Reading;
+use crate::fmt::as_written;
+use crate::pipeline::{Input, Origin, Task};
 
 /// What makes two games the same.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -55,15 +62,9 @@ pub struct Key {
     pub richness: u32,
 }
 
-/// Computes keys.
-pub struct Digester {
-    /// What makes two games the same.
-    pub by: By,
-}
-
 /// A `Hasher` that collects the bytes fed to it, to digest them at once.
 #[derive(Default)]
-struct Bytes(Vec<u8>);
+pub struct Bytes(Vec<u8>);
 
 impl Hasher for Bytes {
     fn finish(&self) -> u64 {
@@ -75,6 +76,12 @@ impl Hasher for Bytes {
     }
 }
 
+impl Bytes {
+    fn digest(&self) -> u128 {
+        xxhash_rust::xxh3::xxh3_128(&self.0)
+    }
+}
+
 /// A position's FEN without the move counters that follow its first four fields.
 fn fen_key(fen: &str) -> &str {
     match fen.match_indices(' ').nth(3) {
@@ -83,76 +90,246 @@ fn fen_key(fen: &str) -> &str {
     }
 }
 
-impl<G: Boards> Judge<G> for Digester {
-    type Verdict = Key;
+/// The richness `--keep richest` ranks by: comments, variations and tags.
+fn rank(comments: usize, variations: usize, tags: usize) -> u32 {
+    u32::try_from(comments + variations + tags).unwrap_or(u32::MAX)
+}
 
-    fn judge(&self, rules: &G, game: &Game<G::Move>, diagnostics: &[Diagnostic]) -> Key {
-        let richness = richness(game);
-        if diagnostics.iter().any(|d| d.severity == Severity::Error) {
-            return Key {
-                digest: None,
-                richness,
-            };
-        }
-        let mut bytes = Bytes::default();
-        let digested = match self.by {
-            By::Moves => {
-                match rules.start(game).and_then(|start| rules.fen(&start)) {
-                    Some(fen) => bytes.write(fen_key(&fen).as_bytes()),
-                    // Rules without positions: the moves alone.
-                    None => bytes.write(b"?"),
-                }
-                bytes.write_u8(0);
-                if let Some(setup) = &game.line(LineId::MAIN).setup {
-                    bytes.write(setup.as_bytes());
-                }
-                for node in game.mainline() {
-                    rules.hash_move(&node.mv, &mut bytes);
-                    if let Some(setup) = &node.setup {
-                        bytes.write(setup.as_bytes());
-                    }
-                }
-                true
-            }
-            By::Position => {
-                let mut plies = 0u64;
-                let mut last = None;
-                let walked = walk_main_line(rules, game, |position, mv| {
-                    match mv {
-                        Some(_) => plies += 1,
-                        None => last = rules.fen(position),
-                    }
-                    true
-                });
-                match last {
-                    Some(fen) if walked => {
-                        bytes.write(fen_key(&fen).as_bytes());
-                        bytes.write_u64(plies);
-                        true
-                    }
-                    _ => false,
-                }
-            }
-        };
-        Key {
-            digest: digested.then(|| xxhash_rust::xxh3::xxh3_128(&bytes.0)),
-            richness,
-        }
-    }
+/// One game: its text as written, its key, and how it was read.
+pub struct Digested {
+    /// The 0-based index of the game in its chunk.
+    pub index: u64,
+    /// Its bytes as written, ending with an empty line.
+    pub text: Vec<u8>,
+    /// Its key (no digest for a game that cannot be read).
+    pub key: Key,
+    /// How it was read.
+    pub reading: Reading,
+}
 
-    fn wants_text(&self, _: &Key) -> bool {
-        true
+/// What the task hands the emitter.
+pub enum Item {
+    /// A game.
+    Game(Digested),
+    /// Diagnostics outside any game: for standard error.
+    Orphans(Vec<Diagnostic>),
+}
+
+/// Reads games and digests them.
+pub struct DedupeTask<'r, G> {
+    /// The rules.
+    pub rules: &'r G,
+    /// How to read.
+    pub read: ReadOptions,
+    /// What makes two games the same.
+    pub by: By,
+}
+
+impl<G: Boards> Task for DedupeTask<'_, G> {
+    type Item = Item;
+
+    fn run(
+        &self,
+        input: Input<'_>,
+        origin: Origin,
+        sink: &mut dyn FnMut(Item) -> io::Result<()>,
+    ) -> io::Result<u64> {
+        let mut games = 0;
+        let mut orphans = self.rules.digest_stream(
+            input,
+            self.read,
+            self.by,
+            &mut |mut game: Digested, diagnostics: &mut [Diagnostic]| {
+                games += 1;
+                for d in diagnostics.iter_mut() {
+                    origin.place(d);
+                }
+                let reason = |d: &Diagnostic| format!("{}: {}", d.location, d.kind);
+                if let Some(d) = diagnostics.iter().find(|d| {
+                    matches!(
+                        d.kind,
+                        DiagnosticKind::GameTooLarge { .. }
+                            | DiagnosticKind::GameOutOfMemory { .. }
+                    )
+                }) {
+                    game.reading = Reading::Lost(reason(d));
+                    game.text = Vec::new();
+                } else if let Some(d) = diagnostics.iter().find(|d| d.severity == Severity::Error) {
+                    game.reading = Reading::Unreadable(reason(d));
+                    game.key.digest = None;
+                }
+                sink(Item::Game(game))
+            },
+        )?;
+        if !orphans.is_empty() {
+            for d in &mut orphans {
+                origin.place(d);
+            }
+            sink(Item::Orphans(orphans))?;
+        }
+        Ok(games)
     }
 }
 
-/// Comments (on moves and before lines), variations and tags.
-fn richness<M>(game: &Game<M>) -> u32 {
-    let comments: usize = game.nodes().map(|n| n.comments.len()).sum::<usize>()
-        + (0..game.line_count())
-            .map(|i| game.line(LineId::new(i as u32)).comments.len())
-            .sum::<usize>();
-    let variations = game.line_count().saturating_sub(1);
-    u32::try_from(comments + variations + game.tags.len()).unwrap_or(u32::MAX)
+/// A game's bytes as written, as the output holds them; a game whose bytes cannot be
+/// held is reported as left out.
+fn text_of(raw: Option<&[u8]>) -> (Vec<u8>, Reading) {
+    let raw = raw.unwrap_or_default();
+    match as_written(raw) {
+        Some(bytes) => (bytes, Reading::Whole),
+        None => (
+            Vec::new(),
+            Reading::Lost(format!(
+                "not enough memory to hold its {} bytes as written",
+                raw.len()
+            )),
+        ),
+    }
+}
+
+/// What each game of a stream is handed to: the game, and its diagnostics.
+pub type EachGame<'a> = dyn FnMut(Digested, &mut [Diagnostic]) -> io::Result<()> + 'a;
+
+/// Digests every game of `input` from its tree: for rules with no faster way.
+pub fn digest_trees<G: Boards>(
+    rules: &G,
+    mut input: Input<'_>,
+    options: ReadOptions,
+    by: By,
+    each: &mut EachGame<'_>,
+) -> io::Result<Vec<Diagnostic>> {
+    let reader = input.reader(rules.dialect(), options);
+    let mut reader = GameReader::from_reader(rules, reader).keep_raw(KeepRaw::Never);
+    while let Some(mut read) = reader.read_game()? {
+        let game = &read.game;
+        let comments = game.nodes().map(|n| n.comments.len()).sum::<usize>()
+            + (0..game.line_count())
+                .map(|i| game.line(LineId::new(i as u32)).comments.len())
+                .sum::<usize>();
+        let richness = rank(
+            comments,
+            game.line_count().saturating_sub(1),
+            game.tags.len(),
+        );
+        let digest = digest_tree(rules, game, by);
+        drop(read.game);
+        let (text, reading) = text_of(reader.buffered(read.span));
+        let digested = Digested {
+            index: read.index,
+            text,
+            key: Key { digest, richness },
+            reading,
+        };
+        each(digested, &mut read.diagnostics)?;
+    }
+    let orphans = reader.take_orphans();
+    let buffer = reader.into_reader().into_vec();
+    input.give_back(buffer);
+    Ok(orphans)
+}
+
+/// A game's digest from its tree; `None` when its start cannot be set up.
+fn digest_tree<G: Boards>(rules: &G, game: &Game<G::Move>, by: By) -> Option<u128> {
+    let mut bytes = Bytes::default();
+    match by {
+        By::Moves => {
+            let start = rules.start(game)?;
+            match rules.fen(&start) {
+                Some(fen) => bytes.write(fen_key(&fen).as_bytes()),
+                // Rules without positions: the moves alone.
+                None => bytes.write(b"?"),
+            }
+            bytes.write_u8(0);
+            if let Some(setup) = &game.line(LineId::MAIN).setup {
+                bytes.write(setup.as_bytes());
+            }
+            for node in game.mainline() {
+                rules.hash_move(&node.mv, &mut bytes);
+                if let Some(setup) = &node.setup {
+                    bytes.write(setup.as_bytes());
+                }
+            }
+        }
+        By::Position => {
+            let mut plies = 0u64;
+            let mut last = None;
+            let walked = walk_main_line(rules, game, |position, mv| {
+                match mv {
+                    Some(_) => plies += 1,
+                    None => last = rules.fen(position),
+                }
+                true
+            });
+            let fen = last.filter(|_| walked)?;
+            bytes.write(fen_key(&fen).as_bytes());
+            bytes.write_u64(plies);
+        }
+    }
+    Some(bytes.digest())
+}
+
+/// Digests every chess game of `input` with the validating visitor, which plays every
+/// move without building a tree (`check`'s speed), keeping an outline of the main line.
+pub fn digest_chess(
+    mut input: Input<'_>,
+    options: ReadOptions,
+    by: By,
+    each: &mut EachGame<'_>,
+) -> io::Result<Vec<Diagnostic>> {
+    let mut reader = input.reader(notation::Dialect::PGN, options);
+    let mut validator = pgn::Validator::new(options).outlining();
+    let standard = pgn::Position::new();
+    let standard_key = fen_key(&standard.to_fen()).to_owned();
+    let mut bytes = Bytes::default();
+    while let Some(mut game) = reader.read_game(&mut validator)? {
+        let mut key = Key {
+            digest: None,
+            richness: 0,
+        };
+        if let Some(outline) = validator.outline() {
+            bytes.0.clear();
+            let fen = |position: &pgn::Position| {
+                if *position == standard {
+                    standard_key.clone()
+                } else {
+                    fen_key(&position.to_fen()).to_owned()
+                }
+            };
+            match by {
+                By::Moves => {
+                    bytes.write(fen(&outline.start).as_bytes());
+                    bytes.write_u8(0);
+                    for mv in &outline.moves {
+                        mv.hash(&mut bytes);
+                    }
+                }
+                By::Position => {
+                    bytes.write(fen(&outline.end).as_bytes());
+                    bytes.write_u64(outline.moves.len() as u64);
+                }
+            }
+            key = Key {
+                digest: Some(bytes.digest()),
+                richness: rank(
+                    outline.comments as usize,
+                    outline.variations as usize,
+                    outline.tags as usize,
+                ),
+            };
+        }
+        let (text, reading) = text_of(reader.buffered(game.span));
+        let digested = Digested {
+            index: game.index,
+            text,
+            key,
+            reading,
+        };
+        each(digested, &mut game.diagnostics)?;
+    }
+    let orphans = validator.take_orphans();
+    let buffer = reader.into_vec();
+    input.give_back(buffer);
+    Ok(orphans)
 }
 
 /// A digest is already uniformly spread: the table uses its low bits as the hash.
@@ -350,46 +527,42 @@ impl<'o> Emitter<'o> {
     /// Takes one item, in input order.
     pub fn emit(
         &mut self,
-        item: Judged<Key>,
+        item: Item,
         offset: u64,
         name: &str,
         say: &mut dyn FnMut(String, bool),
     ) -> io::Result<()> {
         let game = match item {
-            Judged::Orphans(orphans) => {
+            Item::Orphans(orphans) => {
                 for d in orphans {
                     say(format!("{name}:{d}"), false);
                 }
                 return Ok(());
             }
-            Judged::Game(game) => game,
+            Item::Game(game) => game,
         };
         self.games += 1;
         let number = game.index + offset + 1;
-        let key = match (game.reading, game.verdict) {
-            (Reading::Lost(reason), _) => {
+        let key = match game.reading {
+            Reading::Lost(reason) => {
                 self.lost += 1;
                 say(format!("{name}: game {number} left out: {reason}"), true);
                 return Ok(());
             }
-            // Only a game too large to hold has no verdict.
-            (_, None) => {
-                self.lost += 1;
-                say(format!("{name}: game {number} left out"), true);
-                return Ok(());
-            }
-            (Reading::Unreadable(reason), Some(key)) => {
+            Reading::Unreadable(reason) => {
                 self.unreadable += 1;
                 say(
-                    format!("{name}: game {number} not compared, written as it was read: {reason}"),
+                    format!(
+                        "{name}: game {number} not compared (written as it was read): {reason}"
+                    ),
                     false,
                 );
                 Key {
                     digest: None,
-                    ..key
+                    ..game.key
                 }
             }
-            (Reading::Whole, Some(key)) => key,
+            Reading::Whole => game.key,
         };
         if let Some(spool) = &mut self.spool {
             return spool.push(key, &game.text);

@@ -760,14 +760,12 @@ fn run_dedupe(
         complain(e);
         Failure::Io
     })?;
-    let digester = dedupe::Digester { by };
     run.each(|source, opened, run| {
         with_rules!(opened.format, run.variant, |rules| {
-            let task = collect::JudgeTask {
+            let task = dedupe::DedupeTask {
                 rules,
                 read: ReadOptions::default(),
-                write: rules.write_options(),
-                judge: &digester,
+                by,
             };
             pipeline::drive(&task, opened.reader, run.jobs, &mut |item, offset| {
                 let mut say = |m: String, error: bool| {

@@ -552,6 +552,17 @@ impl<'c, G: Boards> Selection<'c, G> {
         self.positions_match(rules, game)
     }
 
+    /// The criteria on tags alone: `--tag` and `--player`.
+    fn tags_match(&self, tags: &Tags) -> bool {
+        let c = self.criteria;
+        c.tags.iter().all(|t| t.matches(tags))
+            && c.players.iter().all(|p| {
+                ["White", "Black"]
+                    .iter()
+                    .any(|side| tags.get(side).is_some_and(|name| contains_folded(name, p)))
+            })
+    }
+
     /// Whether the main line starts with the moves of `--opening`, read in the game's
     /// start position.
     fn opens_with(&self, rules: &G, game: &Game<G::Move>, tokens: &[String]) -> bool {
@@ -666,6 +677,17 @@ impl<G: Boards> Judge<G> for Selection<'_, G> {
 
     fn wants_text(&self, matched: &bool) -> bool {
         *matched != self.invert
+    }
+
+    /// A game whose tags do not match is not selected, and goes nowhere unless
+    /// `--invert` writes it: its moves are not read.
+    fn passed_over(&self) -> Option<bool> {
+        let by_tags = !self.criteria.tags.is_empty() || !self.criteria.players.is_empty();
+        (by_tags && !self.invert).then_some(false)
+    }
+
+    fn tags_pass(&self, tags: &Tags) -> bool {
+        self.tags_match(tags)
     }
 }
 

@@ -37,6 +37,9 @@ pub struct ReadGame<M> {
     /// it follows), or its rules would settle its tree ([`Rules::settles`]): such a game
     /// is read again into a tree to be written.
     pub streams: bool,
+    /// Whether its movetext was passed over, unread, because its tags did not pass the
+    /// reader's filter ([`GameReader::movetext_only_if`]): `game` then holds only its tags.
+    pub passed_over: bool,
 }
 
 impl<M> ReadGame<M> {
@@ -165,6 +168,9 @@ pub struct Ended<'a, R: Rules> {
     /// set-up. A writer that writes as it reads ([`write_text_to`](crate::write_text_to))
     /// writes what the tree would only then.
     pub in_export_order: bool,
+    /// Whether its movetext was passed over because its tags did not pass the filter
+    /// ([`GameBuilder::movetext_only_if`]).
+    pub passed_over: bool,
 }
 
 /// A [`GameSink`] that builds the [`Game`] tree, and settles it ([`Rules::settle`]).
@@ -307,6 +313,7 @@ impl<R: Rules> GameSink<R> for TreeSink<R::Move> {
             index: ended.index,
             built,
             streams,
+            passed_over: ended.passed_over,
         }
     }
 
@@ -388,6 +395,10 @@ pub struct GameBuilder<'r, R: Rules, S = TreeSink<<R as Rules>::Move>> {
     /// Whether the game's glyphs, comments, variations and set-ups came out of the
     /// export format's order ([`Ended::in_export_order`]).
     out_of_order: bool,
+    /// Which games' movetext is read, by their tags ([`GameBuilder::movetext_only_if`]).
+    wants_movetext: Option<&'r (dyn Fn(&Tags) -> bool + Sync)>,
+    /// Whether this game's movetext is passed over.
+    passed_over: bool,
 }
 
 /// Below this many tags, duplicates are found by a scan of the tags.
@@ -426,6 +437,8 @@ impl<'r, R: Rules, S: GameSink<R>> GameBuilder<'r, R, S> {
             limit: 0,
             again: false,
             out_of_order: false,
+            wants_movetext: None,
+            passed_over: false,
         }
     }
 
@@ -440,6 +453,15 @@ impl<'r, R: Rules, S: GameSink<R>> GameBuilder<'r, R, S> {
     /// diagnostics and no tree ([`ReadGame::built`]), to be written from its text.
     pub fn large_after(mut self, bytes: u64) -> Self {
         self.large_after = bytes;
+        self
+    }
+
+    /// Reads the movetext only of the games whose tags `wanted` accepts; the others are
+    /// handed over with their tags alone ([`ReadGame::passed_over`]), their moves neither
+    /// read nor checked: the reader only finds where they end, which is many times faster
+    /// than reading them. For picking games out of a collection by their tags.
+    pub fn movetext_only_if(mut self, wanted: &'r (dyn Fn(&Tags) -> bool + Sync)) -> Self {
+        self.wants_movetext = Some(wanted);
         self
     }
 
@@ -701,6 +723,7 @@ impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
             0
         };
         self.out_of_order = false;
+        self.passed_over = false;
         self.sink.begin_game();
         self.tags = Tags::new();
         self.result = GameResult::Unknown;
@@ -760,6 +783,14 @@ impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
     }
 
     fn begin_movetext(&mut self) -> ControlFlow<()> {
+        if let Some(wanted) = self.wants_movetext
+            && !wanted(&self.tags)
+        {
+            // Not a break: the reader's fast path goes on lexing the movetext to find
+            // where the game ends, and every callback returns at once.
+            self.passed_over = true;
+            return ControlFlow::Continue(());
+        }
         match self.second.start(self.rules, &self.tags) {
             Ok(setup) => {
                 // Reported at the first movetext token, where a location is known.
@@ -786,6 +817,9 @@ impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
     }
 
     fn move_number(&mut self, number: u64, ellipsis: bool, at: At<'_>) -> ControlFlow<()> {
+        if self.passed_over {
+            return ControlFlow::Continue(());
+        }
         if self.stopped {
             return self.stop_at(&at);
         }
@@ -807,6 +841,9 @@ impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
     }
 
     fn move_token(&mut self, token: &[u8], at: At<'_>) -> ControlFlow<()> {
+        if self.passed_over {
+            return ControlFlow::Continue(());
+        }
         if self.stopped {
             return self.stop_at(&at);
         }
@@ -827,6 +864,9 @@ impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
     }
 
     fn nag(&mut self, nag: Nag, at: At<'_>) -> ControlFlow<()> {
+        if self.passed_over {
+            return ControlFlow::Continue(());
+        }
         if self.stopped {
             return self.stop_at(&at);
         }
@@ -852,6 +892,9 @@ impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
     }
 
     fn comment(&mut self, text: &[u8], at: At<'_>) -> ControlFlow<()> {
+        if self.passed_over {
+            return ControlFlow::Continue(());
+        }
         if self.stopped && at.span().start >= self.tags_end {
             return self.stop_at(&at);
         }
@@ -881,6 +924,9 @@ impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
     }
 
     fn begin_variation(&mut self, at: At<'_>) -> ControlFlow<(), Skip> {
+        if self.passed_over {
+            return ControlFlow::Continue(Skip(true));
+        }
         if self.stopped {
             let _ = self.stop_at(&at);
             return ControlFlow::Break(());
@@ -917,6 +963,9 @@ impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
     }
 
     fn end_variation(&mut self, at: At<'_>) -> ControlFlow<()> {
+        if self.passed_over {
+            return ControlFlow::Continue(());
+        }
         if self.stopped {
             return self.stop_at(&at);
         }
@@ -937,6 +986,9 @@ impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
     }
 
     fn setup(&mut self, text: &[u8], at: At<'_>) -> ControlFlow<()> {
+        if self.passed_over {
+            return ControlFlow::Continue(());
+        }
         if self.stopped {
             return self.stop_at(&at);
         }
@@ -1067,6 +1119,7 @@ impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
             index: raw.index,
             second,
             in_export_order: !self.out_of_order,
+            passed_over: self.passed_over,
         };
         let output = self.sink.end_game(ended);
         if second && !self.sink.keeps_second_reading() {
@@ -1138,6 +1191,13 @@ impl<'r, R: Rules, I: Read> GameReader<'r, R, I> {
     /// written as it is read again ([`crate::write_text_to`]).
     pub fn large_after(mut self, bytes: u64) -> Self {
         self.builder = self.builder.large_after(bytes);
+        self
+    }
+
+    /// Reads the movetext only of the games whose tags `wanted` accepts
+    /// ([`GameBuilder::movetext_only_if`]).
+    pub fn movetext_only_if(mut self, wanted: &'r (dyn Fn(&Tags) -> bool + Sync)) -> Self {
+        self.builder = self.builder.movetext_only_if(wanted);
         self
     }
 

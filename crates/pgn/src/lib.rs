@@ -111,7 +111,7 @@ pub use games::{
     Game, GameReader, ReadGame, read_games, read_games_with, to_export_string, write_game,
 };
 pub use rules::{Chess, MoveError, MoveProblem};
-pub use validate::{ValidatedGame, ValidatingReader, Validator};
+pub use validate::{GameOutline, ValidatedGame, ValidatingReader, Validator};
 
 // The notation layer's types that a chess program uses, so that it depends on `pgn` alone.
 // (`notation::Setup` and `notation::Game` are not re-exported under their names: `Setup` is

@@ -18,7 +18,26 @@ use notation::{
 pub use notation::ValidatedGame;
 
 use crate::rules::{MoveError, StartTags, start_position};
-use crate::{Chess, Position};
+use crate::{Chess, Move, Position};
+
+/// What a [`Validator`] asked for it ([`Validator::outlining`]) keeps of the last game it
+/// read: its main line, and how much is written around it. Enough to tell duplicates
+/// apart (the same start and moves, or the same end) and to rank them, without a tree.
+#[derive(Clone, Debug, Default)]
+pub struct GameOutline {
+    /// The position the main line starts from.
+    pub start: Position,
+    /// The main line's moves, up to the first error if any.
+    pub moves: Vec<Move>,
+    /// The position after them.
+    pub end: Position,
+    /// Tag pairs.
+    pub tags: u32,
+    /// Comments, anywhere in the movetext.
+    pub comments: u32,
+    /// Variations, at any depth.
+    pub variations: u32,
+}
 
 /// One open line: the position after its last move, the one before it (where a
 /// variation of that move starts), and how many moves it has.
@@ -115,6 +134,8 @@ pub struct Validator {
     fen: StartTag,
     /// The frame of a game from the initial position, made once.
     initial: Frame,
+    /// The outline of the game being read, when asked for.
+    outline: Option<GameOutline>,
 }
 
 impl Validator {
@@ -132,7 +153,40 @@ impl Validator {
             set_up: StartTag::default(),
             fen: StartTag::default(),
             initial: Frame::new(Position::new()),
+            outline: None,
         }
+    }
+
+    /// Keeps an outline of each game ([`GameOutline`]: its main line and counts of its
+    /// tags, comments and variations), read with [`Validator::outline`].
+    ///
+    /// ```
+    /// use notation::{Dialect, ReadOptions, Reader};
+    /// use pgn::{Position, Validator};
+    ///
+    /// let pgn = b"[Event \"e\"]\n\n1. e4 {best} e5 (1... c5 2. Nf3) 2. Nf3 *\n";
+    /// let options = ReadOptions::default();
+    /// let mut reader = Reader::new(&pgn[..], Dialect::PGN, options);
+    /// let mut validator = Validator::new(options).outlining();
+    /// reader.read_game(&mut validator)?;
+    /// let outline = validator.outline().unwrap();
+    /// assert_eq!(outline.moves.len(), 3);
+    /// assert_eq!(outline.start, Position::new());
+    /// assert_eq!(
+    ///     outline.end.to_fen(),
+    ///     "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+    /// );
+    /// assert_eq!((outline.tags, outline.comments, outline.variations), (1, 1, 1));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn outlining(mut self) -> Validator {
+        self.outline = Some(GameOutline::default());
+        self
+    }
+
+    /// The outline of the game read last, when asked for ([`Validator::outlining`]).
+    pub fn outline(&self) -> Option<&GameOutline> {
+        self.outline.as_ref()
     }
 
     /// Takes the diagnostics given outside any game (text after the last game, an empty
@@ -182,10 +236,19 @@ impl Visitor for Validator {
         self.variant.present = false;
         self.set_up.present = false;
         self.fen.present = false;
+        if let Some(outline) = &mut self.outline {
+            outline.moves.clear();
+            outline.start = Position::new();
+            outline.end = Position::new();
+            (outline.tags, outline.comments, outline.variations) = (0, 0, 0);
+        }
     }
 
     fn tag(&mut self, name: &[u8], value: RawValue<'_>, at: At<'_>) -> ControlFlow<()> {
         self.tags_end = at.span().end;
+        if let Some(outline) = &mut self.outline {
+            outline.tags += 1;
+        }
         let tag = self.names.check(name, value);
         if tag.not_utf8 {
             self.report(DiagnosticKind::NotUtf8, &at);
@@ -222,6 +285,9 @@ impl Visitor for Validator {
         match start_position(tags) {
             Ok(setup) => {
                 self.diagnostics.hold_setup_warnings(setup.warnings);
+                if let Some(outline) = &mut self.outline {
+                    outline.start = setup.position;
+                }
                 self.frames.push(Frame::new(setup.position));
             }
             Err(error) => {
@@ -252,6 +318,7 @@ impl Visitor for Validator {
         }
         self.flush_setup_at(&at);
         let number = self.number.take();
+        let main_line = self.frames.len() == 1;
         let Some(frame) = self.frames.last_mut() else {
             return self.stop_at(&at);
         };
@@ -259,7 +326,12 @@ impl Visitor for Validator {
         let next = current ^ 1;
         frame.slots[next] = frame.slots[current];
         match frame.slots[next].play_san(token) {
-            Ok((_, forgiven)) => {
+            Ok((mv, forgiven)) => {
+                if let Some(outline) = &mut self.outline
+                    && main_line
+                {
+                    outline.moves.push(mv);
+                }
                 let expected = u64::from(frame.slots[current].fullmoves());
                 frame.current = next;
                 frame.moves += 1;
@@ -306,6 +378,9 @@ impl Visitor for Validator {
             return self.stop_at(&at);
         }
         self.flush_setup_at(&at);
+        if let Some(outline) = &mut self.outline {
+            outline.comments += 1;
+        }
         if !text.is_ascii() && std::str::from_utf8(text).is_err() {
             self.report(DiagnosticKind::NotUtf8, &at);
         }
@@ -328,6 +403,9 @@ impl Visitor for Validator {
         }
         let start = *frame.before();
         self.frames.push(Frame::new(start));
+        if let Some(outline) = &mut self.outline {
+            outline.variations += 1;
+        }
         ControlFlow::Continue(Skip(false))
     }
 
@@ -386,6 +464,9 @@ impl Visitor for Validator {
     }
 
     fn end_game(&mut self, raw: RawGame<'_>) -> ValidatedGame {
+        if let (Some(outline), Some(main)) = (&mut self.outline, self.frames.first()) {
+            outline.end = *main.position();
+        }
         ValidatedGame {
             index: raw.index,
             span: raw.span,
