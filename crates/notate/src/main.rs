@@ -25,6 +25,7 @@ mod json;
 mod large;
 mod perft;
 mod pipeline;
+mod repair;
 mod scan;
 mod show;
 mod stats;
@@ -111,6 +112,16 @@ enum Command {
         /// Write games that cannot be read here (as written) instead of into the output.
         #[arg(long, value_name = "FILE")]
         rejects: Option<PathBuf>,
+        /// Make the Result tag and the termination marker agree with each other and with
+        /// the board (checkmate, stalemate; a draughts side that cannot move), each change
+        /// a warning. Where the board decides nothing and they disagree, the tag follows
+        /// the marker.
+        #[arg(long)]
+        fix_results: bool,
+        /// Add a PlyCount tag (the plies of the main line), or correct a wrong one (with
+        /// a warning).
+        #[arg(long)]
+        plycount: bool,
     },
     /// Read structure only (tags, move tokens, comments, glyphs, variations) and print
     /// counts. No move is checked: the fast path.
@@ -196,7 +207,18 @@ fn main() -> ExitCode {
             output,
             reduced,
             rejects,
-        } => run_fmt(&inputs, output, reduced, rejects),
+            fix_results,
+            plycount,
+        } => run_fmt(
+            &inputs,
+            output,
+            reduced,
+            rejects,
+            repair::Repair {
+                fix_results,
+                plycount,
+            },
+        ),
         Command::Scan { inputs } => run_scan(&inputs),
         Command::Json {
             inputs,
@@ -440,6 +462,7 @@ fn run_fmt(
     output_path: Option<PathBuf>,
     reduced: bool,
     rejects_path: Option<PathBuf>,
+    repair: repair::Repair,
 ) -> Result<ExitCode, Failure> {
     let mut run = Run::new(inputs, output_path.is_some() || !io::stdout().is_terminal())?;
     let mut out = output(output_path.as_ref())?;
@@ -456,7 +479,12 @@ fn run_fmt(
             };
             // The emitter reads large games again as the workers read them.
             let read = ReadOptions::default();
-            let task = fmt::FmtTask { rules, read, write };
+            let task = fmt::FmtTask {
+                rules,
+                read,
+                write,
+                inspect: repair,
+            };
             let mut emitter = fmt::Emitter {
                 out: &mut *out,
                 rejects: rejects.as_mut().map(|r| &mut **r as &mut dyn Write),
@@ -468,6 +496,13 @@ fn run_fmt(
                 lost: 0,
             };
             let result = pipeline::drive(&task, opened.reader, run.jobs, &mut |item, offset| {
+                let (repairs, item) = item.take_verdict();
+                if matches!(item.fate, fmt::Fate::Written) {
+                    let number = item.index + offset + 1;
+                    for change in repairs {
+                        run.warn(&format!("{}: game {number}: {change}", source.name));
+                    }
+                }
                 let mut say = |m: String, error: bool| {
                     if error { run.error(&m) } else { run.warn(&m) }
                 };
