@@ -48,12 +48,12 @@ pub trait Notate: Rules + Sync {
     /// A text diagram of a position, when the rules know positions.
     fn diagram(&self, position: &Self::Position) -> Option<String>;
 
-    /// The result the position at the end of a game's main line decides by the rules of
-    /// play alone, for `fmt --fix-results`: `None` when it decides none (the game may go
-    /// on, or ended by resignation, agreement or a claim), or when the moves cannot be
-    /// played. The default: none (rules that keep no positions).
-    fn board_result(&self, game: &Game<Self::Move>) -> Option<BoardVerdict> {
-        let _ = game;
+    /// The result a position (the end of a game's main line, [`main_line_end`]) decides
+    /// by the rules of play alone, for `fmt --fix-results`: `None` when it decides none
+    /// (the game may go on, or ended by resignation, agreement or a claim). The default:
+    /// none (rules that keep no positions).
+    fn board_result(&self, end: &Self::Position) -> Option<BoardVerdict> {
+        let _ = end;
         None
     }
 
@@ -216,8 +216,7 @@ impl Notate for pgn::Chess {
     /// and the seventy-five-move rule are left to the players' record: a game may have
     /// been scored otherwise (a flag fall against a bare king is still a draw, but one
     /// against a lone knight is not), and `--fix-results` only corrects what is certain.
-    fn board_result(&self, game: &Game<pgn::Move>) -> Option<BoardVerdict> {
-        let end = main_line_end(self, game)?;
+    fn board_result(&self, end: &pgn::Position) -> Option<BoardVerdict> {
         let (result, reason) = match end.outcome()? {
             pgn::Outcome::Checkmate {
                 winner: pgn::Color::White,
@@ -298,9 +297,8 @@ impl Notate for pdn::Draughts {
     /// The side to move that cannot move (no pieces left, or all blocked) loses, in
     /// every game type the draughts crate plays; the result is spelled in the game
     /// type's scale (`2-0` in international draughts, `1-0` in English draughts).
-    fn board_result(&self, game: &Game<pdn::PdnMove>) -> Option<BoardVerdict> {
-        let board = main_line_end(self, game)?;
-        let position = board.position();
+    fn board_result(&self, end: &pdn::Board) -> Option<BoardVerdict> {
+        let position = end.position();
         let pdn::Outcome::Decisive { winner } = position.outcome()? else {
             return None;
         };
@@ -346,7 +344,7 @@ fn settled_board(rules: &pdn::Draughts, game: &Game<pdn::PdnMove>) -> Option<pdn
 
 /// The position after a game's main line, its set-ups included; `None` when the start
 /// position or a set-up cannot be set up.
-fn main_line_end<R: Rules>(rules: &R, game: &Game<R::Move>) -> Option<R::Position> {
+pub fn main_line_end<R: Rules>(rules: &R, game: &Game<R::Move>) -> Option<R::Position> {
     let mut board = rules.start_position(&game.tags).ok()?.position;
     if let Some(text) = &game.line(LineId::MAIN).setup {
         board = rules.inline_setup(&board, text).ok()?.position;

@@ -20,7 +20,7 @@
 use notation::{GameResult, ReadGame};
 
 use crate::fmt::Inspect;
-use crate::games::Notate;
+use crate::games::{Notate, main_line_end};
 
 /// What `fmt` puts right in each game.
 #[derive(Clone, Copy, Debug, Default)]
@@ -89,7 +89,8 @@ fn fix_result<G: Notate>(rules: &G, read: &mut ReadGame<G::Move>, notes: &mut Ve
     });
     // Without a marker, the reader took the tag's result: the marker is what is missing.
     let marker = Some(game.result).filter(|r| read.marked && score(*r).is_some());
-    let decided = match rules.board_result(game) {
+    let end = main_line_end(rules, game);
+    let decided = match end.as_ref().and_then(|end| rules.board_result(end)) {
         Some(verdict) => Some((verdict.result, format!("{} on the board", verdict.reason))),
         None => match (tag, marker) {
             (Some(tag), None) => Some((tag, "as the Result tag says".to_owned())),
@@ -104,6 +105,8 @@ fn fix_result<G: Notate>(rules: &G, read: &mut ReadGame<G::Move>, notes: &mut Ve
     let Some((result, why)) = decided else {
         return;
     };
+    // Spelled as the writer will write it (`2-0` for `1-0` in international draughts).
+    let (result, _) = rules.game_result(&game.tags, end.as_ref(), result);
     let meant = score(result);
     if tag.and_then(score) != meant {
         let old = match &tag_value {
