@@ -583,3 +583,39 @@ fn fmt_fix_results_plycount_corpus() {
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     insta::assert_snapshot!(format!("{}\n--- stderr ---\n{}", stdout(&o), stderr(&o)));
 }
+
+#[test]
+fn large_games_are_split_and_repaired_too() {
+    let t = Temp::new("large");
+    // Over 1 MiB: read without its tree by fmt and split, with it by the repairs.
+    let comment = "word ".repeat(300_000);
+    let large = format!("[White \"Large\"]\n[Result \"*\"]\n\n1. e4 {{{comment}}} e5 *\n\n");
+    let text = format!(
+        "{}{large}{}",
+        game(&[("White", "A")]),
+        game(&[("White", "B")])
+    );
+    let input = t.file("in.pgn", text.as_bytes());
+    let fmt = run(&["fmt", &input]);
+    assert_eq!(code(&fmt), 0, "{}", stderr(&fmt));
+    let out = t.path("out");
+    let o = run(&[
+        "split",
+        &input,
+        "--out-dir",
+        &out.display().to_string(),
+        "--by",
+        "White",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let written = files(&out);
+    let whole = format!(
+        "{}{}{}",
+        written["A.pgn"], written["Large.pgn"], written["B.pgn"]
+    );
+    assert_eq!(whole.as_bytes(), fmt.stdout.as_slice());
+    let repaired = run(&["fmt", "--plycount", "--fix-results", &input]);
+    assert_eq!(code(&repaired), 0, "{}", stderr(&repaired));
+    assert_eq!(stdout(&repaired).matches("[PlyCount \"2\"]").count(), 1);
+    assert_eq!(stdout(&repaired).matches("[PlyCount \"4\"]").count(), 2);
+}
