@@ -14,8 +14,8 @@
 use std::io::{self, Write};
 
 use notation::{
-    Diagnostic, DiagnosticKind, Game, GameReader, KeepRaw, ReadOptions, Severity, WriteError,
-    WriteOptions, export_len, write_game, write_game_to, write_text_to,
+    Diagnostic, DiagnosticKind, Game, GameReader, KeepRaw, ReadGame, ReadOptions, Severity,
+    WriteError, WriteOptions, export_len, write_game, write_game_to, write_text_to,
 };
 
 use crate::games::Notate;
@@ -50,8 +50,8 @@ pub enum Text<M> {
     },
 }
 
-/// One game's output.
-pub struct Item<M> {
+/// One game's output, and what the task's [`Inspect`] made of the game.
+pub struct Item<M, V = ()> {
     /// The 0-based index of the game in its chunk.
     pub index: u64,
     /// What to write.
@@ -60,23 +60,75 @@ pub struct Item<M> {
     pub fate: Fate,
     /// Diagnostics outside any game (no text): for standard error.
     pub orphans: Vec<Diagnostic>,
+    /// The inspection's verdict on the game (`V::default()` for the diagnostics outside
+    /// any game, which are no game).
+    pub verdict: V,
 }
 
-/// Reads and writes games.
-pub struct FmtTask<'r, G> {
+impl<M, V> Item<M, V> {
+    /// The verdict, and the item without it, for the [`Emitter`].
+    pub fn take_verdict(self) -> (V, Item<M>) {
+        let Item {
+            index,
+            text,
+            fate,
+            orphans,
+            verdict,
+        } = self;
+        let item = Item {
+            index,
+            text,
+            fate,
+            orphans,
+            verdict: (),
+        };
+        (verdict, item)
+    }
+}
+
+/// A look at each game as it is read, in the worker, before it is written: to edit it
+/// (`fmt --fix-results`) or to judge it (`split`'s key), the verdict travelling with
+/// the game's [`Item`] to the emitter, which gets them in input order.
+pub trait Inspect<G: Notate>: Sync {
+    /// What is learnt of a game.
+    type Verdict: Send + Default;
+
+    /// Whether every game is to be read into a tree, large ones included (see
+    /// [`crate::large`]): an inspection that edits games needs them. The default: no.
+    fn needs_tree(&self) -> bool {
+        false
+    }
+
+    /// Looks at a game as read: every game, with an error or not, built or not (a game
+    /// read without its tree holds its tags and result). An edit of a game with an error
+    /// is lost: such a game goes out as written.
+    fn inspect(&self, rules: &G, game: &mut ReadGame<G::Move>) -> Self::Verdict;
+}
+
+/// No inspection: `fmt` as it is.
+impl<G: Notate> Inspect<G> for () {
+    type Verdict = ();
+
+    fn inspect(&self, _: &G, _: &mut ReadGame<G::Move>) {}
+}
+
+/// Reads and writes games, each looked at by `inspect` first.
+pub struct FmtTask<'r, G, I = ()> {
     /// The rules.
     pub rules: &'r G,
     /// How to read.
     pub read: ReadOptions,
     /// How to write.
     pub write: WriteOptions,
+    /// What looks at each game.
+    pub inspect: I,
 }
 
-impl<G: Notate> Task for FmtTask<'_, G>
+impl<G: Notate, I: Inspect<G>> Task for FmtTask<'_, G, I>
 where
     G::Move: Send,
 {
-    type Item = Item<G::Move>;
+    type Item = Item<G::Move, I::Verdict>;
 
     fn run(
         &self,
@@ -91,7 +143,11 @@ where
         let reader = input.reader(self.rules.dialect(), self.read);
         let mut reader = GameReader::from_reader(self.rules, reader)
             .keep_raw(KeepRaw::Never)
-            .large_after(LARGE_GAME_BYTES);
+            .large_after(if self.inspect.needs_tree() {
+                u64::MAX
+            } else {
+                LARGE_GAME_BYTES
+            });
         let mut games = 0;
         let mut text = String::new();
         while let Some(mut game) = reader.read_game()? {
@@ -99,6 +155,7 @@ where
             for d in &mut game.diagnostics {
                 origin.place(d);
             }
+            let verdict = self.inspect.inspect(self.rules, &mut game);
             let reason = |d: &Diagnostic| format!("{}: {}", d.location, d.kind);
             // A game skipped as too large to hold has no whole text to pass through.
             let skipped = game.diagnostics.iter().find(|d| {
@@ -113,6 +170,7 @@ where
                     text: Text::Bytes(Vec::new()),
                     fate: Fate::Lost(reason(d)),
                     orphans: Vec::new(),
+                    verdict,
                 })?;
                 continue;
             }
@@ -145,6 +203,7 @@ where
                     text,
                     fate,
                     orphans: Vec::new(),
+                    verdict,
                 })?;
                 continue;
             }
@@ -177,6 +236,7 @@ where
                 text,
                 fate,
                 orphans: Vec::new(),
+                verdict,
             })?;
         }
         let mut orphans = reader.take_orphans();
@@ -191,6 +251,7 @@ where
                 text: Text::Bytes(Vec::new()),
                 fate: Fate::Written,
                 orphans,
+                verdict: I::Verdict::default(),
             })?;
         }
         Ok(games)
@@ -232,9 +293,10 @@ pub fn as_written(raw: &[u8]) -> Option<Vec<u8>> {
 }
 
 /// Where games go, and what was done.
-pub struct Emitter<'o, G> {
-    /// The formatted games (and unreadable ones, without `--rejects`).
-    pub out: &'o mut dyn Write,
+pub struct Emitter<'o, G, O> {
+    /// The formatted games (and unreadable ones, without `--rejects`): an output, or
+    /// `split`'s files, which send each game where its key says.
+    pub out: O,
     /// Unreadable games, with `--rejects`.
     pub rejects: Option<&'o mut dyn Write>,
     /// The rules, for the large games the emitter writes.
@@ -251,7 +313,7 @@ pub struct Emitter<'o, G> {
     pub lost: u64,
 }
 
-impl<G: Notate> Emitter<'_, G> {
+impl<G: Notate, O: Write> Emitter<'_, G, O> {
     /// Writes one item, reporting an unreadable game (numbered with `offset`) to `say`,
     /// as a warning (`false`) or, for a game left out, as an error (`true`: said even
     /// when warnings are not).
@@ -270,7 +332,7 @@ impl<G: Notate> Emitter<'_, G> {
         let mut fate = item.fate;
         let bytes = match item.text {
             Text::Large { mut bytes, streams } => {
-                let mut text = IoText::new(&mut *self.out);
+                let mut text = IoText::new(&mut self.out);
                 let written = if streams {
                     write_text_to(self.rules, &mut bytes, self.read, &self.write, &mut text)
                 } else {
@@ -293,7 +355,7 @@ impl<G: Notate> Emitter<'_, G> {
             }
             Text::Game(game) => {
                 self.written += 1;
-                let mut text = IoText::new(&mut *self.out);
+                let mut text = IoText::new(&mut self.out);
                 let written = write_game_to(self.rules, &game, &self.write, &mut text);
                 text.finish()?;
                 // The game was found writable before it was sent here.

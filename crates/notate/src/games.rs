@@ -8,7 +8,8 @@
 use std::io;
 
 use notation::{
-    Diagnostic, Game, GameReader, KeepRaw, LineId, RawRules, ReadOptions, Rules, WriteOptions,
+    Diagnostic, Game, GameReader, GameResult, KeepRaw, LineId, RawRules, ReadOptions, Rules,
+    WriteOptions,
 };
 
 use crate::json;
@@ -47,6 +48,15 @@ pub trait Notate: Rules + Sync {
     /// A text diagram of a position, when the rules know positions.
     fn diagram(&self, position: &Self::Position) -> Option<String>;
 
+    /// The result a position (the end of a game's main line, [`main_line_end`]) decides
+    /// by the rules of play alone, for `fmt --fix-results`: `None` when it decides none
+    /// (the game may go on, or ended by resignation, agreement or a claim). The default:
+    /// none (rules that keep no positions).
+    fn board_result(&self, end: &Self::Position) -> Option<BoardVerdict> {
+        let _ = end;
+        None
+    }
+
     /// Reads every game of `input` for `check`, passing each one's counts and diagnostics
     /// to `each`; returns the diagnostics outside any game.
     ///
@@ -74,6 +84,15 @@ pub trait Notate: Rules + Sync {
         input.give_back(buffer);
         Ok(orphans)
     }
+}
+
+/// A result decided by the position on the board ([`Notate::board_result`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardVerdict {
+    /// The result, spelled as the game's rules write it (`2-0` in international draughts).
+    pub result: GameResult,
+    /// Why, for the warning: `White mates`, `stalemate`, `Black cannot move`.
+    pub reason: &'static str,
 }
 
 /// What checking one game found.
@@ -193,6 +212,24 @@ impl Notate for pgn::Chess {
         Some(crate::show::chess_diagram(position))
     }
 
+    /// Checkmate (the side that mated wins) or stalemate (a draw). Insufficient material
+    /// and the seventy-five-move rule are left to the players' record: a game may have
+    /// been scored otherwise (a flag fall against a bare king is still a draw, but one
+    /// against a lone knight is not), and `--fix-results` only corrects what is certain.
+    fn board_result(&self, end: &pgn::Position) -> Option<BoardVerdict> {
+        let (result, reason) = match end.outcome()? {
+            pgn::Outcome::Checkmate {
+                winner: pgn::Color::White,
+            } => (GameResult::FirstWins, "White mates"),
+            pgn::Outcome::Checkmate {
+                winner: pgn::Color::Black,
+            } => (GameResult::SecondWins, "Black mates"),
+            pgn::Outcome::Stalemate => (GameResult::Draw, "stalemate"),
+            pgn::Outcome::InsufficientMaterial | pgn::Outcome::SeventyFiveMoves => return None,
+        };
+        Some(BoardVerdict { result, reason })
+    }
+
     /// Checks with the chess crate's validating visitor: every move is resolved and
     /// played, variations included, without building a tree.
     fn check_stream(
@@ -257,6 +294,25 @@ impl Notate for pdn::Draughts {
         Some(crate::show::draughts_diagram(board.position()))
     }
 
+    /// The side to move that cannot move (no pieces left, or all blocked) loses, in
+    /// every game type the draughts crate plays; the result is spelled in the game
+    /// type's scale (`2-0` in international draughts, `1-0` in English draughts).
+    fn board_result(&self, end: &pdn::Board) -> Option<BoardVerdict> {
+        let position = end.position();
+        let pdn::Outcome::Decisive { winner } = position.outcome()? else {
+            return None;
+        };
+        let token = pdn::GameResult::win(winner).to_str(position.game_type().result_type());
+        let reason = match winner {
+            pdn::Color::White => "Black cannot move",
+            pdn::Color::Black => "White cannot move",
+        };
+        Some(BoardVerdict {
+            result: GameResult::from_token(token.as_bytes())?,
+            reason,
+        })
+    }
+
     /// Checks with the draughts crate's validating visitor: every move is read and
     /// played with these rules, variations included, without building a tree.
     fn check_stream(
@@ -283,6 +339,12 @@ impl Notate for pdn::Draughts {
 /// The board after a draughts game's main line: its preferred reading is the game type the
 /// moves settled (a game read in several game types keeps the first that reads them all).
 fn settled_board(rules: &pdn::Draughts, game: &Game<pdn::PdnMove>) -> Option<pdn::Board> {
+    main_line_end(rules, game)
+}
+
+/// The position after a game's main line, its set-ups included; `None` when the start
+/// position or a set-up cannot be set up.
+pub fn main_line_end<R: Rules>(rules: &R, game: &Game<R::Move>) -> Option<R::Position> {
     let mut board = rules.start_position(&game.tags).ok()?.position;
     if let Some(text) = &game.line(LineId::MAIN).setup {
         board = rules.inline_setup(&board, text).ok()?.position;

@@ -29,9 +29,11 @@ mod json;
 mod large;
 mod perft;
 mod pipeline;
+mod repair;
 mod scan;
 mod select;
 mod show;
+mod split;
 mod stats;
 
 use std::fs::File;
@@ -204,6 +206,33 @@ enum Command {
         /// Write games that cannot be read here (as written) instead of into the output.
         #[arg(long, value_name = "FILE")]
         rejects: Option<PathBuf>,
+        /// Make the Result tag and the termination marker agree with each other and with
+        /// the board (checkmate, stalemate; a draughts side that cannot move), each change
+        /// a warning. Where the board decides nothing and they disagree, the tag follows
+        /// the marker.
+        #[arg(long)]
+        fix_results: bool,
+        /// Add a PlyCount tag (the plies of the main line), or correct a wrong one (with
+        /// a warning).
+        #[arg(long)]
+        plycount: bool,
+    },
+    /// Write the games into files named after a key of each game, in input order.
+    ///
+    /// `--by TAG` (a tag's value: White, Event, …), `--by eco1|eco2|eco3` (the first
+    /// characters of the ECO tag), `--by year` (of the Date tag), or `--games N` (files
+    /// `1.pgn`, `2.pgn`, … of N games each). Games without the key go to `unknown.pgn`
+    /// (`.pdn`). Prints each file written with its number of games, then a summary.
+    /// A game that cannot be read goes to its key's file as written, with a warning.
+    Split {
+        #[command(flatten)]
+        inputs: Inputs,
+        /// The folder of the files (created if missing; files of the same names in it
+        /// are replaced).
+        #[arg(long, value_name = "DIR")]
+        out_dir: PathBuf,
+        #[command(flatten)]
+        key: SplitKey,
     },
     /// Write the games that match every criterion, in the export format.
     ///
@@ -317,6 +346,19 @@ enum Command {
     },
 }
 
+/// What `split` splits by: one of the two.
+#[derive(Args, Clone)]
+#[group(required = true, multiple = false)]
+struct SplitKey {
+    /// Files of N games each, named 1, 2, … in input order.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    games: Option<u64>,
+    /// The key: a tag name (its value, as written: White, Event, Site…), eco1, eco2,
+    /// eco3 (the first 1, 2 or 3 characters of the ECO tag) or year (of the Date tag).
+    #[arg(long, value_name = "TAG|eco1|eco2|eco3|year", value_parser = split::parse_by)]
+    by: Option<split::SplitBy>,
+}
+
 /// How a run failed, beyond the games' own diagnostics.
 enum Failure {
     /// A usage error or an I/O failure, already reported.
@@ -334,7 +376,31 @@ fn main() -> ExitCode {
             output,
             reduced,
             rejects,
-        } => run_fmt(&inputs, output, reduced, rejects),
+            fix_results,
+            plycount,
+        } => run_fmt(
+            &inputs,
+            output,
+            reduced,
+            rejects,
+            repair::Repair {
+                fix_results,
+                plycount,
+            },
+        ),
+        Command::Split {
+            inputs,
+            out_dir,
+            key,
+        } => {
+            let by = match (key.games, key.by) {
+                (Some(n), _) => split::SplitBy::Games(n),
+                (None, Some(by)) => by,
+                // clap requires one of the two.
+                (None, None) => split::SplitBy::Games(1),
+            };
+            run_split(&inputs, out_dir, &by)
+        }
         Command::Select {
             inputs,
             output,
@@ -592,6 +658,7 @@ fn run_fmt(
     output_path: Option<PathBuf>,
     reduced: bool,
     rejects_path: Option<PathBuf>,
+    repair: repair::Repair,
 ) -> Result<ExitCode, Failure> {
     let mut run = Run::new(inputs, output_path.is_some() || !io::stdout().is_terminal())?;
     let mut out = output(output_path.as_ref())?;
@@ -608,7 +675,12 @@ fn run_fmt(
             };
             // The emitter reads large games again as the workers read them.
             let read = ReadOptions::default();
-            let task = fmt::FmtTask { rules, read, write };
+            let task = fmt::FmtTask {
+                rules,
+                read,
+                write,
+                inspect: repair,
+            };
             let mut emitter = fmt::Emitter {
                 out: &mut *out,
                 rejects: rejects.as_mut().map(|r| &mut **r as &mut dyn Write),
@@ -620,6 +692,13 @@ fn run_fmt(
                 lost: 0,
             };
             let result = pipeline::drive(&task, opened.reader, run.jobs, &mut |item, offset| {
+                let (repairs, item) = item.take_verdict();
+                if matches!(item.fate, fmt::Fate::Written) {
+                    let number = item.index + offset + 1;
+                    for change in repairs {
+                        run.warn(&format!("{}: game {number}: {change}", source.name));
+                    }
+                }
                 let mut say = |m: String, error: bool| {
                     if error { run.error(&m) } else { run.warn(&m) }
                 };
@@ -810,6 +889,112 @@ fn run_dedupe(
             line.push_str(&format!("; {lost} too large to hold, left out"));
         }
         eprintln!("notate: {line}");
+    }
+    Ok(run.code(unreadable + lost > 0))
+}
+
+fn run_split(inputs: &Inputs, out_dir: PathBuf, by: &split::SplitBy) -> Result<ExitCode, Failure> {
+    match std::fs::metadata(&out_dir) {
+        Ok(meta) if meta.is_dir() => {}
+        Ok(_) => {
+            complain(format_args!(
+                "{}: --out-dir exists and is not a folder",
+                out_dir.display()
+            ));
+            return Err(Failure::Io);
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            std::fs::create_dir_all(&out_dir).map_err(|e| {
+                complain(format_args!("{}: {e}", out_dir.display()));
+                Failure::Io
+            })?;
+        }
+        Err(e) => {
+            complain(format_args!("{}: {e}", out_dir.display()));
+            return Err(Failure::Io);
+        }
+    }
+    let mut run = Run::new(inputs, true)?;
+    let mut files = split::SplitFiles::new(out_dir, by);
+    let (mut written, mut unreadable, mut lost) = (0, 0, 0);
+    run.each(|source, opened, run| {
+        let ext = match opened.format {
+            Format::Pgn => "pgn",
+            Format::Pdn => "pdn",
+        };
+        with_rules!(opened.format, run.variant, |rules| {
+            let write = rules.write_options();
+            let read = ReadOptions::default();
+            let task = fmt::FmtTask {
+                rules,
+                read,
+                write,
+                inspect: split::KeyOf(by),
+            };
+            let mut emitter = fmt::Emitter {
+                out: &mut files,
+                rejects: None,
+                rules,
+                read,
+                write,
+                written: 0,
+                unreadable: 0,
+                lost: 0,
+            };
+            let result = pipeline::drive(&task, opened.reader, run.jobs, &mut |item, offset| {
+                let (key, item) = item.take_verdict();
+                emitter.out.route(ext, key);
+                let before = emitter.written + emitter.unreadable;
+                let mut say = |m: String, error: bool| {
+                    if error { run.error(&m) } else { run.warn(&m) }
+                };
+                emitter.emit(item, offset, &source.name, &mut say)?;
+                if emitter.written + emitter.unreadable > before {
+                    emitter.out.count_game(ext);
+                }
+                Ok(())
+            });
+            written += emitter.written;
+            unreadable += emitter.unreadable;
+            lost += emitter.lost;
+            result
+        })
+    })?;
+    let report = match files.finish() {
+        Ok(report) => report,
+        Err(e) => {
+            complain(e);
+            run.failed = true;
+            Vec::new()
+        }
+    };
+    let mut out = io::stdout().lock();
+    let mut lines = || -> io::Result<()> {
+        for (path, games) in &report {
+            let noun = if *games == 1 { "game" } else { "games" };
+            writeln!(out, "{games} {noun} → {}", path.display())?;
+        }
+        let passed = if unreadable > 0 {
+            format!(", {unreadable} of them passed through unchanged (they could not be read)")
+        } else {
+            String::new()
+        };
+        let games = written + unreadable;
+        let files = report.len();
+        writeln!(
+            out,
+            "{games} {} in {files} {}{passed}",
+            if games == 1 { "game" } else { "games" },
+            if files == 1 { "file" } else { "files" },
+        )
+    };
+    if lines().is_err() {
+        return Err(Failure::Closed);
+    }
+    if lost > 0 {
+        run.error(&format!(
+            "{lost} games too large to hold were left out of the files"
+        ));
     }
     Ok(run.code(unreadable + lost > 0))
 }

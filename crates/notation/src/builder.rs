@@ -26,6 +26,9 @@ pub struct ReadGame<M> {
     pub span: Span,
     /// The 0-based index of the game in the input.
     pub index: u64,
+    /// Whether its movetext ended with a termination marker. Without one, its result is
+    /// the `Result` tag's (or `*`), and the writer adds the marker.
+    pub marked: bool,
     /// Whether the tree was built: a game that grows past the builder's threshold
     /// ([`GameBuilder::large_after`]) is read without it, and its `game` then holds only
     /// its tags and its result, as read.
@@ -146,6 +149,9 @@ pub struct Ended<'a, R: Rules> {
     pub tags: Tags,
     /// Its result, as the rules keep it.
     pub result: GameResult,
+    /// Whether its movetext ended with a termination marker (else `result` came from the
+    /// `Result` tag, or is `*`).
+    pub marked: bool,
     /// The movetext kept as text, and the line it continues.
     pub tail: Option<(LineId, &'a str)>,
     /// The position its main line ends in, when its start position could be set up.
@@ -311,6 +317,7 @@ impl<R: Rules> GameSink<R> for TreeSink<R::Move> {
             raw: ended.raw,
             span: ended.span,
             index: ended.index,
+            marked: ended.marked,
             built,
             streams,
             passed_over: ended.passed_over,
@@ -1108,6 +1115,7 @@ impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
             options,
             tags: std::mem::take(&mut self.tags),
             result: self.result,
+            marked: self.marker_start.is_some(),
             tail: tail
                 .as_ref()
                 .map(|(line, text, len)| (*line, &text[..*len])),

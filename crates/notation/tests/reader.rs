@@ -574,3 +574,28 @@ fn bytes_that_are_the_whole_input_are_read_where_they_are() {
     let buffer = games.into_reader().into_vec();
     assert_eq!((buffer.capacity(), buffer.as_ptr()), (capacity, pointer));
 }
+
+#[test]
+fn a_game_says_whether_its_movetext_ended_with_a_marker() {
+    let games = read(
+        b"[Result \"1-0\"]\n\n1. e4 1-0\n\n[Result \"1-0\"]\n\n1. e4\n\n[Round \"3\"]\n\n1. d4 *\n",
+    );
+    let marked: Vec<(bool, GameResult)> = games.iter().map(|g| (g.marked, g.game.result)).collect();
+    assert_eq!(
+        marked,
+        [
+            (true, GameResult::FirstWins),
+            (false, GameResult::FirstWins),
+            (true, GameResult::Unknown)
+        ]
+    );
+    // PDN says nothing of a missing marker: the game says it still.
+    let games = read_pdn(b"[Result \"2-0\"]\n\n1. 32-28\n\n[Result \"2-0\"]\n\n1. 32-28 2-0\n");
+    let marked: Vec<bool> = games.iter().map(|g| g.marked).collect();
+    assert_eq!(marked, [false, true]);
+    assert!(
+        games
+            .iter()
+            .all(|g| g.game.result == GameResult::FirstWinsTwo)
+    );
+}

@@ -1,0 +1,405 @@
+//! `notate split`: the games of the inputs into files named after a key of each game.
+//!
+//! The games are written as `fmt` writes them (its [`FmtTask`](crate::fmt::FmtTask) and
+//! [`Emitter`](crate::fmt::Emitter)), a game with an error as written, with a warning;
+//! [`KeyOf`] reads each game's key in the worker, and [`SplitFiles`], the emitter's
+//! output, sends each game to its key's file, in input order.
+//!
+//! File names: a key becomes a safe file name ([`safe_name`]); a game without a key
+//! goes to `unknown`. Two keys whose safe names are the same, letter case aside
+//! (`a/b` and `a_b`, `Smith` and `SMITH`, which a case-blind file system would
+//! merge), do not share a file: the first one met takes the name, the next ones
+//! `NAME~2`, `NAME~3`, … in input order. A key that is the word `unknown` yields to
+//! the games without a key.
+//!
+//! The extension is the input's format: a PGN input's games go to `.pgn` files, a PDN
+//! input's to `.pdn` files, never mixed. A file is created afresh (emptied) the first
+//! time the run writes to it, then appended to; at most [`MAX_OPEN`] files are open at
+//! once, the least recently used closed (and reopened to append) past that.
+
+use std::collections::{HashMap, HashSet};
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use notation::{ReadGame, Tags};
+
+use crate::fmt::Inspect;
+use crate::games::Notate;
+
+/// How many files are open at once: far below the usual limit of open files (1,024 on
+/// Linux), with room for the inputs and the rest.
+pub const MAX_OPEN: usize = 64;
+
+/// A file name's stem is cut to this many bytes (a name has 255 at most), leaving room
+/// for a `~N` suffix and the extension.
+const MAX_STEM_BYTES: usize = 100;
+
+/// The stem of the file of the games without a key.
+const UNKNOWN: &str = "unknown";
+
+/// What the games are split by.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SplitBy {
+    /// Files of this many games each, in input order: `1`, `2`, …
+    Games(u64),
+    /// A tag's value (`White`, `Event`, …): the name as written, letter case included.
+    Tag(String),
+    /// The first this many characters of the `ECO` tag (1, 2 or 3: `B`, `B9`, `B90`).
+    Eco(usize),
+    /// The year of the `Date` tag.
+    Year,
+}
+
+/// Reads the value of `--by`: `eco1`, `eco2`, `eco3`, `year`, or a tag name.
+pub fn parse_by(value: &str) -> Result<SplitBy, String> {
+    Ok(match value {
+        "eco1" => SplitBy::Eco(1),
+        "eco2" => SplitBy::Eco(2),
+        "eco3" => SplitBy::Eco(3),
+        "year" => SplitBy::Year,
+        name if name.is_empty()
+            || name
+                .chars()
+                .any(|c| c.is_whitespace() || c.is_control() || matches!(c, '"' | '[' | ']')) =>
+        {
+            return Err(format!(
+                "{value:?} is not a tag name (nor eco1, eco2, eco3 or year)"
+            ));
+        }
+        name => SplitBy::Tag(name.to_owned()),
+    })
+}
+
+impl SplitBy {
+    /// The key of a game with these tags; `None` when it has none (no such tag, an
+    /// empty value or one of question marks only: PGN's "not known").
+    pub fn key(&self, tags: &Tags) -> Option<String> {
+        match self {
+            SplitBy::Games(_) => None,
+            SplitBy::Tag(name) => {
+                let value = tags.get(name)?.trim();
+                let unknown = value.chars().all(|c| c == '?');
+                (!unknown).then(|| value.to_owned())
+            }
+            SplitBy::Eco(len) => {
+                let eco = tags.get("ECO")?.trim();
+                let prefix = eco.get(..*len)?;
+                let mut chars = prefix.chars();
+                let letter = chars.next()?.to_ascii_uppercase();
+                let is_eco = ('A'..='E').contains(&letter) && chars.all(|c| c.is_ascii_digit());
+                is_eco.then(|| format!("{letter}{}", &prefix[1..]))
+            }
+            SplitBy::Year => {
+                let date = tags.get("Date")?.trim();
+                let year = date.get(..4)?;
+                let whole = date[4..].chars().next().is_none_or(|c| !c.is_ascii_digit());
+                (whole && year.bytes().all(|b| b.is_ascii_digit())).then(|| year.to_owned())
+            }
+        }
+    }
+}
+
+/// The inspection that reads each game's key from its tags (those of a game with an
+/// error too, as far as they were read).
+pub struct KeyOf<'a>(pub &'a SplitBy);
+
+impl<G: Notate> Inspect<G> for KeyOf<'_> {
+    type Verdict = Option<String>;
+
+    fn inspect(&self, _: &G, read: &mut ReadGame<G::Move>) -> Option<String> {
+        self.0.key(&read.game.tags)
+    }
+}
+
+/// A key as a file name's stem: no path separators, control characters or characters
+/// Windows refuses (each becomes `_`), no leading dot (a hidden file, `..`), no
+/// trailing dot or space (Windows drops them), not a name Windows reserves for a device
+/// (`CON`, `NUL`, `COM1`, …: prefixed with `_`), at most [`MAX_STEM_BYTES`] bytes.
+pub fn safe_name(key: &str) -> String {
+    let mut name = String::new();
+    for c in key.chars() {
+        let c = if c.is_control()
+            || matches!(c, '/' | '\\' | '<' | '>' | ':' | '"' | '|' | '?' | '*')
+        {
+            '_'
+        } else {
+            c
+        };
+        if name.len() + c.len_utf8() > MAX_STEM_BYTES {
+            break;
+        }
+        name.push(c);
+    }
+    let mut name = name.trim_end_matches(['.', ' ']).to_owned();
+    if name.starts_with('.') {
+        name.replace_range(..1, "_");
+    }
+    if name.is_empty() {
+        return "_".to_owned();
+    }
+    let stem = name
+        .split('.')
+        .next()
+        .unwrap_or("")
+        .trim_end()
+        .to_ascii_uppercase();
+    let device = matches!(
+        stem.as_str(),
+        "CON" | "PRN" | "AUX" | "NUL" | "CONIN$" | "CONOUT$"
+    ) || ((stem.starts_with("COM") || stem.starts_with("LPT"))
+        && stem.len() == 4
+        && stem.as_bytes()[3].is_ascii_digit())
+        || ((stem.starts_with("COM") || stem.starts_with("LPT"))
+            && matches!(&stem[3..], "¹" | "²" | "³"));
+    if device {
+        name.insert(0, '_');
+    }
+    name
+}
+
+/// One file written to.
+struct Written {
+    path: PathBuf,
+    /// Games written to it.
+    games: u64,
+    /// Whether it was created (emptied) in this run: it is appended to after that.
+    created: bool,
+}
+
+/// An open file.
+struct Open {
+    file: usize,
+    writer: BufWriter<File>,
+    /// When it was last written to, for closing the least recently used.
+    used: u64,
+}
+
+/// The output files of `split`: [`SplitFiles::route`] says where the next game goes,
+/// and what is written goes there.
+pub struct SplitFiles {
+    dir: PathBuf,
+    /// `--games N`: the games per file; else the files are named by the games' keys.
+    games_per_file: Option<u64>,
+    /// The files, in the order first chosen.
+    files: Vec<Written>,
+    /// The file of each key, for each extension (`None`: the games without a key).
+    by_key: HashMap<(&'static str, Option<String>), usize>,
+    /// The file names taken, in lower case.
+    taken: HashSet<String>,
+    open: Vec<Open>,
+    clock: u64,
+    /// The file the next game goes to.
+    current: Option<usize>,
+    /// Games written to each extension's files, for `--games N`.
+    numbered: HashMap<&'static str, u64>,
+}
+
+impl SplitFiles {
+    /// Files in `dir` (which exists), for games split `by`.
+    pub fn new(dir: PathBuf, by: &SplitBy) -> SplitFiles {
+        SplitFiles {
+            dir,
+            games_per_file: match by {
+                SplitBy::Games(n) => Some((*n).max(1)),
+                _ => None,
+            },
+            files: Vec::new(),
+            by_key: HashMap::new(),
+            taken: HashSet::new(),
+            open: Vec::new(),
+            clock: 0,
+            current: None,
+            numbered: HashMap::new(),
+        }
+    }
+
+    /// Sends the next game, of a file of extension `ext` (`pgn`, `pdn`), to its key's
+    /// file (or, with `--games N`, to the numbered file it falls in). Nothing is
+    /// opened until something is written.
+    pub fn route(&mut self, ext: &'static str, key: Option<String>) {
+        let key = match self.games_per_file {
+            Some(per_file) => {
+                let before = self.numbered.get(ext).copied().unwrap_or(0);
+                Some((before / per_file + 1).to_string())
+            }
+            None => key,
+        };
+        let file = match self.by_key.get(&(ext, key.clone())) {
+            Some(&file) => file,
+            None => {
+                let name = self.name_for(ext, key.as_deref());
+                self.files.push(Written {
+                    path: self.dir.join(name),
+                    games: 0,
+                    created: false,
+                });
+                let file = self.files.len() - 1;
+                self.by_key.insert((ext, key), file);
+                file
+            }
+        };
+        self.current = Some(file);
+    }
+
+    /// Counts a game as written to the file [`route`](SplitFiles::route) chose.
+    pub fn count_game(&mut self, ext: &'static str) {
+        if let Some(file) = self.current {
+            self.files[file].games += 1;
+            *self.numbered.entry(ext).or_insert(0) += 1;
+        }
+    }
+
+    /// A file name not taken for a key, `unknown` for none (kept for it whether or not
+    /// a game without a key comes first).
+    fn name_for(&mut self, ext: &str, key: Option<&str>) -> String {
+        let stem = match key {
+            Some(key) => safe_name(key),
+            None => UNKNOWN.to_owned(),
+        };
+        let unknown = format!("{UNKNOWN}.{ext}");
+        let mut candidate = format!("{stem}.{ext}");
+        let mut suffix = 1;
+        loop {
+            let lower = candidate.to_lowercase();
+            let reserved = key.is_some() && lower == unknown;
+            if !reserved && self.taken.insert(lower) {
+                return candidate;
+            }
+            suffix += 1;
+            candidate = format!("{stem}~{suffix}.{ext}");
+        }
+    }
+
+    /// The writer of the chosen file, opened (created the first time, else appended
+    /// to), the least recently used closed when too many are open.
+    fn writer(&mut self) -> io::Result<&mut BufWriter<File>> {
+        let Some(file) = self.current else {
+            return Err(io::Error::other(
+                "a game was written before its file was chosen",
+            ));
+        };
+        self.clock += 1;
+        let position = match self.open.iter().position(|open| open.file == file) {
+            Some(position) => position,
+            None => {
+                if self.open.len() >= MAX_OPEN {
+                    if let Some(oldest) = (0..self.open.len()).min_by_key(|&i| self.open[i].used) {
+                        let mut closed = self.open.swap_remove(oldest);
+                        closed
+                            .writer
+                            .flush()
+                            .map_err(|e| in_file(&self.files[closed.file].path, e))?;
+                    }
+                }
+                let written = &mut self.files[file];
+                let opened = if written.created {
+                    OpenOptions::new().append(true).open(&written.path)
+                } else {
+                    File::create(&written.path)
+                };
+                let handle = opened.map_err(|e| in_file(&written.path, e))?;
+                written.created = true;
+                self.open.push(Open {
+                    file,
+                    writer: BufWriter::with_capacity(1 << 16, handle),
+                    used: 0,
+                });
+                self.open.len() - 1
+            }
+        };
+        let open = &mut self.open[position];
+        open.used = self.clock;
+        Ok(&mut open.writer)
+    }
+
+    /// Flushes and closes every file; gives each file written with its games, in the
+    /// order first written.
+    pub fn finish(mut self) -> io::Result<Vec<(PathBuf, u64)>> {
+        for mut open in self.open.drain(..) {
+            let path = &self.files[open.file].path;
+            open.writer.flush().map_err(|e| in_file(path, e))?;
+        }
+        Ok(self
+            .files
+            .into_iter()
+            .filter(|file| file.created)
+            .map(|file| (file.path, file.games))
+            .collect())
+    }
+}
+
+/// An I/O error of a file, naming it.
+fn in_file(path: &Path, e: io::Error) -> io::Error {
+    io::Error::new(e.kind(), format!("{}: {e}", path.display()))
+}
+
+impl Write for SplitFiles {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.writer()?.write(buf)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.writer()?.write_all(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        for open in &mut self.open {
+            open.writer.flush()?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_become_safe_names() {
+        assert_eq!(safe_name("Carlsen, Magnus"), "Carlsen, Magnus");
+        assert_eq!(safe_name("a/b\\c"), "a_b_c");
+        assert_eq!(safe_name(".."), "_");
+        assert_eq!(safe_name("../etc/passwd"), "_._etc_passwd");
+        assert_eq!(safe_name("."), "_");
+        assert_eq!(safe_name("CON"), "_CON");
+        assert_eq!(safe_name("nul.txt"), "_nul.txt");
+        assert_eq!(safe_name("com7"), "_com7");
+        assert_eq!(safe_name("COMPANY"), "COMPANY");
+        assert_eq!(safe_name("end. "), "end");
+        assert_eq!(safe_name("tab\there?"), "tab_here_");
+        assert_eq!(safe_name(""), "_");
+        let long = "é".repeat(200);
+        let name = safe_name(&long);
+        assert!(name.len() <= MAX_STEM_BYTES && name.chars().all(|c| c == 'é'));
+    }
+
+    #[test]
+    fn keys_from_tags() {
+        let mut tags = Tags::new();
+        tags.set("ECO", "b90");
+        tags.set("Date", "2023.??.??");
+        tags.set("White", " ? ");
+        assert_eq!(SplitBy::Eco(1).key(&tags).as_deref(), Some("B"));
+        assert_eq!(SplitBy::Eco(3).key(&tags).as_deref(), Some("B90"));
+        assert_eq!(SplitBy::Year.key(&tags).as_deref(), Some("2023"));
+        assert_eq!(SplitBy::Tag("White".into()).key(&tags), None);
+        assert_eq!(SplitBy::Tag("Black".into()).key(&tags), None);
+        tags.set("ECO", "B9");
+        tags.set("Date", "????.??.??");
+        assert_eq!(SplitBy::Eco(3).key(&tags), None);
+        assert_eq!(SplitBy::Year.key(&tags), None);
+        tags.set("Date", "20231");
+        assert_eq!(SplitBy::Year.key(&tags), None);
+    }
+
+    #[test]
+    fn names_that_collide_get_a_suffix() {
+        let mut files = SplitFiles::new(PathBuf::from("out"), &SplitBy::Year);
+        assert_eq!(files.name_for("pgn", Some("a/b")), "a_b.pgn");
+        assert_eq!(files.name_for("pgn", Some("A_B")), "A_B~2.pgn");
+        assert_eq!(files.name_for("pdn", Some("a_b")), "a_b.pdn");
+        assert_eq!(files.name_for("pgn", Some("unknown")), "unknown~2.pgn");
+        assert_eq!(files.name_for("pgn", None), "unknown.pgn");
+    }
+}
