@@ -5,8 +5,9 @@
 //! number of plies (`--by position`, pgn-extract's notion); tags, comments and
 //! variations do not count. A game is known by a 128-bit digest of that ([`Key`]),
 //! computed in the worker that read it; the emitter, in input order, keeps one digest per
-//! distinct game, so that memory grows with the number of distinct games (about 27
-//! bytes each in the table), not with their size.
+//! distinct game, so that memory grows with the number of distinct games (16 bytes each
+//! in the table of `--keep first`, 24 in that of `--keep richest`, and the table's slack),
+//! not with their size.
 //!
 //! The games are written as they were read, byte for byte (`notate fmt` writes them in
 //! the export format): what `dedupe` changes is which games there are, not their text.
@@ -332,7 +333,26 @@ pub fn digest_chess(
     Ok(orphans)
 }
 
-/// A digest is already uniformly spread: the table uses its low bits as the hash.
+/// A digest as the tables hold it: two halves, so that an entry is aligned to 8 bytes,
+/// not 16 (a `u128`'s), and takes 16 bytes in the set of `--keep first`, 24 in the
+/// map of `--keep richest`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct TableKey(u64, u64);
+
+impl TableKey {
+    fn of(digest: u128) -> TableKey {
+        TableKey(digest as u64, (digest >> 64) as u64)
+    }
+}
+
+impl std::hash::Hash for TableKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        // A digest is spread evenly already: half of it is the table's hash.
+        state.write_u64(self.0);
+    }
+}
+
+/// The hasher of the tables: a key's hash is its first half.
 #[derive(Default)]
 struct DigestHasher(u64);
 
@@ -342,26 +362,49 @@ impl Hasher for DigestHasher {
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        // Only `u128` keys are hashed here; any other input still spreads.
+        // Only `TableKey`s are hashed here, by `write_u64`; anything else still spreads.
         for &b in bytes {
             self.0 = self.0.rotate_left(8) ^ u64::from(b);
         }
     }
 
-    fn write_u128(&mut self, n: u128) {
-        self.0 = n as u64;
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
     }
 }
 
 type Digests = BuildHasherDefault<DigestHasher>;
 
-/// Where the richest game of a digest lies in the spool, and how rich it is.
+/// Where the richest game of a digest lies in the spool (40 bits: up to a terabyte of
+/// spool), how rich it is (23 bits, counts past 8 million are equal), and whether it has
+/// been written in the second pass (1 bit), in one word.
 #[derive(Clone, Copy)]
-struct Kept {
-    offset: u64,
-    richness: u32,
-    /// Whether it has been written (at the first game of its digest) in the second pass.
-    written: bool,
+struct Kept(u64);
+
+impl Kept {
+    const OFFSET_BITS: u32 = 40;
+    const RICHNESS_MAX: u32 = (1 << 23) - 1;
+    const WRITTEN: u64 = 1 << 63;
+
+    fn new(offset: u64, richness: u32) -> Kept {
+        Kept(offset | (u64::from(richness.min(Self::RICHNESS_MAX)) << Self::OFFSET_BITS))
+    }
+
+    fn offset(self) -> u64 {
+        self.0 & ((1 << Self::OFFSET_BITS) - 1)
+    }
+
+    fn richness(self) -> u32 {
+        ((self.0 >> Self::OFFSET_BITS) as u32) & Self::RICHNESS_MAX
+    }
+
+    fn written(self) -> bool {
+        self.0 & Self::WRITTEN != 0
+    }
+
+    fn mark_written(&mut self) {
+        self.0 |= Self::WRITTEN;
+    }
 }
 
 /// How the spool marks a record.
@@ -373,7 +416,7 @@ struct Spool {
     path: PathBuf,
     writer: BufWriter<File>,
     len: u64,
-    kept: HashMap<u128, Kept, Digests>,
+    kept: HashMap<TableKey, Kept, Digests>,
 }
 
 impl Spool {
@@ -410,6 +453,11 @@ impl Spool {
 
     fn push(&mut self, key: Key, text: &[u8]) -> io::Result<()> {
         let offset = self.len;
+        if offset >= 1 << Kept::OFFSET_BITS {
+            return Err(io::Error::other(
+                "--keep richest spools at most a terabyte of games; use --keep first",
+            ));
+        }
         let (kind, digest) = match key.digest {
             Some(d) => (SPOOL_COMPARED, d),
             None => (SPOOL_UNREAD, 0),
@@ -420,19 +468,15 @@ impl Spool {
         self.writer.write_all(text)?;
         self.len += 1 + 16 + 8 + text.len() as u64;
         if key.digest.is_some() {
+            let richer = Kept::new(offset, key.richness);
             self.kept
-                .entry(digest)
+                .entry(TableKey::of(digest))
                 .and_modify(|k| {
-                    if key.richness > k.richness {
-                        k.offset = offset;
-                        k.richness = key.richness;
+                    if richer.richness() > k.richness() {
+                        *k = richer;
                     }
                 })
-                .or_insert(Kept {
-                    offset,
-                    richness: key.richness,
-                    written: false,
-                });
+                .or_insert(richer);
         }
         Ok(())
     }
@@ -489,7 +533,7 @@ pub struct Emitter<'o> {
     /// Dropped games, with `--duplicates`.
     pub duplicates: Option<&'o mut dyn Write>,
     /// The digests seen (`--keep first`).
-    seen: HashSet<u128, Digests>,
+    seen: HashSet<TableKey, Digests>,
     /// The spool (`--keep richest`).
     spool: Option<Spool>,
     /// Games read.
@@ -568,7 +612,7 @@ impl<'o> Emitter<'o> {
             return spool.push(key, &game.text);
         }
         match key.digest {
-            Some(digest) if !self.seen.insert(digest) => {
+            Some(digest) if !self.seen.insert(TableKey::of(digest)) => {
                 self.dropped += 1;
                 match &mut self.duplicates {
                     Some(d) => d.write_all(&game.text),
@@ -599,24 +643,24 @@ impl<'o> Emitter<'o> {
                 self.out.write_all(&record.text)?;
                 continue;
             }
-            let Some(kept) = spool.kept.get_mut(&record.digest) else {
+            let Some(kept) = spool.kept.get_mut(&TableKey::of(record.digest)) else {
                 // Every compared record's digest went into the table.
                 self.out.write_all(&record.text)?;
                 continue;
             };
-            if !kept.written {
-                kept.written = true;
-                if kept.offset == record.offset {
+            if !kept.written() {
+                kept.mark_written();
+                if kept.offset() == record.offset {
                     self.out.write_all(&record.text)?;
                 } else {
-                    kept_texts.seek(SeekFrom::Start(kept.offset))?;
-                    match read_record(&mut kept_texts, kept.offset)? {
+                    kept_texts.seek(SeekFrom::Start(kept.offset()))?;
+                    match read_record(&mut kept_texts, kept.offset())? {
                         Some(richest) => self.out.write_all(&richest.text)?,
                         None => return Err(io::Error::other("the spool file was cut short")),
                     }
                 }
             }
-            if kept.offset != record.offset {
+            if kept.offset() != record.offset {
                 self.dropped += 1;
                 if let Some(d) = &mut self.duplicates {
                     d.write_all(&record.text)?;

@@ -10,6 +10,11 @@
 //! `--with-errors` asks for such games: it is reported, and goes to `--rejects` when
 //! given, else to the output of `--invert` (it does not match), so that `select` and
 //! `select --invert` (and the rejects) together hold every game.
+//!
+//! When the criteria include tags and the games that do not match go nowhere (no
+//! `--invert`), a game whose tags do not match is passed over: its movetext is only
+//! lexed to find where it ends ([`notation::GameReader::movetext_only_if`]), so that
+//! picking a player's games out of a large file costs little more than `scan`.
 
 use std::cmp::Ordering;
 use std::fmt::Write as _;

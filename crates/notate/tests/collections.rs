@@ -515,3 +515,49 @@ fn dedupe_across_files_and_jobs() {
         );
     }
 }
+
+/// `notate ARGS` run in the project's root (where `corpus/` is): its output, then what it
+/// said on standard error.
+fn on_corpus(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_notate"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .output()
+        .expect("notate runs");
+    format!(
+        "exit {:?}\n{}--- stderr ---\n{}",
+        out.status.code(),
+        stdout(&out),
+        stderr(&out)
+    )
+}
+
+#[test]
+fn select_corpus_by_player() {
+    insta::assert_snapshot!(on_corpus(&["select", "corpus/pgn", "--player", "fischer"]));
+}
+
+#[test]
+fn select_corpus_short_wins_in_both_formats() {
+    insta::assert_snapshot!(on_corpus(&[
+        "select",
+        "corpus",
+        "--result",
+        "1-0",
+        "--plies",
+        "..40",
+        "--without-errors",
+    ]));
+}
+
+#[test]
+fn dedupe_corpus_by_position() {
+    insta::assert_snapshot!(on_corpus(&[
+        "dedupe",
+        "corpus/pgn/generated.pgn",
+        "corpus/pgn/model.pgn",
+        "corpus/pgn/generated.pgn",
+        "--by",
+        "position",
+    ]));
+}
