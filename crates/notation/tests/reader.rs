@@ -599,3 +599,37 @@ fn a_game_says_whether_its_movetext_ended_with_a_marker() {
             .all(|g| g.game.result == GameResult::FirstWinsTwo)
     );
 }
+
+#[test]
+fn a_game_whose_tags_are_not_wanted_is_passed_over() {
+    let input: &[u8] = b"[White \"Carlsen\"]\n\n1. e4 {a comment} e5 (1... c5) 1-0\n\n\
+        [White \"Anand\"]\n\n1. d4 d5 $1 2. c4 {x} 1/2-1/2\n\n\
+        [White \"Carlsen\"]\n\n1. c4 *\n";
+    let wanted = |tags: &notation::Tags| tags.get("White") == Some("Carlsen");
+    let reader = Reader::new(input, notation::Dialect::PGN, ReadOptions::default());
+    let mut games = GameReader::from_reader(&RawRules::PGN, reader).movetext_only_if(&wanted);
+    let mut read = Vec::new();
+    while let Some(game) = games.read_game().unwrap() {
+        read.push(game);
+    }
+    let outline: Vec<(bool, Vec<&str>, GameResult)> = read
+        .iter()
+        .map(|g| (g.passed_over, moves(g, LineId::MAIN), g.game.result))
+        .collect();
+    assert_eq!(
+        outline,
+        [
+            (false, vec!["e4", "e5"], GameResult::FirstWins),
+            // Its tags and its marker are read; its moves, comments and variations not.
+            (true, vec![], GameResult::Draw),
+            (false, vec!["c4"], GameResult::Unknown),
+        ]
+    );
+    assert_eq!(read[1].game.tags.get("White"), Some("Anand"));
+    assert_eq!(
+        (read[1].game.node_count(), read[1].game.line_count()),
+        (0, 1)
+    );
+    assert!(read.iter().all(|g| g.diagnostics.is_empty()));
+    assert_eq!(read[2].index, 2);
+}

@@ -443,3 +443,17 @@ fn move_numbers_and_turns() {
     );
     assert_eq!(movetext(&game.game), "1. e4 e5 2. Nf3 *");
 }
+
+#[test]
+fn a_passed_over_game_has_its_moves_neither_played_nor_checked() {
+    let pgn = b"[White \"A\"]\n\n1. e4 e5 2. Ke3 *\n\n[White \"B\"]\n\n1. e4 e5 2. Ke3 *\n";
+    let wanted = |tags: &Tags| tags.get("White") == Some("B");
+    let reader = notation::Reader::new(&pgn[..], notation::Dialect::PGN, Default::default());
+    let mut games = notation::GameReader::from_reader(&Chess, reader).movetext_only_if(&wanted);
+    let first = games.read_game().unwrap().unwrap();
+    assert!(first.passed_over && first.diagnostics.is_empty());
+    let second = games.read_game().unwrap().unwrap();
+    assert!(!second.passed_over);
+    assert_eq!(second.diagnostics[0].severity, Severity::Error);
+    assert!(games.read_game().unwrap().is_none());
+}
