@@ -32,8 +32,7 @@ use notation::{
 };
 
 use crate::boards::{Boards, walk_main_line};
-use crate::collect::Reading;
-use crate::fmt::as_written;
+use crate::fmt::{Fate, as_written};
 use crate::pipeline::{Input, Origin, Task};
 
 /// What makes two games the same.
@@ -105,7 +104,7 @@ pub struct Digested {
     /// Its key (no digest for a game that cannot be read).
     pub key: Key,
     /// How it was read.
-    pub reading: Reading,
+    pub reading: Fate,
 }
 
 /// What the task hands the emitter.
@@ -153,10 +152,10 @@ impl<G: Boards> Task for DedupeTask<'_, G> {
                             | DiagnosticKind::GameOutOfMemory { .. }
                     )
                 }) {
-                    game.reading = Reading::Lost(reason(d));
+                    game.reading = Fate::Lost(reason(d));
                     game.text = Vec::new();
                 } else if let Some(d) = diagnostics.iter().find(|d| d.severity == Severity::Error) {
-                    game.reading = Reading::Unreadable(reason(d));
+                    game.reading = Fate::Unreadable(reason(d));
                     game.key.digest = None;
                 }
                 sink(Item::Game(game))
@@ -174,13 +173,13 @@ impl<G: Boards> Task for DedupeTask<'_, G> {
 
 /// A game's bytes as written, as the output holds them; a game whose bytes cannot be
 /// held is reported as left out.
-fn text_of(raw: Option<&[u8]>) -> (Vec<u8>, Reading) {
+fn text_of(raw: Option<&[u8]>) -> (Vec<u8>, Fate) {
     let raw = raw.unwrap_or_default();
     match as_written(raw) {
-        Some(bytes) => (bytes, Reading::Whole),
+        Some(bytes) => (bytes, Fate::Written),
         None => (
             Vec::new(),
-            Reading::Lost(format!(
+            Fate::Lost(format!(
                 "not enough memory to hold its {} bytes as written",
                 raw.len()
             )),
@@ -588,12 +587,12 @@ impl<'o> Emitter<'o> {
         self.games += 1;
         let number = game.index + offset + 1;
         let key = match game.reading {
-            Reading::Lost(reason) => {
+            Fate::Lost(reason) => {
                 self.lost += 1;
                 say(format!("{name}: game {number} left out: {reason}"), true);
                 return Ok(());
             }
-            Reading::Unreadable(reason) => {
+            Fate::Unreadable(reason) => {
                 self.unreadable += 1;
                 say(
                     format!(
@@ -606,7 +605,7 @@ impl<'o> Emitter<'o> {
                     ..game.key
                 }
             }
-            Reading::Whole => game.key,
+            Fate::Written => game.key,
         };
         if let Some(spool) = &mut self.spool {
             return spool.push(key, &game.text);

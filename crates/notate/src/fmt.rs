@@ -103,6 +103,27 @@ pub trait Inspect<G: Notate>: Sync {
     /// read without its tree holds its tags and result). An edit of a game with an error
     /// is lost: such a game goes out as written.
     fn inspect(&self, rules: &G, game: &mut ReadGame<G::Move>) -> Self::Verdict;
+
+    /// Whether a game read whole is to be written in the export format, given its
+    /// verdict: a game that goes nowhere (not selected) need not be. The default: yes.
+    fn wants_text(&self, verdict: &Self::Verdict) -> bool {
+        let _ = verdict;
+        true
+    }
+
+    /// The verdict on every game whose tags do not pass [`Inspect::tags_pass`], when the
+    /// inspection can tell from the tags alone that such games go nowhere: their movetext
+    /// is then passed over unread ([`notation::GameReader::movetext_only_if`]), and they
+    /// are not inspected. The default: `None`, every game is read whole.
+    fn passed_over(&self) -> Option<Self::Verdict> {
+        None
+    }
+
+    /// Whether a game's tags let it through (see [`Inspect::passed_over`]).
+    fn tags_pass(&self, tags: &notation::Tags) -> bool {
+        let _ = tags;
+        true
+    }
 }
 
 /// No inspection: `fmt` as it is.
@@ -148,6 +169,10 @@ where
             } else {
                 LARGE_GAME_BYTES
             });
+        let filter = |tags: &notation::Tags| self.inspect.tags_pass(tags);
+        if self.inspect.passed_over().is_some() {
+            reader = reader.movetext_only_if(&filter);
+        }
         let mut games = 0;
         let mut text = String::new();
         while let Some(mut game) = reader.read_game()? {
@@ -155,7 +180,10 @@ where
             for d in &mut game.diagnostics {
                 origin.place(d);
             }
-            let verdict = self.inspect.inspect(self.rules, &mut game);
+            let verdict = match self.inspect.passed_over() {
+                Some(verdict) if game.passed_over => verdict,
+                _ => self.inspect.inspect(self.rules, &mut game),
+            };
             let reason = |d: &Diagnostic| format!("{}: {}", d.location, d.kind);
             // A game skipped as too large to hold has no whole text to pass through.
             let skipped = game.diagnostics.iter().find(|d| {
@@ -209,6 +237,7 @@ where
             }
             let written = match error {
                 Some(reason) => Err(reason),
+                None if !self.inspect.wants_text(&verdict) => Ok(Some(Vec::new())),
                 // Written later, by the emitter, once it is known that it can be.
                 None if is_large(game.span) => export_len(self.rules, &game.game, &self.write)
                     .map(|_| None)

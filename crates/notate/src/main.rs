@@ -19,7 +19,6 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod boards;
 mod check;
-mod collect;
 mod dedupe;
 mod fmt;
 mod fold;
@@ -763,16 +762,11 @@ fn run_select(
         Some(path) => Some(output(Some(path))?),
         None => None,
     };
-    let mut emitter = select::Emitter {
-        out: &mut *out,
-        rejects: rejects.as_mut().map(|r| &mut **r as &mut dyn Write),
+    let mut tally = select::Tally {
         invert,
         wants_errors: criteria.wants_errors(),
-        games: 0,
-        matched: 0,
-        written: 0,
-        unreadable: 0,
-        lost: 0,
+        rejects: rejects.is_some(),
+        ..select::Tally::default()
     };
     let mut noted = [false; 2];
     run.each(|source, opened, run| {
@@ -791,30 +785,40 @@ fn run_select(
                 }
             }
             *note = true;
-            let task = collect::JudgeTask {
+            let read = ReadOptions::default();
+            let write = rules.write_options();
+            let task = fmt::FmtTask {
                 rules,
-                read: ReadOptions::default(),
-                write: rules.write_options(),
-                judge: &selection,
+                read,
+                write,
+                inspect: selection,
+            };
+            let mut emitter = fmt::Emitter {
+                out: &mut *out,
+                rejects: rejects.as_mut().map(|r| &mut **r as &mut dyn Write),
+                rules,
+                read,
+                write,
+                written: 0,
+                unreadable: 0,
+                lost: 0,
             };
             pipeline::drive(&task, opened.reader, run.jobs, &mut |item, offset| {
                 let mut say = |m: String, error: bool| {
                     if error { run.error(&m) } else { run.warn(&m) }
                 };
-                emitter.emit(item, offset, &source.name, &mut say)
+                tally.emit(item, &mut emitter, offset, &source.name, &mut say)
             })
         })
     })?;
-    let summary = emitter.summary();
-    let trouble = emitter.unreadable + emitter.lost > 0;
     finish(&mut *out, &mut run)?;
     if let Some(rejects) = &mut rejects {
         finish(&mut **rejects, &mut run)?;
     }
     if !inputs.quiet {
-        eprintln!("notate: {summary}");
+        eprintln!("notate: {}", tally.summary());
     }
-    Ok(run.code(trouble))
+    Ok(run.code(tally.unreadable + tally.lost > 0))
 }
 
 fn run_dedupe(

@@ -20,11 +20,12 @@ use std::cmp::Ordering;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use notation::{Diagnostic, Game, GameResult, MoveContext, Severity, Tags};
+use notation::{Diagnostic, Game, GameResult, MoveContext, ReadGame, Severity, Tags};
 
 use crate::boards::{Boards, End, walk_main_line};
-use crate::collect::{Judge, Judged, Reading};
+use crate::fmt::{Emitter, Fate, Inspect, Item, Text};
 use crate::fold::{contains_folded, fold};
+use crate::games::Notate;
 
 /// An inclusive range of counts, either end open.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -462,6 +463,21 @@ impl Criteria {
     pub fn wants_errors(&self) -> bool {
         self.errors == Some(true)
     }
+
+    /// Whether a criterion looks at the moves (beyond the tags, the result and the
+    /// diagnostics).
+    fn reads_moves(&self) -> bool {
+        self.plies.is_some()
+            || self.moves.is_some()
+            || self.opening.is_some()
+            || self.position.is_some()
+            || self.material.is_some()
+            || self.checkmate
+            || self.stalemate
+            || self.underpromotion
+            || self.threefold
+            || self.fifty_moves
+    }
 }
 
 /// The moves of `--opening`, without move numbers: `1. e4 c5 2.Nf3` → `e4 c5 Nf3`.
@@ -669,15 +685,20 @@ impl<'c, G: Boards> Selection<'c, G> {
     }
 }
 
-impl<G: Boards> Judge<G> for Selection<'_, G> {
+impl<G: Boards> Inspect<G> for Selection<'_, G> {
     type Verdict = bool;
 
-    fn judge(&self, rules: &G, game: &Game<G::Move>, diagnostics: &[Diagnostic]) -> bool {
-        let has_error = diagnostics.iter().any(|d| d.severity == Severity::Error);
+    /// Criteria on moves and positions need every game's tree, large ones too.
+    fn needs_tree(&self) -> bool {
+        self.criteria.reads_moves()
+    }
+
+    fn inspect(&self, rules: &G, game: &mut ReadGame<G::Move>) -> bool {
+        let has_error = game.has_errors();
         if has_error && !self.criteria.wants_errors() {
             return false;
         }
-        self.matches(rules, game, diagnostics)
+        self.matches(rules, &game.game, &game.diagnostics)
     }
 
     fn wants_text(&self, matched: &bool) -> bool {
@@ -696,16 +717,15 @@ impl<G: Boards> Judge<G> for Selection<'_, G> {
     }
 }
 
-/// Where selected games go, and what was done.
-pub struct Emitter<'o> {
-    /// The output.
-    pub out: &'o mut dyn Write,
-    /// Games that cannot be read, with `--rejects`.
-    pub rejects: Option<&'o mut dyn Write>,
+/// What `select` did: games matched, written, and those that could not be read or held.
+#[derive(Debug, Default)]
+pub struct Tally {
     /// Whether the games that do not match are written.
     pub invert: bool,
     /// Whether games with errors are wanted.
     pub wants_errors: bool,
+    /// Whether games that cannot be read go to `--rejects`.
+    pub rejects: bool,
     /// Games read (or reported as lost).
     pub games: u64,
     /// Games that matched.
@@ -718,70 +738,61 @@ pub struct Emitter<'o> {
     pub lost: u64,
 }
 
-impl Emitter<'_> {
-    /// Writes one item where it goes, reporting to `say` (a warning: `false`; an error,
-    /// said even when warnings are not: `true`).
-    pub fn emit(
+impl Tally {
+    /// Sends one game where it goes: to `fmt`'s emitter (the output, or the rejects for a
+    /// game that cannot be read), or nowhere; reports to `say` as the emitter does.
+    pub fn emit<G: Notate, O: Write>(
         &mut self,
-        item: Judged<bool>,
+        item: Item<G::Move, bool>,
+        to: &mut Emitter<'_, G, O>,
         offset: u64,
         name: &str,
         say: &mut dyn FnMut(String, bool),
     ) -> io::Result<()> {
-        let game = match item {
-            Judged::Orphans(orphans) => {
-                for d in orphans {
-                    say(format!("{name}:{d}"), false);
-                }
-                return Ok(());
-            }
-            Judged::Game(game) => game,
-        };
+        let (matched, item) = item.take_verdict();
+        if !item.orphans.is_empty() {
+            // No game: the diagnostics outside any, said by the emitter.
+            return to.emit(item, offset, name, say);
+        }
         self.games += 1;
-        let number = game.index + offset + 1;
-        let matched = game.verdict.unwrap_or(false);
         if matched {
             self.matched += 1;
         }
-        match game.reading {
-            Reading::Lost(reason) => {
+        match &item.fate {
+            Fate::Lost(_) => {
                 self.lost += 1;
-                say(format!("{name}: game {number} left out: {reason}"), true);
-                Ok(())
+                to.emit(item, offset, name, say)
             }
-            Reading::Unreadable(reason) if !(matched && self.wants_errors) => {
-                self.unreadable += 1;
-                match &mut self.rejects {
-                    Some(rejects) => {
-                        say(
-                            format!("{name}: game {number} moved to the rejects: {reason}"),
-                            false,
-                        );
-                        rejects.write_all(&game.text)
-                    }
-                    None if self.invert => {
-                        say(
-                            format!("{name}: game {number} written as it was read: {reason}"),
-                            false,
-                        );
-                        self.written += 1;
-                        self.out.write_all(&game.text)
-                    }
-                    None => {
-                        say(
-                            format!("{name}: game {number} not selected: {reason}"),
-                            false,
-                        );
-                        Ok(())
-                    }
+            Fate::Unreadable(_) if matched && self.wants_errors => {
+                // Asked for: written as it was read.
+                self.written += 1;
+                match &item.text {
+                    Text::Bytes(bytes) => to.out.write_all(bytes),
+                    _ => Ok(()),
                 }
             }
-            // Read whole, or wanted with its error (written as it was read).
-            _ if matched != self.invert => {
-                self.written += 1;
-                self.out.write_all(&game.text)
+            Fate::Unreadable(reason) => {
+                self.unreadable += 1;
+                if self.rejects || self.invert {
+                    // To the rejects, else (it does not match) to `--invert`'s output.
+                    if !self.rejects {
+                        self.written += 1;
+                    }
+                    to.emit(item, offset, name, say)
+                } else {
+                    let number = item.index + offset + 1;
+                    say(
+                        format!("{name}: game {number} not selected: {reason}"),
+                        false,
+                    );
+                    Ok(())
+                }
             }
-            _ => Ok(()),
+            Fate::Written if matched != self.invert => {
+                self.written += 1;
+                to.emit(item, offset, name, say)
+            }
+            Fate::Written => Ok(()),
         }
     }
 
@@ -801,7 +812,7 @@ impl Emitter<'_> {
                 line,
                 "; {} could not be read{}",
                 self.unreadable,
-                if self.rejects.is_some() {
+                if self.rejects {
                     " (in the rejects)"
                 } else {
                     ""
