@@ -342,7 +342,29 @@ pub struct Emitter<'o, G, O> {
     pub lost: u64,
 }
 
-impl<G: Notate, O: Write> Emitter<'_, G, O> {
+impl<'o, G: Notate, O: Write> Emitter<'o, G, O> {
+    /// An emitter writing to `out` (and unreadable games to `rejects` when given) games
+    /// read with `rules` and `read`, in the export format as `write` says; nothing
+    /// written yet.
+    pub fn new(
+        out: O,
+        rejects: Option<&'o mut dyn Write>,
+        rules: &'o G,
+        read: ReadOptions,
+        write: WriteOptions,
+    ) -> Self {
+        Emitter {
+            out,
+            rejects,
+            rules,
+            read,
+            write,
+            written: 0,
+            unreadable: 0,
+            lost: 0,
+        }
+    }
+
     /// Writes one item, reporting an unreadable game (numbered with `offset`) to `say`,
     /// as a warning (`false`) or, for a game left out, as an error (`true`: said even
     /// when warnings are not).

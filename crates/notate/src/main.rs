@@ -680,16 +680,13 @@ fn run_fmt(
                 write,
                 inspect: repair,
             };
-            let mut emitter = fmt::Emitter {
-                out: &mut *out,
-                rejects: rejects.as_mut().map(|r| &mut **r as &mut dyn Write),
+            let mut emitter = fmt::Emitter::new(
+                &mut *out,
+                rejects.as_mut().map(|r| &mut **r as &mut dyn Write),
                 rules,
                 read,
                 write,
-                written: 0,
-                unreadable: 0,
-                lost: 0,
-            };
+            );
             let result = pipeline::drive(&task, opened.reader, run.jobs, &mut |item, offset| {
                 let (repairs, item) = item.take_verdict();
                 if matches!(item.fate, fmt::Fate::Written) {
@@ -793,16 +790,13 @@ fn run_select(
                 write,
                 inspect: selection,
             };
-            let mut emitter = fmt::Emitter {
-                out: &mut *out,
-                rejects: rejects.as_mut().map(|r| &mut **r as &mut dyn Write),
+            let mut emitter = fmt::Emitter::new(
+                &mut *out,
+                rejects.as_mut().map(|r| &mut **r as &mut dyn Write),
                 rules,
                 read,
                 write,
-                written: 0,
-                unreadable: 0,
-                lost: 0,
-            };
+            );
             pipeline::drive(&task, opened.reader, run.jobs, &mut |item, offset| {
                 let mut say = |m: String, error: bool| {
                     if error { run.error(&m) } else { run.warn(&m) }
@@ -935,16 +929,7 @@ fn run_split(inputs: &Inputs, out_dir: PathBuf, by: &split::SplitBy) -> Result<E
                 write,
                 inspect: split::KeyOf(by),
             };
-            let mut emitter = fmt::Emitter {
-                out: &mut files,
-                rejects: None,
-                rules,
-                read,
-                write,
-                written: 0,
-                unreadable: 0,
-                lost: 0,
-            };
+            let mut emitter = fmt::Emitter::new(&mut files, None, rules, read, write);
             let result = pipeline::drive(&task, opened.reader, run.jobs, &mut |item, offset| {
                 let (key, item) = item.take_verdict();
                 emitter.out.route(ext, key);
