@@ -60,16 +60,27 @@ pub struct Item<M> {
     pub fate: Fate,
     /// Diagnostics outside any game (no text): for standard error.
     pub orphans: Vec<Diagnostic>,
+    /// What editing the game's tags had to say ([`FmtTask::edit`]): warnings, each
+    /// said with the input's name and the game's number.
+    pub notes: Vec<String>,
 }
 
+/// Edits a game's tags before it is written (`eco` sets its opening's); gives the
+/// warnings it has for the game.
+pub type EditTags<'r, M> = &'r (dyn Fn(&mut Game<M>) -> Vec<String> + Sync);
+
 /// Reads and writes games.
-pub struct FmtTask<'r, G> {
+pub struct FmtTask<'r, G: notation::Rules> {
     /// The rules.
     pub rules: &'r G,
     /// How to read.
     pub read: ReadOptions,
     /// How to write.
     pub write: WriteOptions,
+    /// Edits the tags of each game that is written in the export format (not of one
+    /// passed through as written). With it every game is read into a tree, large ones
+    /// too: their tags are the tree's.
+    pub edit: Option<EditTags<'r, G::Move>>,
 }
 
 impl<G: Notate> Task for FmtTask<'_, G>
@@ -89,9 +100,10 @@ where
         // from the reader, which holds them until the next game is read, rather than
         // copied for every game.
         let reader = input.reader(self.rules.dialect(), self.read);
-        let mut reader = GameReader::from_reader(self.rules, reader)
-            .keep_raw(KeepRaw::Never)
-            .large_after(LARGE_GAME_BYTES);
+        let mut reader = GameReader::from_reader(self.rules, reader).keep_raw(KeepRaw::Never);
+        if self.edit.is_none() {
+            reader = reader.large_after(LARGE_GAME_BYTES);
+        }
         let mut games = 0;
         let mut text = String::new();
         while let Some(mut game) = reader.read_game()? {
@@ -113,6 +125,7 @@ where
                     text: Text::Bytes(Vec::new()),
                     fate: Fate::Lost(reason(d)),
                     orphans: Vec::new(),
+                    notes: Vec::new(),
                 })?;
                 continue;
             }
@@ -145,9 +158,14 @@ where
                     text,
                     fate,
                     orphans: Vec::new(),
+                    notes: Vec::new(),
                 })?;
                 continue;
             }
+            let notes = match (self.edit, &error) {
+                (Some(edit), None) => edit(&mut game.game),
+                _ => Vec::new(),
+            };
             let written = match error {
                 Some(reason) => Err(reason),
                 // Written later, by the emitter, once it is known that it can be.
@@ -177,6 +195,7 @@ where
                 text,
                 fate,
                 orphans: Vec::new(),
+                notes,
             })?;
         }
         let mut orphans = reader.take_orphans();
@@ -191,6 +210,7 @@ where
                 text: Text::Bytes(Vec::new()),
                 fate: Fate::Written,
                 orphans,
+                notes: Vec::new(),
             })?;
         }
         Ok(games)
@@ -267,6 +287,9 @@ impl<G: Notate> Emitter<'_, G> {
             warn(format!("{name}:{d}"));
         }
         let number = item.index + offset + 1;
+        for note in &item.notes {
+            warn(format!("{name}: game {number}: {note}"));
+        }
         let mut fate = item.fate;
         let bytes = match item.text {
             Text::Large { mut bytes, streams } => {

@@ -18,6 +18,7 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod check;
+mod eco;
 mod fmt;
 mod games;
 mod input;
@@ -112,6 +113,23 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         rejects: Option<PathBuf>,
     },
+    /// Write every game as fmt does, with the ECO and Opening tags of its opening.
+    ///
+    /// The opening is the deepest position of the main line that a named line of
+    /// lichess's table of openings ends in (positions compare, so transpositions are
+    /// found). Tags a game has stay unless --overwrite, with a warning where they differ
+    /// from what the moves say; a game whose opening is not found gets no tags. Draughts
+    /// games are written as fmt writes them. Exits 1 when a game could not be read.
+    Eco {
+        #[command(flatten)]
+        inputs: Inputs,
+        /// Write to this file instead of standard output.
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Replace the ECO and Opening tags a game has with what its moves say.
+        #[arg(long)]
+        overwrite: bool,
+    },
     /// Read structure only (tags, move tokens, comments, glyphs, variations) and print
     /// counts. No move is checked: the fast path.
     Scan {
@@ -196,7 +214,12 @@ fn main() -> ExitCode {
             output,
             reduced,
             rejects,
-        } => run_fmt(&inputs, output, reduced, rejects),
+        } => run_fmt(&inputs, output, reduced, rejects, None),
+        Command::Eco {
+            inputs,
+            output,
+            overwrite,
+        } => run_fmt(&inputs, output, false, None, Some(overwrite)),
         Command::Scan { inputs } => run_scan(&inputs),
         Command::Json {
             inputs,
@@ -435,11 +458,14 @@ fn run_check(inputs: &Inputs, strict: bool) -> Result<ExitCode, Failure> {
     Ok(run.code(errors > 0))
 }
 
+/// `fmt`, and `eco` (`eco`: whether to overwrite the opening's tags a game has), which is
+/// `fmt` with the opening's tags set.
 fn run_fmt(
     inputs: &Inputs,
     output_path: Option<PathBuf>,
     reduced: bool,
     rejects_path: Option<PathBuf>,
+    eco: Option<bool>,
 ) -> Result<ExitCode, Failure> {
     let mut run = Run::new(inputs, output_path.is_some() || !io::stdout().is_terminal())?;
     let mut out = output(output_path.as_ref())?;
@@ -448,6 +474,7 @@ fn run_fmt(
         None => None,
     };
     let (mut written, mut unreadable, mut lost) = (0, 0, 0);
+    let mut noted = false;
     run.each(|source, opened, run| {
         with_rules!(opened.format, run.variant, |rules| {
             let write = WriteOptions {
@@ -456,7 +483,29 @@ fn run_fmt(
             };
             // The emitter reads large games again as the workers read them.
             let read = ReadOptions::default();
-            let task = fmt::FmtTask { rules, read, write };
+            let set_tags = |game: &mut notation::Game<_>| {
+                eco::set_opening_tags(rules, game, eco == Some(true))
+            };
+            let edit = match eco {
+                Some(_) if rules.names_openings() => Some(&set_tags as fmt::EditTags<'_, _>),
+                Some(_) => {
+                    if !std::mem::replace(&mut noted, true) {
+                        run.warn(&format!(
+                            "{}: openings are named for chess games only: draughts games \
+                             are written as fmt writes them",
+                            source.name
+                        ));
+                    }
+                    None
+                }
+                None => None,
+            };
+            let task = fmt::FmtTask {
+                rules,
+                read,
+                write,
+                edit,
+            };
             let mut emitter = fmt::Emitter {
                 out: &mut *out,
                 rejects: rejects.as_mut().map(|r| &mut **r as &mut dyn Write),
