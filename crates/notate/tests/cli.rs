@@ -481,7 +481,11 @@ fn eco_sets_the_opening_tags() {
     // Run again, nothing changes and no tag differs.
     let again = run(&["eco", &output]);
     assert_eq!(stdout(&again), written);
-    assert!(!stderr(&again).contains("the file says"), "{}", stderr(&again));
+    assert!(
+        !stderr(&again).contains("the file says"),
+        "{}",
+        stderr(&again)
+    );
 }
 
 #[test]
