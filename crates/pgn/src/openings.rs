@@ -28,7 +28,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::str::FromStr;
 use std::sync::OnceLock;
 
@@ -48,6 +48,9 @@ const FILES: [&str; 5] = [
 /// How many plies past the table's longest line a transposition may still reach a named
 /// position (see [`SCAN_PLIES`]).
 const MARGIN_PLIES: usize = 12;
+
+/// The rows of the table (a test holds it to the table).
+const TABLE_ROWS: usize = 3807;
 
 /// The longest line of the table, in plies (a test holds it to the table).
 const LONGEST_LINE_PLIES: usize = 36;
@@ -178,7 +181,8 @@ pub struct Opening {
     name: &'static str,
     pgn: &'static str,
     plies: usize,
-    end: Position,
+    /// Its end position, as compared (not the whole position: the table stays small).
+    end: Key,
 }
 
 impl Opening {
@@ -211,15 +215,30 @@ impl Opening {
         self.plies
     }
 
-    /// The position its line ends in.
-    pub fn position(&self) -> &Position {
-        &self.end
+    /// The position its line ends in (its moves played again from the start).
+    ///
+    /// ```
+    /// let ruy = pgn::openings::all().iter().find(|o| o.name() == "Ruy Lopez").expect("a line");
+    /// assert_eq!(
+    ///     ruy.position().to_fen(),
+    ///     "r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3"
+    /// );
+    /// ```
+    pub fn position(&self) -> Position {
+        let mut position = Position::new();
+        for token in moves(self.pgn) {
+            // Every line of the table is legal (a test says so).
+            if position.play_san(token.as_bytes()).is_err() {
+                break;
+            }
+        }
+        position
     }
 }
 
 /// A position as openings compare it: placement, side to move, castling rights and the
-/// en-passant square (set only when a capture is legal). Its hash is the position's
-/// Zobrist hash, which hashes exactly these.
+/// en-passant square (set only when a capture is legal); and the position's Zobrist hash,
+/// which hashes exactly these.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 struct Key {
     board: Board,
@@ -241,12 +260,6 @@ impl Key {
     }
 }
 
-impl Hash for Key {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        state.write_u64(self.zobrist);
-    }
-}
-
 /// A hasher that takes a Zobrist hash as it is: it is already uniformly spread, and
 /// hashing it again (std's SipHash) would be most of the cost of a look-up.
 #[derive(Default)]
@@ -261,7 +274,8 @@ impl Hasher for ZobristHasher {
         self.0 ^= n;
     }
 
-    /// Not used by [`Key`]; mixes any other bytes in all the same (FxHash's step).
+    /// Not used by the table (its keys are `u64`); mixes any other bytes all the same
+    /// (FxHash's step).
     fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
             self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
@@ -269,10 +283,16 @@ impl Hasher for ZobristHasher {
     }
 }
 
-/// The table: every line, and the line that names each end position.
+/// The table: every line, and the line that names each end position, found by the
+/// position's Zobrist hash and then compared whole.
 struct Table {
     lines: Vec<Opening>,
-    by_position: HashMap<Key, usize, BuildHasherDefault<ZobristHasher>>,
+    /// The first line whose end position has this hash.
+    by_hash: HashMap<u64, usize, BuildHasherDefault<ZobristHasher>>,
+    /// The lines that end in another position than the line [`Table::by_hash`] gives
+    /// for their hash, in the table's order (none is expected, but the hashes are not
+    /// trusted to differ).
+    collisions: Vec<usize>,
 }
 
 /// Why a row of the table could not be read (a test holds every row to be read).
@@ -294,7 +314,7 @@ enum RowError {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 struct At {
     file: char,
-    line: usize,
+    line: u32,
 }
 
 impl fmt::Display for At {
@@ -321,7 +341,7 @@ fn read_rows(letter: char, text: &'static str) -> impl Iterator<Item = Result<Ro
         .map(move |(i, line)| {
             let at = At {
                 file: letter,
-                line: i + 1,
+                line: u32::try_from(i + 1).unwrap_or(u32::MAX),
             };
             read_row(at, line)
         })
@@ -391,46 +411,50 @@ impl Path {
 /// (none: a test says so).
 fn read_table() -> (Vec<Opening>, Vec<RowError>) {
     let mut errors = Vec::new();
-    let mut rows = Vec::new();
+    // Room for every row from the start: with mimalloc (notate's allocator) the copies a
+    // growing table leaves behind kept 12 MiB more resident than the table itself.
+    let start = Key::of(&Position::new());
+    let mut lines = Vec::with_capacity(TABLE_ROWS);
+    let mut places = Vec::with_capacity(TABLE_ROWS);
     for (letter, text) in ['a', 'b', 'c', 'd', 'e'].into_iter().zip(FILES) {
         for row in read_rows(letter, text) {
             match row {
-                Ok(row) => rows.push(row),
+                Ok(row) => {
+                    places.push(row.at);
+                    lines.push(Opening {
+                        eco: row.eco,
+                        name: row.name,
+                        pgn: row.pgn,
+                        plies: 0,
+                        end: start,
+                    });
+                }
                 Err(e) => errors.push(e),
             }
         }
     }
-    let mut order: Vec<usize> = (0..rows.len()).collect();
-    order.sort_by_key(|&i| rows.get(i).map(|row| row.pgn));
-    let mut ends = vec![None; rows.len()];
+    let mut order: Vec<usize> = (0..lines.len()).collect();
+    order.sort_by_key(|&i| lines.get(i).map(|line| line.pgn));
+    let mut played = vec![false; lines.len()];
     let mut path = Path::default();
     for i in order {
-        let Some(row) = rows.get(i) else {
+        let (Some(line), Some(&at)) = (lines.get_mut(i), places.get(i)) else {
             continue;
         };
-        match path.play(row.pgn, row.at) {
-            Ok(end) => {
-                if let Some(slot) = ends.get_mut(i) {
-                    *slot = Some(end);
+        match path.play(line.pgn, at) {
+            Ok((end, plies)) => {
+                line.end = Key::of(&end);
+                line.plies = plies;
+                if let Some(done) = played.get_mut(i) {
+                    *done = true;
                 }
             }
             Err(e) => errors.push(e),
         }
     }
-    let lines = rows
-        .into_iter()
-        .zip(ends)
-        .filter_map(|(row, end)| {
-            let (end, plies) = end?;
-            Some(Opening {
-                eco: row.eco,
-                name: row.name,
-                pgn: row.pgn,
-                plies,
-                end,
-            })
-        })
-        .collect();
+    // A line that cannot be played is left out (a test says there is none).
+    let mut played = played.into_iter();
+    lines.retain(|_| played.next().unwrap_or(false));
     (lines, errors)
 }
 
@@ -439,12 +463,20 @@ fn table() -> &'static Table {
     TABLE.get_or_init(|| {
         // Every row reads (a test says so): a row that did not would only be left out.
         let (lines, _) = read_table();
-        let mut by_position = HashMap::with_capacity_and_hasher(lines.len(), Default::default());
+        let mut by_hash = HashMap::with_capacity_and_hasher(lines.len(), Default::default());
+        let mut collisions = Vec::new();
         for (i, line) in lines.iter().enumerate() {
             // The first line in the table's order names a position several lines end in.
-            by_position.entry(Key::of(&line.end)).or_insert(i);
+            let first = *by_hash.entry(line.end.zobrist).or_insert(i);
+            if lines.get(first).is_some_and(|first| first.end != line.end) {
+                collisions.push(i);
+            }
         }
-        Table { lines, by_position }
+        Table {
+            lines,
+            by_hash,
+            collisions,
+        }
     })
 }
 
@@ -486,10 +518,10 @@ pub fn by_eco(eco: Eco) -> impl Iterator<Item = &'static Opening> {
 /// ```
 pub fn classify_position(position: &Position) -> Option<&'static Opening> {
     let table = table();
-    table
-        .by_position
-        .get(&Key::of(position))
-        .and_then(|&i| table.lines.get(i))
+    let first = *table.by_hash.get(&position.zobrist_hash())?;
+    let key = Key::of(position);
+    let found = |&i: &usize| table.lines.get(i).filter(|line| line.end == key);
+    found(&first).or_else(|| table.collisions.iter().find_map(found))
 }
 
 /// Names an opening from the positions of a main line, given one by one from its start:
@@ -615,7 +647,10 @@ mod tests {
     fn the_whole_table_reads() {
         let (lines, errors) = read_table();
         assert_eq!(errors, []);
-        assert_eq!(lines.len(), 3807);
+        assert_eq!(lines.len(), TABLE_ROWS);
+        // No two end positions share a Zobrist hash (were there some, they would still be
+        // told apart).
+        assert!(table().collisions.is_empty());
         assert_eq!(all().len(), 3807);
         let longest = all().iter().map(Opening::plies).max();
         assert_eq!(longest, Some(LONGEST_LINE_PLIES));
@@ -630,16 +665,14 @@ mod tests {
     #[test]
     fn every_line_names_its_end_position_or_an_earlier_line_does() {
         for (i, line) in all().iter().enumerate() {
-            let named = classify_position(&line.end).expect("every end position is named");
-            let first = all()
-                .iter()
-                .position(|other| Key::of(&other.end) == Key::of(&line.end));
+            let named = classify_position(&line.position()).expect("every end position is named");
+            let first = all().iter().position(|other| other.end == line.end);
             assert_eq!(
                 first.and_then(|f| all().get(f)).map(Opening::name),
                 Some(named.name())
             );
             assert!(first <= Some(i));
-            assert_eq!(Key::of(&play(line.pgn)), Key::of(&line.end));
+            assert_eq!(Key::of(&play(line.pgn)), line.end);
         }
     }
 
