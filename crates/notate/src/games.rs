@@ -12,6 +12,8 @@ use notation::{
     WriteOptions,
 };
 
+use pgn::openings::{Classifier, Opening};
+
 use crate::json;
 use crate::pipeline::Input;
 
@@ -56,6 +58,22 @@ pub trait Notate: Rules + Sync {
         let _ = end;
         None
     }
+
+    /// Whether the rules name openings (chess): `json` then gives each game's opening,
+    /// `eco` sets its tags, `stats` counts them.
+    fn names_openings(&self) -> bool {
+        false
+    }
+
+    /// The opening of a game, from the positions of its main line
+    /// ([`pgn::openings::classify_game`]); `None` for rules that name none.
+    fn opening(&self, _game: &Game<Self::Move>) -> Option<&'static Opening> {
+        None
+    }
+
+    /// Gives the next position of a game's main line (its start first) to `classifier`,
+    /// for a game read without its tree; nothing for rules that name no openings.
+    fn see_opening(&self, _classifier: &mut Classifier, _position: &Self::Position) {}
 
     /// Reads every game of `input` for `check`, passing each one's counts and diagnostics
     /// to `each`; returns the diagnostics outside any game.
@@ -228,6 +246,18 @@ impl Notate for pgn::Chess {
             pgn::Outcome::InsufficientMaterial | pgn::Outcome::SeventyFiveMoves => return None,
         };
         Some(BoardVerdict { result, reason })
+    }
+
+    fn names_openings(&self) -> bool {
+        true
+    }
+
+    fn opening(&self, game: &Game<Self::Move>) -> Option<&'static Opening> {
+        pgn::openings::classify_game(game)
+    }
+
+    fn see_opening(&self, classifier: &mut Classifier, position: &pgn::Position) {
+        classifier.push(position);
     }
 
     /// Checks with the chess crate's validating visitor: every move is resolved and

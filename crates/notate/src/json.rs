@@ -19,6 +19,8 @@ use notation::{
     NodeId, Place, ReadOptions, Reader, Severity,
 };
 
+use pgn::openings::{Classifier, Opening};
+
 use crate::games::Notate;
 use crate::large::{IoText, LARGE_GAME_BYTES, is_large, read_tree, try_copy};
 use crate::pipeline::{Input, OncePerInput, Origin, Task};
@@ -203,6 +205,7 @@ pub fn write_game<G: Notate, W: Out>(rules: &G, game: &Game<G::Move>, out: &mut 
         game.tail.as_ref().map(|tail| tail.text.as_str()),
         game.result,
         end.as_ref(),
+        rules.opening(game),
         out,
     );
 }
@@ -228,12 +231,13 @@ fn write_header<G: Notate, W: Out>(rules: &G, game: &Game<G::Move>, out: &mut W)
 }
 
 /// The fields after the main line, with a comma after: `"unread"`, `"result"`,
-/// `"final_fen"`.
+/// `"final_fen"`, and for rules that name openings `"opening"`.
 fn write_footer<G: Notate, W: Out>(
     rules: &G,
     tail: Option<&str>,
     result: GameResult,
     end: Option<&G::Position>,
+    opening: Option<&Opening>,
     out: &mut W,
 ) {
     out.put(",\"unread\":");
@@ -245,6 +249,17 @@ fn write_footer<G: Notate, W: Out>(
     string(result.as_str(), out);
     out.put(",\"final_fen\":");
     fen(rules, end, out);
+    if rules.names_openings() {
+        out.put(",\"opening\":");
+        match opening {
+            Some(opening) => {
+                let _ = write!(out, "{{\"eco\":\"{}\",\"name\":", opening.eco());
+                string(opening.name(), out);
+                out.put_char('}');
+            }
+            None => out.put("null"),
+        }
+    }
     out.put_char(',');
 }
 
@@ -479,6 +494,8 @@ pub struct StreamSink<'a, 'o, G: Notate, W: Out> {
     movetext: bool,
     /// The sizes of the comments that could not be held.
     left_out: Vec<usize>,
+    /// The opening, from the main line's positions as they come.
+    openings: Classifier,
     nodes: u32,
     line_ids: u32,
 }
@@ -496,6 +513,7 @@ impl<'a, 'o, G: Notate, W: Out> StreamSink<'a, 'o, G, W> {
             start: false,
             movetext: false,
             left_out: Vec::new(),
+            openings: Classifier::new(),
             nodes: 0,
             line_ids: 1,
         }
@@ -580,6 +598,11 @@ impl<G: Notate, W: Out> GameSink<G> for StreamSink<'_, '_, G, W> {
         self.open_mainline();
         self.close_node();
         let depth = self.lines.len();
+        if depth == 1 {
+            // The position before each move of the main line, then its end (below): the
+            // start and the position after each move, as the tree's are classified.
+            self.rules.see_opening(&mut self.openings, position);
+        }
         if let Some(line) = self.lines.last_mut() {
             if line.moves > 0 {
                 self.out.put_char(',');
@@ -713,11 +736,15 @@ impl<G: Notate, W: Out> GameSink<G> for StreamSink<'_, '_, G, W> {
             None if self.start => ended.end,
             None => None,
         };
+        if let Some(end) = end {
+            self.rules.see_opening(&mut self.openings, end);
+        }
         write_footer(
             self.rules,
             ended.tail.map(|(_, text)| text),
             ended.result,
             end,
+            self.openings.opening(),
             self.out,
         );
         std::mem::take(&mut self.left_out)

@@ -20,6 +20,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 mod boards;
 mod check;
 mod dedupe;
+mod eco;
 mod fmt;
 mod fold;
 mod games;
@@ -278,6 +279,23 @@ enum Command {
         #[arg(long, value_enum, default_value = "first")]
         keep: dedupe::Keep,
     },
+    /// Write every game as fmt does, with the ECO and Opening tags of its opening.
+    ///
+    /// The opening is the deepest position of the main line that a named line of
+    /// lichess's table of openings ends in (positions compare, so transpositions are
+    /// found). Tags a game has stay unless --overwrite, with a warning where they differ
+    /// from what the moves say; a game whose opening is not found gets no tags. Draughts
+    /// games are written as fmt writes them. Exits 1 when a game could not be read.
+    Eco {
+        #[command(flatten)]
+        inputs: Inputs,
+        /// Write to this file instead of standard output.
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Replace the ECO and Opening tags a game has with what its moves say.
+        #[arg(long)]
+        overwrite: bool,
+    },
     /// Read structure only (tags, move tokens, comments, glyphs, variations) and print
     /// counts. No move is checked: the fast path.
     Scan {
@@ -386,6 +404,7 @@ fn main() -> ExitCode {
                 fix_results,
                 plycount,
             },
+            None,
         ),
         Command::Split {
             inputs,
@@ -414,6 +433,20 @@ fn main() -> ExitCode {
             by,
             keep,
         } => run_dedupe(&inputs, output, duplicates, by, keep),
+        Command::Eco {
+            inputs,
+            output,
+            overwrite,
+        } => run_fmt(
+            &inputs,
+            output,
+            false,
+            None,
+            eco::SetOpening { overwrite },
+            Some(
+                "openings are named for chess games only: draughts games are written as fmt writes them",
+            ),
+        ),
         Command::Scan { inputs } => run_scan(&inputs),
         Command::Json {
             inputs,
@@ -652,13 +685,22 @@ fn run_check(inputs: &Inputs, strict: bool) -> Result<ExitCode, Failure> {
     Ok(run.code(errors > 0))
 }
 
-fn run_fmt(
+/// `fmt`, with the edits `edit` makes to each game (the repairs of `--fix-results` and
+/// `--plycount`, or `eco`'s opening tags), each change it reports a warning; `pdn_note`
+/// is said once when a draughts input is read (what the edit does not do there).
+fn run_fmt<E>(
     inputs: &Inputs,
     output_path: Option<PathBuf>,
     reduced: bool,
     rejects_path: Option<PathBuf>,
-    repair: repair::Repair,
-) -> Result<ExitCode, Failure> {
+    edit: E,
+    pdn_note: Option<&str>,
+) -> Result<ExitCode, Failure>
+where
+    E: fmt::Inspect<games::ChessRules, Verdict = Vec<String>>
+        + fmt::Inspect<games::DraughtsRules, Verdict = Vec<String>>
+        + Copy,
+{
     let mut run = Run::new(inputs, output_path.is_some() || !io::stdout().is_terminal())?;
     let mut out = output(output_path.as_ref())?;
     let mut rejects = match &rejects_path {
@@ -666,6 +708,7 @@ fn run_fmt(
         None => None,
     };
     let (mut written, mut unreadable, mut lost) = (0, 0, 0);
+    let mut noted = false;
     run.each(|source, opened, run| {
         with_rules!(opened.format, run.variant, |rules| {
             let write = WriteOptions {
@@ -674,11 +717,17 @@ fn run_fmt(
             };
             // The emitter reads large games again as the workers read them.
             let read = ReadOptions::default();
+            if opened.format == Format::Pdn
+                && let Some(note) = pdn_note
+                && !std::mem::replace(&mut noted, true)
+            {
+                run.warn(&format!("{}: {note}", source.name));
+            }
             let task = fmt::FmtTask {
                 rules,
                 read,
                 write,
-                inspect: repair,
+                inspect: edit,
             };
             let mut emitter = fmt::Emitter::new(
                 &mut *out,

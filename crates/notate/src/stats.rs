@@ -1,16 +1,19 @@
-//! `notate stats`: games, plies, results, variants, tags, openings, errors.
+//! `notate stats`: games, plies, results, variants, tags, first moves, named openings
+//! (chess), errors.
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::{self, Write};
 
 use notation::{GameReader, KeepRaw, LineId, Player, ReadOptions, Severity};
 
+use pgn::openings::Eco;
+
 use crate::games::Notate;
 use crate::pipeline::{Input, Origin, Task};
 
 /// How many plies name an opening.
 const OPENING_PLIES: usize = 2;
-/// How many openings are listed.
+/// How many first moves are listed, and how many named openings.
 const TOP_OPENINGS: usize = 10;
 
 /// Statistics of a stream, merged over chunks and inputs.
@@ -40,6 +43,10 @@ pub struct Stats {
     pub tags: BTreeMap<String, u64>,
     /// Games by first moves (games from the standard start position only).
     pub openings: HashMap<String, u64>,
+    /// Games by named opening (chess: [`pgn::openings`]), by ECO code and name.
+    pub named: HashMap<(Eco, &'static str), u64>,
+    /// Games whose rules name openings (chess) but whose opening is not found.
+    pub unnamed: u64,
     /// The notes a reader gives once per input (tabs, a long line, …) that were seen,
     /// as bits: counted once per input by [`Stats::end_input`], however many chunks
     /// repeat them.
@@ -70,6 +77,10 @@ impl Stats {
         for (k, v) in other.openings {
             *self.openings.entry(k).or_default() += v;
         }
+        for (k, v) in other.named {
+            *self.named.entry(k).or_default() += v;
+        }
+        self.unnamed += other.unnamed;
     }
 
     /// Counts the notes given once per input; called after the last chunk of an input.
@@ -111,9 +122,26 @@ impl Stats {
         let mut openings: Vec<_> = self.openings.iter().collect();
         // Most common first; equal counts in text order, so that the report is stable.
         openings.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
-        writeln!(out, "openings (first {OPENING_PLIES} plies, most common):")?;
+        writeln!(
+            out,
+            "first moves (first {OPENING_PLIES} plies, most common):"
+        )?;
         for (k, v) in openings.into_iter().take(TOP_OPENINGS) {
             writeln!(out, "  {k:<20} {v:>10} {:>6.1}%", percent(*v))?;
+        }
+        if !self.named.is_empty() || self.unnamed > 0 {
+            let mut named: Vec<_> = self.named.iter().collect();
+            // Most common first; equal counts by code and name, so that the report is stable.
+            named.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
+            writeln!(
+                out,
+                "openings (ECO and name, most common; {} different, {} chess games not named):",
+                named.len(),
+                self.unnamed
+            )?;
+            for ((eco, name), v) in named.into_iter().take(TOP_OPENINGS) {
+                writeln!(out, "  {eco} {name:<60} {v:>10} {:>6.1}%", percent(*v))?;
+            }
         }
         Ok(())
     }
@@ -170,6 +198,14 @@ impl<G: Notate> Task for StatsTask<'_, G> {
             }
             if let Some(opening) = opening(self.rules, game) {
                 *stats.openings.entry(opening).or_default() += 1;
+            }
+            if self.rules.names_openings() {
+                match self.rules.opening(game) {
+                    Some(named) => {
+                        *stats.named.entry((named.eco(), named.name())).or_default() += 1
+                    }
+                    None => stats.unnamed += 1,
+                }
             }
         }
         let buffer = reader.into_reader().into_vec();

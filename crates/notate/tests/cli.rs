@@ -442,3 +442,134 @@ fn variant_gives_the_game_type_of_draughts_games_that_declare_none() {
         stderr(&out)
     );
 }
+
+/// The Najdorf's English Attack, with the tags a file may already have.
+fn najdorf(tags: &str) -> String {
+    format!(
+        "[Event \"n\"]\n{tags}\n1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 6. Be3 e5 \
+         7. Nb3 Be6 8. f3 Be7 9. Qd2 *\n\n"
+    )
+}
+
+#[test]
+fn eco_sets_the_opening_tags() {
+    let t = Temp::new("eco");
+    let input = format!("{}{GAME}{BROKEN}\n", najdorf(""));
+    let file = t.file("games.pgn", input.as_bytes());
+    let output = t.path("out.pgn").display().to_string();
+    let o = run(&["eco", &file, "-o", &output]);
+    // The broken game passes through, as fmt passes it.
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("game 3 passed through unchanged"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stdout(&o).is_empty());
+    let written = std::fs::read_to_string(&output).expect("output");
+    assert!(
+        written.contains(
+            "[Result \"*\"]\n[ECO \"B90\"]\n[Opening \"Sicilian Defense: Najdorf Variation, English Attack\"]\n\n1. e4 c5"
+        ),
+        "{written}"
+    );
+    assert!(
+        written.contains("[ECO \"C70\"]\n[Opening \"Ruy Lopez: Morphy Defense\"]\n\n1. e4 e5"),
+        "{written}"
+    );
+    assert!(written.contains(BROKEN.trim_end()));
+    // Run again, nothing changes and no tag differs.
+    let again = run(&["eco", &output]);
+    assert_eq!(stdout(&again), written);
+    assert!(
+        !stderr(&again).contains("the file says"),
+        "{}",
+        stderr(&again)
+    );
+}
+
+#[test]
+fn eco_keeps_the_tags_a_game_has_unless_told_to_overwrite_them() {
+    let t = Temp::new("eco-overwrite");
+    let input = najdorf("[ECO \"B20\"]\n[Opening \"Sicilian Defense\"]\n");
+    let file = t.file("tagged.pgn", input.as_bytes());
+    let o = run(&["eco", &file]);
+    assert_eq!(code(&o), 0);
+    let out = stdout(&o);
+    assert!(
+        out.contains("[ECO \"B20\"]\n[Opening \"Sicilian Defense\"]\n"),
+        "{out}"
+    );
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!(
+            "notate: {file}: game 1: the file says ECO \"B20\", the moves say \"B90\"; kept \
+             (--overwrite replaces it)"
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "game 1: the file says Opening \"Sicilian Defense\", the moves say \"Sicilian \
+             Defense: Najdorf Variation, English Attack\"; kept"
+        ),
+        "{err}"
+    );
+    // Quiet: no warnings.
+    assert_eq!(stderr(&run(&["eco", "-q", &file])), "");
+
+    let o = run(&["eco", "--overwrite", &file]);
+    assert_eq!(code(&o), 0);
+    assert_eq!(stderr(&o), "");
+    let out = stdout(&o);
+    assert!(
+        out.contains(
+            "[ECO \"B90\"]\n[Opening \"Sicilian Defense: Najdorf Variation, English Attack\"]\n"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("B20"));
+}
+
+#[test]
+fn eco_passes_draughts_games_through_as_fmt_writes_them() {
+    let fmt = run(&["fmt", "--jobs", "1", "corpus/pdn/international.pdn"]);
+    let o = run(&[
+        "eco",
+        "--jobs",
+        "1",
+        "corpus/pdn/international.pdn",
+        "corpus/pdn/lenient.pdn",
+    ]);
+    assert!(stdout(&o).starts_with(&stdout(&fmt)));
+    assert!(!stdout(&o).contains("[ECO"));
+    let err = stderr(&o);
+    assert_eq!(
+        err.matches("openings are named for chess games only")
+            .count(),
+        1,
+        "{err}"
+    );
+}
+
+#[test]
+fn json_and_stats_give_the_opening() {
+    let input = najdorf("");
+    let json = stdout(&run_stdin(&["json", "-"], input.as_bytes()));
+    assert!(
+        json.contains(
+            "\"final_fen\":\"rn1qk2r/1p2bppp/p2pbn2/4p3/4P3/1NN1BP2/PPPQ2PP/R3KB1R b KQkq - 2 9\",\
+             \"opening\":{\"eco\":\"B90\",\"name\":\"Sicilian Defense: Najdorf Variation, English Attack\"},"
+        ),
+        "{json}"
+    );
+    let none = stdout(&run_stdin(&["json", "-"], b"[Event \"x\"]\n\n*\n"));
+    assert!(none.contains("\"opening\":null,"), "{none}");
+    let draughts = stdout(&run(&["json", "corpus/pdn/international.pdn"]));
+    assert!(!draughts.contains("\"opening\""));
+    let stats = stdout(&run_stdin(&["stats", "-"], input.as_bytes()));
+    assert!(
+        stats.contains("openings (ECO and name, most common; 1 different, 0 chess games not named):\n  B90 Sicilian Defense: Najdorf Variation, English Attack"),
+        "{stats}"
+    );
+}

@@ -31,7 +31,8 @@ const LONG_WORD: u64 = 16 << 20;
 const WORDS: u64 = 16 * ((16 << 20) / 7 / 16);
 
 /// What a run holds besides the game: the program, its threads' stacks, the allocator's
-/// own pages, the buffers of its input and output, the small game. `check --jobs 1`
+/// own pages, the buffers of its input and output, the small game (and for chess `json`
+/// the table of named openings, `pgn::openings`: about 2 MiB resident). `check --jobs 1`
 /// holds the game once and peaks at 39 MiB more than it; `fmt` and `json` hold it three
 /// times and peaked 0 to 2 MiB above 3 × game + 40 MiB from one machine and build to the
 /// next (the allocator's timing): the margin is 8 MiB.

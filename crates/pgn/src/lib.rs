@@ -66,6 +66,7 @@
 //! - [`rules`]: [`Chess`], the seam with the notation layer; start positions from the tags.
 //! - [`commands`]: `[%clk]`, `[%emt]`, `[%eval]`, `[%csl]`, `[%cal]` in comments.
 //! - [`validate`]: [`Validator`], checking games without building them.
+//! - [`openings`]: the ECO code and name of a game's opening (lichess's table, embedded).
 
 pub mod attacks;
 mod bitboard;
@@ -78,6 +79,7 @@ pub mod fen;
 mod games;
 mod movegen;
 mod moves;
+pub mod openings;
 pub mod outcome;
 pub mod perft;
 mod position;
