@@ -21,6 +21,7 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use notation::{Diagnostic, Game, GameResult, MoveContext, ReadGame, Severity, Tags};
+use pgn::openings::Eco;
 
 use crate::boards::{Boards, End, walk_main_line};
 use crate::fmt::{Emitter, Fate, Inspect, Item, Text};
@@ -116,7 +117,7 @@ enum Value {
     /// A date, `YYYY`, `YYYY.MM` or `YYYY.MM.DD`: the parts it gives.
     Date(Vec<u32>),
     /// An ECO code, `A00` to `E99`.
-    Eco(String),
+    Eco(Eco),
     /// A round, `3` or `3.1`: its numbers.
     Round(Vec<u64>),
     /// Anything else, compared as text.
@@ -134,9 +135,10 @@ impl Value {
             });
         }
         if name == "ECO" {
-            return eco(text)
+            return text
+                .parse()
                 .map(Value::Eco)
-                .ok_or_else(|| format!("{text:?} is not an ECO code (A00 to E99)"));
+                .map_err(|e| format!("{text:?} is not an ECO code: {e}"));
         }
         if name == "Round" {
             return round(text)
@@ -165,7 +167,7 @@ impl Value {
                 }
                 Some(Ordering::Equal)
             }
-            Value::Eco(bound) => eco(value).map(|v| v.as_str().cmp(bound.as_str())),
+            Value::Eco(bound) => value.parse::<Eco>().ok().map(|v| v.cmp(bound)),
             Value::Round(bound) => round(value).map(|v| v.cmp(bound)),
             Value::Text(bound) => Some(value.cmp(bound.as_str())),
         }
@@ -206,16 +208,6 @@ fn game_date(text: &str) -> Option<[Option<u32>; 3]> {
         *slot = part.parse().ok();
     }
     Some(date)
-}
-
-/// An ECO code in upper case, `A00`…`E99`.
-fn eco(text: &str) -> Option<String> {
-    let b = text.as_bytes();
-    (b.len() == 3
-        && matches!(b[0].to_ascii_uppercase(), b'A'..=b'E')
-        && b[1].is_ascii_digit()
-        && b[2].is_ascii_digit())
-    .then(|| text.to_ascii_uppercase())
 }
 
 /// A round's numbers: `3` or `3.1` (PGN's rounds within rounds).
