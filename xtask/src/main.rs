@@ -24,6 +24,11 @@ const TASKS: &[Task] = &[
         run: slow_tests,
     },
     Task {
+        name: "openings",
+        about: "write crates/pgn/src/openings_table.rs (the table of openings, compiled in) from its files",
+        run: openings,
+    },
+    Task {
         name: "fuzz-seeds",
         about: "write seed inputs for the cargo-fuzz targets (fuzz/corpus/) from corpus/",
         run: fuzz_seeds,
@@ -116,6 +121,21 @@ fn snapshot_dirs(root: &Path) -> Vec<PathBuf> {
         }
     }
     found
+}
+
+/// Plays every line of the table of openings and writes the hashes of their end
+/// positions, which `pgn::openings` embeds (its test that checks them writes them).
+fn openings(root: &Path) -> Result<(), String> {
+    run(Command::new(cargo())
+        .current_dir(root)
+        .args([
+            "test",
+            "-p",
+            "pgn",
+            "--lib",
+            "openings::tests::the_compiled_table_is_the_files_played",
+        ])
+        .env("NOTATION_UPDATE_OPENINGS", "1"))
 }
 
 fn slow_tests(root: &Path) -> Result<(), String> {

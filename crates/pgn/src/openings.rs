@@ -8,6 +8,13 @@
 //! when their placement, side to move and castling rights are, and their en-passant squares
 //! are when an en-passant capture is legal ([`Position::ep_square`] is only set then).
 //!
+//! A position is found in the table by its Zobrist hash, which hashes exactly these. The
+//! table is compiled into the crate with each line's length and end-position hash
+//! (`openings_table.rs`, written from `data/openings/` by `cargo xtask openings`), so that
+//! it is ready at once rather than after its rows are read and 8,649 moves played. A test
+//! reads the table's files and plays every line, holds the compiled table to them, and two
+//! different end positions to different hashes.
+//!
 //! When several lines of the table end in the same position, the first of them in the
 //! table's order (files `a` to `e`, rows in file order) names it.
 //!
@@ -34,9 +41,13 @@ use std::sync::OnceLock;
 
 use notation::Rules;
 
-use crate::{Board, CastlingRights, Chess, Color, Game, Move, Position, Square};
+#[cfg(test)]
+use crate::{Board, CastlingRights, Color, Square};
+use crate::{Chess, Game, Move, Position};
 
-/// The table, as embedded: the files of lichess's table in their order.
+/// The files of lichess's table in their order, from which the compiled table is written
+/// and against which the tests hold it.
+#[cfg(test)]
 const FILES: [&str; 5] = [
     include_str!("../data/openings/a.tsv"),
     include_str!("../data/openings/b.tsv"),
@@ -54,6 +65,10 @@ const TABLE_ROWS: usize = 3807;
 
 /// The longest line of the table, in plies (a test holds it to the table).
 const LONGEST_LINE_PLIES: usize = 36;
+
+// `LINES`: every line of the table, in its order, with its length and the Zobrist hash of
+// its end position.
+include!("openings_table.rs");
 
 /// How many plies of a main line after its start are looked at: the table's longest line
 /// (36 plies) and a margin of 12 for transpositions that take longer to reach a named
@@ -175,14 +190,14 @@ impl FromStr for Eco {
 }
 
 /// A named opening line of the table.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Opening {
     eco: Eco,
     name: &'static str,
     pgn: &'static str,
     plies: usize,
-    /// Its end position, as compared (not the whole position: the table stays small).
-    end: Key,
+    /// The Zobrist hash of its end position, by which positions are compared.
+    end: u64,
 }
 
 impl Opening {
@@ -238,7 +253,9 @@ impl Opening {
 
 /// A position as openings compare it: placement, side to move, castling rights and the
 /// en-passant square (set only when a capture is legal); and the position's Zobrist hash,
-/// which hashes exactly these.
+/// which hashes exactly these. The tests compare whole keys, to hold the table's hashes to
+/// its positions.
+#[cfg(test)]
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 struct Key {
     board: Board,
@@ -248,6 +265,7 @@ struct Key {
     zobrist: u64,
 }
 
+#[cfg(test)]
 impl Key {
     fn of(position: &Position) -> Key {
         Key {
@@ -284,18 +302,14 @@ impl Hasher for ZobristHasher {
 }
 
 /// The table: every line, and the line that names each end position, found by the
-/// position's Zobrist hash and then compared whole.
+/// position's Zobrist hash.
 struct Table {
-    lines: Vec<Opening>,
-    /// The first line whose end position has this hash.
+    /// The first line of [`LINES`] whose end position has this hash.
     by_hash: HashMap<u64, usize, BuildHasherDefault<ZobristHasher>>,
-    /// The lines that end in another position than the line [`Table::by_hash`] gives
-    /// for their hash, in the table's order (none is expected, but the hashes are not
-    /// trusted to differ).
-    collisions: Vec<usize>,
 }
 
 /// Why a row of the table could not be read (a test holds every row to be read).
+#[cfg(test)]
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 enum RowError {
     #[error("{at}: not three fields separated by tabs")]
@@ -311,12 +325,14 @@ enum RowError {
 }
 
 /// Where a row of the table is: its file's letter and its line in the file, from 1.
+#[cfg(test)]
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 struct At {
     file: char,
     line: u32,
 }
 
+#[cfg(test)]
 impl fmt::Display for At {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}.tsv:{}", self.file, self.line)
@@ -324,6 +340,7 @@ impl fmt::Display for At {
 }
 
 /// A row of the table, its line not yet played.
+#[cfg(test)]
 struct Row {
     at: At,
     eco: Eco,
@@ -333,6 +350,7 @@ struct Row {
 
 /// Reads one file of the table (`letter` names it): its rows after the header, each as
 /// a row or why not.
+#[cfg(test)]
 fn read_rows(letter: char, text: &'static str) -> impl Iterator<Item = Result<Row, RowError>> {
     text.lines()
         .enumerate()
@@ -347,6 +365,7 @@ fn read_rows(letter: char, text: &'static str) -> impl Iterator<Item = Result<Ro
         })
 }
 
+#[cfg(test)]
 fn read_row(at: At, line: &'static str) -> Result<Row, RowError> {
     let mut fields = line.split('\t');
     let (Some(eco), Some(name), Some(pgn), None) =
@@ -371,11 +390,13 @@ fn moves(pgn: &str) -> impl Iterator<Item = &str> {
 /// it. Lines are played in the order of their text, so that the next line shares most of
 /// its moves with the path, and only the moves after them are played (8,649 moves for the
 /// table's 36,895).
+#[cfg(test)]
 #[derive(Default)]
 struct Path {
     moves: Vec<(&'static str, Position)>,
 }
 
+#[cfg(test)]
 impl Path {
     /// The end of `pgn`'s line and its length in plies.
     fn play(&mut self, pgn: &'static str, at: At) -> Result<(Position, usize), RowError> {
@@ -407,76 +428,56 @@ impl Path {
     }
 }
 
-/// Reads the whole table: its lines in its order, and the rows that could not be read
-/// (none: a test says so).
-fn read_table() -> (Vec<Opening>, Vec<RowError>) {
+/// Reads the table's files and plays every line: each line as the compiled table holds it,
+/// with its end position as compared, in the table's order; and the rows that could not be
+/// read or played (none: a test says so).
+#[cfg(test)]
+fn play_table() -> (Vec<(Opening, Key)>, Vec<RowError>) {
     let mut errors = Vec::new();
-    // Room for every row from the start: with mimalloc (notate's allocator) the copies a
-    // growing table leaves behind kept 12 MiB more resident than the table itself.
-    let start = Key::of(&Position::new());
-    let mut lines = Vec::with_capacity(TABLE_ROWS);
-    let mut places = Vec::with_capacity(TABLE_ROWS);
+    let mut rows = Vec::new();
     for (letter, text) in ['a', 'b', 'c', 'd', 'e'].into_iter().zip(FILES) {
         for row in read_rows(letter, text) {
             match row {
-                Ok(row) => {
-                    places.push(row.at);
-                    lines.push(Opening {
-                        eco: row.eco,
-                        name: row.name,
-                        pgn: row.pgn,
-                        plies: 0,
-                        end: start,
-                    });
-                }
+                Ok(row) => rows.push(row),
                 Err(e) => errors.push(e),
             }
         }
     }
-    let mut order: Vec<usize> = (0..lines.len()).collect();
-    order.sort_by_key(|&i| lines.get(i).map(|line| line.pgn));
-    let mut played = vec![false; lines.len()];
+    // Played in the order of their text, so that each shares most of its moves with the
+    // one before.
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    order.sort_by_key(|&i| rows.get(i).map(|row| row.pgn));
+    let mut played = vec![None; rows.len()];
     let mut path = Path::default();
     for i in order {
-        let (Some(line), Some(&at)) = (lines.get_mut(i), places.get(i)) else {
-            continue;
-        };
-        match path.play(line.pgn, at) {
+        let Some(row) = rows.get(i) else { continue };
+        match path.play(row.pgn, row.at) {
             Ok((end, plies)) => {
-                line.end = Key::of(&end);
-                line.plies = plies;
-                if let Some(done) = played.get_mut(i) {
-                    *done = true;
-                }
+                let key = Key::of(&end);
+                let opening = Opening {
+                    eco: row.eco,
+                    name: row.name,
+                    pgn: row.pgn,
+                    plies,
+                    end: key.zobrist,
+                };
+                played[i] = Some((opening, key));
             }
             Err(e) => errors.push(e),
         }
     }
-    // A line that cannot be played is left out (a test says there is none).
-    let mut played = played.into_iter();
-    lines.retain(|_| played.next().unwrap_or(false));
-    (lines, errors)
+    (played.into_iter().flatten().collect(), errors)
 }
 
 fn table() -> &'static Table {
     static TABLE: OnceLock<Table> = OnceLock::new();
     TABLE.get_or_init(|| {
-        // Every row reads (a test says so): a row that did not would only be left out.
-        let (lines, _) = read_table();
-        let mut by_hash = HashMap::with_capacity_and_hasher(lines.len(), Default::default());
-        let mut collisions = Vec::new();
-        for (i, line) in lines.iter().enumerate() {
+        let mut by_hash = HashMap::with_capacity_and_hasher(LINES.len(), Default::default());
+        for (i, line) in LINES.iter().enumerate() {
             // The first line in the table's order names a position several lines end in.
-            let first = *by_hash.entry(line.end.zobrist).or_insert(i);
-            if lines.get(first).is_some_and(|first| first.end != line.end) {
-                collisions.push(i);
-            }
+            by_hash.entry(line.end).or_insert(i);
         }
-        Table {
-            lines,
-            by_hash,
-            collisions,
-        }
+        Table { by_hash }
     })
 }
 
@@ -488,7 +489,7 @@ fn table() -> &'static Table {
 /// assert_eq!(all[0].name(), "Amar Opening");
 /// ```
 pub fn all() -> &'static [Opening] {
-    &table().lines
+    &LINES
 }
 
 /// The named lines of an ECO code, in the table's order.
@@ -519,9 +520,7 @@ pub fn by_eco(eco: Eco) -> impl Iterator<Item = &'static Opening> {
 pub fn classify_position(position: &Position) -> Option<&'static Opening> {
     let table = table();
     let first = *table.by_hash.get(&position.zobrist_hash())?;
-    let key = Key::of(position);
-    let found = |&i: &usize| table.lines.get(i).filter(|line| line.end == key);
-    found(&first).or_else(|| table.collisions.iter().find_map(found))
+    LINES.get(first)
 }
 
 /// Names an opening from the positions of a main line, given one by one from its start:
@@ -643,14 +642,51 @@ mod tests {
         classify_game(&games[0].game)
     }
 
+    /// The compiled table (`openings_table.rs`) is the table's files read and played;
+    /// `NOTATION_UPDATE_OPENINGS=1` (`cargo xtask openings`) writes it afresh from them.
+    #[test]
+    fn the_compiled_table_is_the_files_played() {
+        let (played, errors) = play_table();
+        assert_eq!(errors, []);
+        assert_eq!(played.len(), TABLE_ROWS);
+        if std::env::var_os("NOTATION_UPDATE_OPENINGS").is_some() {
+            let mut text = String::from(
+                "// Every line of the table of openings (data/openings/), in its order, with its\n\
+                 // length and the Zobrist hash of its end position. Written by `cargo xtask\n\
+                 // openings`; do not edit.\n\
+                 static LINES: [Opening; TABLE_ROWS] = [\n",
+            );
+            for (o, _) in &played {
+                text.push_str(&format!(
+                    "    Opening {{ eco: Eco {{ letter: b'{}', number: {} }}, name: {:?}, pgn: {:?}, plies: {}, end: 0x{:016x} }},\n",
+                    char::from(o.eco.letter),
+                    o.eco.number,
+                    o.name,
+                    o.pgn,
+                    o.plies,
+                    o.end
+                ));
+            }
+            text.push_str("];\n");
+            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/openings_table.rs");
+            std::fs::write(path, text).expect("openings_table.rs written");
+            return;
+        }
+        let compiled: Vec<&Opening> = all().iter().collect();
+        let read: Vec<&Opening> = played.iter().map(|(o, _)| o).collect();
+        assert!(
+            compiled == read,
+            "src/openings_table.rs is not the table's files: run `cargo xtask openings`"
+        );
+        // Two different end positions never share a hash, so that a hash is a position.
+        let mut by_hash: HashMap<u64, Key> = HashMap::new();
+        for (_, key) in &played {
+            assert_eq!(*by_hash.entry(key.zobrist).or_insert(*key), *key);
+        }
+    }
+
     #[test]
     fn the_whole_table_reads() {
-        let (lines, errors) = read_table();
-        assert_eq!(errors, []);
-        assert_eq!(lines.len(), TABLE_ROWS);
-        // No two end positions share a Zobrist hash (were there some, they would still be
-        // told apart).
-        assert!(table().collisions.is_empty());
         assert_eq!(all().len(), 3807);
         let longest = all().iter().map(Opening::plies).max();
         assert_eq!(longest, Some(LONGEST_LINE_PLIES));
@@ -672,7 +708,7 @@ mod tests {
                 Some(named.name())
             );
             assert!(first <= Some(i));
-            assert_eq!(Key::of(&play(line.pgn)), line.end);
+            assert_eq!(Key::of(&play(line.pgn)).zobrist, line.end);
         }
     }
 
