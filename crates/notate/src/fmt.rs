@@ -119,8 +119,8 @@ pub trait Inspect<G: Notate>: Sync {
         None
     }
 
-    /// Whether a game's tags let it through (see [`Inspect::passed_over`]).
-    fn tags_pass(&self, tags: &notation::Tags) -> bool {
+    /// Whether a game's tags, as written, let it through (see [`Inspect::passed_over`]).
+    fn tags_pass(&self, tags: &notation::RawTags) -> bool {
         let _ = tags;
         true
     }
@@ -169,7 +169,7 @@ where
             } else {
                 LARGE_GAME_BYTES
             });
-        let filter = |tags: &notation::Tags| self.inspect.tags_pass(tags);
+        let filter = |tags: &notation::RawTags| self.inspect.tags_pass(tags);
         if self.inspect.passed_over().is_some() {
             reader = reader.movetext_only_if(&filter);
         }

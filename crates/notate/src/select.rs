@@ -20,7 +20,7 @@ use std::cmp::Ordering;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use notation::{Diagnostic, Game, GameResult, MoveContext, ReadGame, Severity, Tags};
+use notation::{Diagnostic, Game, GameResult, MoveContext, RawTags, ReadGame, Severity, TagLookup};
 use pgn::openings::Eco;
 
 use crate::boards::{Boards, End, walk_main_line};
@@ -266,8 +266,9 @@ impl TagCriterion {
         Ok(TagCriterion { name, test })
     }
 
-    fn matches(&self, tags: &Tags) -> bool {
-        let value = tags.get(&self.name);
+    fn matches(&self, tags: &impl TagLookup) -> bool {
+        let value = tags.lookup(&self.name);
+        let value = value.as_deref();
         match (&self.test, value) {
             (TagTest::Present, v) => v.is_some(),
             (TagTest::Absent, v) => v.is_none(),
@@ -566,13 +567,14 @@ impl<'c, G: Boards> Selection<'c, G> {
     }
 
     /// The criteria on tags alone: `--tag` and `--player`.
-    fn tags_match(&self, tags: &Tags) -> bool {
+    fn tags_match(&self, tags: &impl TagLookup) -> bool {
         let c = self.criteria;
         c.tags.iter().all(|t| t.matches(tags))
             && c.players.iter().all(|p| {
-                ["White", "Black"]
-                    .iter()
-                    .any(|side| tags.get(side).is_some_and(|name| contains_folded(name, p)))
+                ["White", "Black"].iter().any(|side| {
+                    tags.lookup(side)
+                        .is_some_and(|name| contains_folded(&name, p))
+                })
             })
     }
 
@@ -704,7 +706,7 @@ impl<G: Boards> Inspect<G> for Selection<'_, G> {
         (by_tags && !self.invert).then_some(false)
     }
 
-    fn tags_pass(&self, tags: &Tags) -> bool {
+    fn tags_pass(&self, tags: &RawTags) -> bool {
         self.tags_match(tags)
     }
 }
@@ -821,6 +823,7 @@ impl Tally {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use notation::Tags;
 
     fn tags(pairs: &[(&str, &str)]) -> Tags {
         let mut tags = Tags::default();

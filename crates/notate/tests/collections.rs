@@ -561,3 +561,23 @@ fn dedupe_corpus_by_position() {
         "position",
     ]));
 }
+
+/// A game whose tags pass is read twice (lightly for its tags, then whole): every game of
+/// the corpus comes out as `fmt` writes it, draughts games whose type is inferred (read a
+/// second time in another type, or a third) included.
+#[test]
+fn games_read_after_their_tags_pass_are_read_as_fmt_reads_them() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus");
+    let temp = Temp::new("select-as-fmt");
+    let rejects = temp.path("rejects").display().to_string();
+    for format in ["pgn", "pdn"] {
+        let dir = format!("{root}/{format}");
+        for entry in std::fs::read_dir(&dir).expect("the corpus") {
+            let path = entry.expect("a file").path().display().to_string();
+            let fmt = notate(&["fmt", &path, "--rejects", &rejects, "--jobs", "1"]);
+            let select = notate(&["select", &path, "--tag", "!NoSuchTag", "--jobs", "1"]);
+            assert!(!stdout(&fmt).is_empty(), "{path}");
+            assert_eq!(stdout(&select), stdout(&fmt), "{path}");
+        }
+    }
+}

@@ -11,7 +11,7 @@ use crate::rules::{Forgiveness, MoveContext, Rules};
 use crate::second::SecondReading;
 use crate::tree::{Game, LineId, NodeId, Tail};
 use crate::visitor::{At, RawGame, RawValue, Skip, Visitor};
-use crate::{Dialect, GameResult, Location, Nag, Severity, Span, Tag, Tags};
+use crate::{Dialect, GameResult, Location, Nag, RawTags, Severity, Span, Tag, Tags};
 
 /// One game as read: the tree, what was forgiven or went wrong, and where it was.
 #[derive(Clone, Debug)]
@@ -402,9 +402,18 @@ pub struct GameBuilder<'r, R: Rules, S = TreeSink<<R as Rules>::Move>> {
     /// Whether the game's glyphs, comments, variations and set-ups came out of the
     /// export format's order ([`Ended::in_export_order`]).
     out_of_order: bool,
-    /// Which games' movetext is read, by their tags ([`GameBuilder::movetext_only_if`]).
-    wants_movetext: Option<&'r (dyn Fn(&Tags) -> bool + Sync)>,
-    /// Whether this game's movetext is passed over.
+    /// Which games are read, by their tags ([`GameBuilder::movetext_only_if`]).
+    wants_movetext: Option<&'r (dyn Fn(&RawTags) -> bool + Sync)>,
+    /// Whether this reading of the game is the light one of a filter: its tags are held
+    /// as written, unchecked, and nothing else is read.
+    light: bool,
+    /// The tags of a light reading.
+    raw_tags: RawTags,
+    /// Whether the game's light reading found it wanted: it is read again, whole.
+    wanted: bool,
+    /// Whether the game beginning is that reading.
+    rereading_wanted: bool,
+    /// Whether this game's tags failed the filter: it is not read.
     passed_over: bool,
 }
 
@@ -447,6 +456,10 @@ impl<'r, R: Rules, S: GameSink<R>> GameBuilder<'r, R, S> {
             again: false,
             out_of_order: false,
             wants_movetext: None,
+            light: false,
+            raw_tags: RawTags::default(),
+            wanted: false,
+            rereading_wanted: false,
             passed_over: false,
         }
     }
@@ -465,11 +478,15 @@ impl<'r, R: Rules, S: GameSink<R>> GameBuilder<'r, R, S> {
         self
     }
 
-    /// Reads the movetext only of the games whose tags `wanted` accepts; the others are
-    /// handed over with their tags alone ([`ReadGame::passed_over`]), their moves neither
-    /// read nor checked: the reader only finds where they end, which is many times faster
-    /// than reading them. For picking games out of a collection by their tags.
-    pub fn movetext_only_if(mut self, wanted: &'r (dyn Fn(&Tags) -> bool + Sync)) -> Self {
+    /// Reads only the games whose tags `wanted` accepts; the others are handed over
+    /// empty ([`ReadGame::passed_over`]: no tags, no moves), nothing in them read or
+    /// checked: the reader only finds where they end, which is many times faster than
+    /// reading them. For picking games out of a collection by their tags.
+    ///
+    /// Each game is read first lightly, its tags held as written ([`RawTags`]) for
+    /// `wanted` to judge; a game it accepts is read again, whole, from its first byte, as
+    /// if there were no filter (its diagnostics are the same).
+    pub fn movetext_only_if(mut self, wanted: &'r (dyn Fn(&RawTags) -> bool + Sync)) -> Self {
         self.wants_movetext = Some(wanted);
         self
     }
@@ -726,11 +743,14 @@ impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
         // whatever its size: the rules ask its tree whether to keep it
         // ([`Rules::keeps_second_reading`]). Those are rare: games that declare no type,
         // with an error in their first reading.
-        self.limit = if std::mem::take(&mut self.again) {
-            u64::MAX
-        } else {
-            0
-        };
+        let again = std::mem::take(&mut self.again);
+        self.limit = if again { u64::MAX } else { 0 };
+        // A game is read lightly first when a filter judges it, unless this is its reading
+        // again (the whole one it was found wanted for, or a second reading).
+        let rereading_wanted = std::mem::take(&mut self.rereading_wanted);
+        self.light = self.wants_movetext.is_some() && !again && !rereading_wanted;
+        self.raw_tags.clear();
+        self.wanted = false;
         self.out_of_order = false;
         self.passed_over = false;
         self.sink.begin_game();
@@ -751,6 +771,10 @@ impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
 
     fn tag(&mut self, name: &[u8], value: RawValue<'_>, at: At<'_>) -> ControlFlow<()> {
         self.tags_end = at.span().end;
+        if self.light {
+            self.raw_tags.push(name, &value.unescaped());
+            return ControlFlow::Continue(());
+        }
         if self.limit == 0 {
             self.limit = at.span().start.saturating_add(self.large_after);
         }
@@ -792,12 +816,13 @@ impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
     }
 
     fn begin_movetext(&mut self) -> ControlFlow<()> {
-        if let Some(wanted) = self.wants_movetext
-            && !wanted(&self.tags)
-        {
+        if self.light {
+            match self.wants_movetext {
+                Some(wanted) if wanted(&self.raw_tags) => self.wanted = true,
+                _ => self.passed_over = true,
+            }
             // Not a break: the reader's fast path goes on lexing the movetext to find
             // where the game ends, and every callback returns at once.
-            self.passed_over = true;
             return ControlFlow::Continue(());
         }
         match self.second.start(self.rules, &self.tags) {
@@ -826,7 +851,7 @@ impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
     }
 
     fn move_number(&mut self, number: u64, ellipsis: bool, at: At<'_>) -> ControlFlow<()> {
-        if self.passed_over {
+        if self.light {
             return ControlFlow::Continue(());
         }
         if self.stopped {
@@ -850,7 +875,7 @@ impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
     }
 
     fn move_token(&mut self, token: &[u8], at: At<'_>) -> ControlFlow<()> {
-        if self.passed_over {
+        if self.light {
             return ControlFlow::Continue(());
         }
         if self.stopped {
@@ -873,7 +898,7 @@ impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
     }
 
     fn nag(&mut self, nag: Nag, at: At<'_>) -> ControlFlow<()> {
-        if self.passed_over {
+        if self.light {
             return ControlFlow::Continue(());
         }
         if self.stopped {
@@ -901,7 +926,7 @@ impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
     }
 
     fn comment(&mut self, text: &[u8], at: At<'_>) -> ControlFlow<()> {
-        if self.passed_over {
+        if self.light {
             return ControlFlow::Continue(());
         }
         if self.stopped && at.span().start >= self.tags_end {
@@ -933,7 +958,7 @@ impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
     }
 
     fn begin_variation(&mut self, at: At<'_>) -> ControlFlow<(), Skip> {
-        if self.passed_over {
+        if self.light {
             return ControlFlow::Continue(Skip(true));
         }
         if self.stopped {
@@ -972,7 +997,7 @@ impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
     }
 
     fn end_variation(&mut self, at: At<'_>) -> ControlFlow<()> {
-        if self.passed_over {
+        if self.light {
             return ControlFlow::Continue(());
         }
         if self.stopped {
@@ -995,7 +1020,7 @@ impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
     }
 
     fn setup(&mut self, text: &[u8], at: At<'_>) -> ControlFlow<()> {
-        if self.passed_over {
+        if self.light {
             return ControlFlow::Continue(());
         }
         if self.stopped {
@@ -1043,6 +1068,9 @@ impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
     }
 
     fn result(&mut self, result: GameResult, at: At<'_>) -> ControlFlow<()> {
+        if self.light {
+            return ControlFlow::Continue(());
+        }
         let _ = self.flush_held(&at);
         self.flush_setup_at(&at);
         self.measure(&at);
@@ -1100,7 +1128,10 @@ impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
         }
         let has_errors = diagnostics.iter().any(|d| d.severity == Severity::Error);
         let second = self.second.is_second();
-        self.second.end_game(self.rules, &self.tags, has_errors);
+        if !self.light {
+            // A light reading is no reading of the game's moves: no second one follows it.
+            self.second.end_game(self.rules, &self.tags, has_errors);
+        }
         let keep = match self.keep_raw {
             KeepRaw::Never => false,
             KeepRaw::OnError => has_errors,
@@ -1140,6 +1171,12 @@ impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
     }
 
     fn read_again(&mut self, from: u64) -> bool {
+        if std::mem::take(&mut self.wanted) {
+            // Found wanted by its light reading: read whole now.
+            self.rereading_wanted = true;
+            self.diagnostics.read_again(from);
+            return true;
+        }
         let again = self.second.read_again();
         if again {
             self.diagnostics.read_again(from);
@@ -1204,9 +1241,9 @@ impl<'r, R: Rules, I: Read> GameReader<'r, R, I> {
         self
     }
 
-    /// Reads the movetext only of the games whose tags `wanted` accepts
+    /// Reads only the games whose tags `wanted` accepts
     /// ([`GameBuilder::movetext_only_if`]).
-    pub fn movetext_only_if(mut self, wanted: &'r (dyn Fn(&Tags) -> bool + Sync)) -> Self {
+    pub fn movetext_only_if(mut self, wanted: &'r (dyn Fn(&RawTags) -> bool + Sync)) -> Self {
         self.builder = self.builder.movetext_only_if(wanted);
         self
     }

@@ -50,7 +50,7 @@ pub use rules::{Dialect, Forgiveness, MoveContext, Player, Rules, Setup, SetupEr
 pub use second::SecondReading;
 pub use span::{Location, Span};
 pub use stream::write_text_to;
-pub use tags::{CheckedTag, Tag, TagNames, Tags};
+pub use tags::{CheckedTag, RawTags, Tag, TagLookup, TagNames, Tags};
 pub use tagvalue::{
     Date, Rating, Round, SetUpTags, TagValueError, Time, TimeControl, TimePeriod, check_tags,
     tag_items,

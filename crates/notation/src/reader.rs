@@ -53,7 +53,7 @@ impl ReadOptions {
 
 /// How many times a game is read again, at most, as its visitor asks
 /// ([`Visitor::read_again`]).
-const MAX_READINGS_AGAIN: u32 = 2;
+const MAX_READINGS_AGAIN: u32 = 3;
 
 const INITIAL_BUFFER: usize = 1 << 16;
 const READ_CHUNK: usize = 1 << 16;

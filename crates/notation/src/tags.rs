@@ -223,3 +223,84 @@ impl TagNames {
         true
     }
 }
+
+/// A game's tag pairs as written, held in one buffer that is reused from game to game and
+/// read without any check: what a filter that decides from a game's tags whether to read
+/// the game sees ([`GameReader::movetext_only_if`](crate::GameReader::movetext_only_if)).
+///
+/// ```
+/// use notation::RawTags;
+/// let mut tags = RawTags::default();
+/// tags.push(b"White", b"Carlsen, Magnus");
+/// tags.push(b"Site", b"Bogot\xe1"); // Windows-1252
+/// tags.push(b"White", b"Someone else");
+/// assert_eq!(tags.get("White").as_deref(), Some("Carlsen, Magnus"));
+/// assert_eq!(tags.get("Site").as_deref(), Some("Bogotá"));
+/// assert_eq!(tags.get("Black"), None);
+/// assert_eq!(tags.len(), 3);
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct RawTags {
+    bytes: Vec<u8>,
+    /// Each pair's name and value: where they end in `bytes` (each starts where the one
+    /// before ends).
+    ends: Vec<(usize, usize)>,
+}
+
+impl RawTags {
+    /// Forgets every pair, keeping the room they took.
+    pub fn clear(&mut self) {
+        self.bytes.clear();
+        self.ends.clear();
+    }
+
+    /// Adds a pair: its name and its value, unescaped.
+    pub fn push(&mut self, name: &[u8], value: &[u8]) {
+        self.bytes.extend_from_slice(name);
+        let name_end = self.bytes.len();
+        self.bytes.extend_from_slice(value);
+        self.ends.push((name_end, self.bytes.len()));
+    }
+
+    /// The number of pairs.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// The value of the first pair named `name`, decoded (UTF-8, else Windows-1252).
+    pub fn get(&self, name: &str) -> Option<Cow<'_, str>> {
+        let mut start = 0;
+        for &(name_end, value_end) in &self.ends {
+            let found = self.bytes.get(start..name_end) == Some(name.as_bytes());
+            if found {
+                let value = self.bytes.get(name_end..value_end).unwrap_or_default();
+                return Some(crate::encoding::decode(value).0);
+            }
+            start = value_end;
+        }
+        None
+    }
+}
+
+/// Looking a tag up by name, in [`Tags`] or [`RawTags`] alike.
+pub trait TagLookup {
+    /// The value of the tag named `name`, if the game has one.
+    fn lookup(&self, name: &str) -> Option<Cow<'_, str>>;
+}
+
+impl TagLookup for Tags {
+    fn lookup(&self, name: &str) -> Option<Cow<'_, str>> {
+        self.get(name).map(Cow::Borrowed)
+    }
+}
+
+impl TagLookup for RawTags {
+    fn lookup(&self, name: &str) -> Option<Cow<'_, str>> {
+        self.get(name)
+    }
+}

@@ -605,7 +605,7 @@ fn a_game_whose_tags_are_not_wanted_is_passed_over() {
     let input: &[u8] = b"[White \"Carlsen\"]\n\n1. e4 {a comment} e5 (1... c5) 1-0\n\n\
         [White \"Anand\"]\n\n1. d4 d5 $1 2. c4 {x} 1/2-1/2\n\n\
         [White \"Carlsen\"]\n\n1. c4 *\n";
-    let wanted = |tags: &notation::Tags| tags.get("White") == Some("Carlsen");
+    let wanted = |tags: &notation::RawTags| tags.get("White").as_deref() == Some("Carlsen");
     let reader = Reader::new(input, notation::Dialect::PGN, ReadOptions::default());
     let mut games = GameReader::from_reader(&RawRules::PGN, reader).movetext_only_if(&wanted);
     let mut read = Vec::new();
@@ -620,16 +620,20 @@ fn a_game_whose_tags_are_not_wanted_is_passed_over() {
         outline,
         [
             (false, vec!["e4", "e5"], GameResult::FirstWins),
-            // Its tags and its marker are read; its moves, comments and variations not.
-            (true, vec![], GameResult::Draw),
+            // Nothing of it is kept: not its tags, its moves, comments and variations.
+            (true, vec![], GameResult::Unknown),
             (false, vec!["c4"], GameResult::Unknown),
         ]
     );
-    assert_eq!(read[1].game.tags.get("White"), Some("Anand"));
+    assert!(read[1].game.tags.is_empty());
     assert_eq!(
         (read[1].game.node_count(), read[1].game.line_count()),
         (0, 1)
     );
     assert!(read.iter().all(|g| g.diagnostics.is_empty()));
     assert_eq!(read[2].index, 2);
+    // The games wanted are read whole, as without a filter.
+    let whole = read_games(&RawRules::PGN, input, ReadOptions::default());
+    assert_eq!(format!("{:?}", read[0]), format!("{:?}", whole[0]));
+    assert_eq!(format!("{:?}", read[2]), format!("{:?}", whole[2]));
 }
