@@ -23,7 +23,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::fs::{File, OpenOptions};
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::PathBuf;
 
@@ -268,6 +268,26 @@ fn digest_tree<G: Boards>(rules: &G, game: &Game<G::Move>, by: By) -> Option<u12
     Some(bytes.digest())
 }
 
+/// A chess move in two bytes: its from and to squares and its promotion. In a given
+/// position they tell every legal move apart (castling is the king's square and the rook's,
+/// which no other move of the king can be), and the digest of a main line is taken from
+/// a given start, so that the positions its moves are played in are the same.
+fn chess_move_key(mv: &pgn::Move) -> u16 {
+    let squares =
+        |from: pgn::Square, to: pgn::Square| from.index() as u16 | (to.index() as u16) << 6;
+    match *mv {
+        pgn::Move::Normal {
+            from,
+            to,
+            promotion,
+            ..
+        } => squares(from, to) | promotion.map_or(0, |role| role.index() as u16 + 1) << 12,
+        pgn::Move::EnPassant { from, to } => squares(from, to),
+        pgn::Move::Castle { king, rook } => squares(king, rook),
+        pgn::Move::Null => u16::MAX,
+    }
+}
+
 /// Digests every chess game of `input` with the validating visitor, which plays every
 /// move without building a tree (`check`'s speed), keeping an outline of the main line.
 pub fn digest_chess(
@@ -299,8 +319,9 @@ pub fn digest_chess(
                 By::Moves => {
                     bytes.write(fen(&outline.start).as_bytes());
                     bytes.write_u8(0);
+                    bytes.0.reserve(2 * outline.moves.len());
                     for mv in &outline.moves {
-                        mv.hash(&mut bytes);
+                        bytes.0.extend_from_slice(&chess_move_key(mv).to_le_bytes());
                     }
                 }
                 By::Position => {
@@ -667,5 +688,45 @@ impl<'o> Emitter<'o> {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_chess_move_key_tells_every_legal_move_of_a_position_apart() {
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            // Castling both ways, en passant, promotions with and without a capture.
+            "r3k2r/1P4P1/8/3pP3/8/8/1p4p1/R3K2R w KQkq d6 0 1",
+            "r3k2r/1P4P1/8/8/3Pp3/8/1p4p1/R3K2R b KQkq d3 0 1",
+            // Chess960: the king next to its rook.
+            "1rk5/8/8/8/8/8/8/1RK4R w BHb - 0 1",
+        ] {
+            let position = pgn::Position::from_fen(fen).expect("a FEN");
+            let moves = position.legal_moves();
+            let mut keys: Vec<u16> = moves.iter().map(chess_move_key).collect();
+            keys.sort_unstable();
+            keys.dedup();
+            assert_eq!(keys.len(), moves.len(), "{fen}");
+        }
+    }
+
+    #[test]
+    fn packed_kept_entries_keep_their_fields() {
+        let mut kept = Kept::new((1 << 40) - 1, 7);
+        assert_eq!(
+            (kept.offset(), kept.richness(), kept.written()),
+            ((1 << 40) - 1, 7, false)
+        );
+        kept.mark_written();
+        assert_eq!(
+            (kept.offset(), kept.richness(), kept.written()),
+            ((1 << 40) - 1, 7, true)
+        );
+        assert_eq!(Kept::new(5, u32::MAX).richness(), Kept::RICHNESS_MAX);
+        assert_eq!(std::mem::size_of::<(TableKey, Kept)>(), 24);
     }
 }

@@ -821,9 +821,9 @@ impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
                 Some(wanted) if wanted(&self.raw_tags) => self.wanted = true,
                 _ => self.passed_over = true,
             }
-            // Not a break: the reader's fast path goes on lexing the movetext to find
-            // where the game ends, and every callback returns at once.
-            return ControlFlow::Continue(());
+            // Nothing of the movetext is wanted in a light reading: the reader lexes it on,
+            // at its fast path's speed, only to find where the game ends.
+            return ControlFlow::Break(());
         }
         match self.second.start(self.rules, &self.tags) {
             Ok(setup) => {

@@ -1011,7 +1011,7 @@ impl<R: Read> Reader<R> {
             // takes over at the first token they do not cover (or at the buffer's end).
             if pending_number.is_none() {
                 match state {
-                    State::Movetext if !broken && skip_from.is_none() => {
+                    State::Movetext if skip_from.is_none() => {
                         any_movetext |= self.movetext_fast(
                             visitor,
                             &mut depth,
@@ -1822,6 +1822,10 @@ impl<R: Read> Reader<R> {
         move_end: &mut u64,
         last_end: &mut u64,
     ) -> bool {
+        // A game the visitor stopped is lexed on here all the same, to find where it ends
+        // as fast as any other: the visitor is told nothing more (its diagnostics still
+        // come, as the general path gives them).
+        let muted = *broken;
         let buf = &self.buf[..self.filled];
         let len = buf.len();
         let base = self.base;
@@ -1886,7 +1890,12 @@ impl<R: Read> Reader<R> {
                         }
                         any = true;
                         *move_end = base + end as u64;
-                        (end, visitor.move_token(&buf[start..end], at(start, end)))
+                        (
+                            end,
+                            mute(muted, || {
+                                visitor.move_token(&buf[start..end], at(start, end))
+                            }),
+                        )
                     } else {
                         // A move number: `12.`, `12...`.
                         let mut end = d + 1;
@@ -1899,7 +1908,10 @@ impl<R: Read> Reader<R> {
                         any = true;
                         let number = digits_value(&buf[start..d]);
                         let at = at(start, end);
-                        (end, visitor.move_number(number, end - d >= 3, at))
+                        (
+                            end,
+                            mute(muted, || visitor.move_number(number, end - d >= 3, at)),
+                        )
                     }
                 }
                 b'{' => {
@@ -1909,7 +1921,10 @@ impl<R: Read> Reader<R> {
                         Some(i) if body[i] == b'}' => {
                             any = true;
                             let end = start + 2 + i;
-                            (end, visitor.comment(&body[..i], at(start, end)))
+                            (
+                                end,
+                                mute(muted, || visitor.comment(&body[..i], at(start, end))),
+                            )
                         }
                         _ => break,
                     }
@@ -1927,7 +1942,10 @@ impl<R: Read> Reader<R> {
                         break;
                     }
                     any = true;
-                    (end, visitor.nag(Nag(n as u16), at(start, end)))
+                    (
+                        end,
+                        mute(muted, || visitor.nag(Nag(n as u16), at(start, end))),
+                    )
                 }
                 b'!' | b'?' => {
                     let mut end = start + 1;
@@ -1940,7 +1958,7 @@ impl<R: Read> Reader<R> {
                     let Some(nag) = Nag::from_suffix(&buf[start..end]) else {
                         break;
                     };
-                    (end, visitor.nag(nag, at(start, end)))
+                    (end, mute(muted, || visitor.nag(nag, at(start, end))))
                 }
                 b'(' => {
                     // `(!)` is a suffix, and the byte after `(` must be known to tell.
@@ -1951,7 +1969,12 @@ impl<R: Read> Reader<R> {
                     *depth += 1;
                     done = start + 1;
                     pos = done;
-                    match visitor.begin_variation(at(start, start + 1)) {
+                    let flow = if muted {
+                        ControlFlow::Continue(Skip(false))
+                    } else {
+                        visitor.begin_variation(at(start, start + 1))
+                    };
+                    match flow {
                         ControlFlow::Continue(Skip(false)) => continue,
                         ControlFlow::Continue(Skip(true)) => *skip_from = Some(*depth),
                         ControlFlow::Break(()) => *broken = true,
@@ -1960,7 +1983,7 @@ impl<R: Read> Reader<R> {
                 }
                 b')' if *depth > 0 => {
                     let end = start + 1;
-                    let flow = visitor.end_variation(at(start, end));
+                    let flow = mute(muted, || visitor.end_variation(at(start, end)));
                     *depth -= 1;
                     (end, flow)
                 }
@@ -1984,7 +2007,12 @@ impl<R: Read> Reader<R> {
                     }
                     any = true;
                     *move_end = base + end as u64;
-                    (end, visitor.move_token(&buf[start..end], at(start, end)))
+                    (
+                        end,
+                        mute(muted, || {
+                            visitor.move_token(&buf[start..end], at(start, end))
+                        }),
+                    )
                 }
                 _ => break,
             };
@@ -2173,6 +2201,16 @@ impl<R: Read> Reader<R> {
                 return Ok(());
             }
         }
+    }
+}
+
+/// `call()`'s flow, or going on without calling it when `muted`.
+#[inline(always)]
+fn mute(muted: bool, call: impl FnOnce() -> ControlFlow<()>) -> ControlFlow<()> {
+    if muted {
+        ControlFlow::Continue(())
+    } else {
+        call()
     }
 }
 
