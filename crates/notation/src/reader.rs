@@ -1011,8 +1011,20 @@ impl<R: Read> Reader<R> {
             // takes over at the first token they do not cover (or at the buffer's end).
             if pending_number.is_none() {
                 match state {
+                    // Two copies of the loop: the one of a stopped game tests nothing
+                    // per token to know it tells the visitor nothing.
+                    State::Movetext if skip_from.is_none() && !broken => {
+                        any_movetext |= self.movetext_fast::<V, false>(
+                            visitor,
+                            &mut depth,
+                            &mut skip_from,
+                            &mut broken,
+                            &mut move_end,
+                            &mut last_end,
+                        );
+                    }
                     State::Movetext if skip_from.is_none() => {
-                        any_movetext |= self.movetext_fast(
+                        any_movetext |= self.movetext_fast::<V, true>(
                             visitor,
                             &mut depth,
                             &mut skip_from,
@@ -1811,9 +1823,10 @@ impl<R: Read> Reader<R> {
     /// the visitor takes every token. Stops before anything else: a token that may
     /// continue past the buffer, one that needs a diagnostic, a result, white space that
     /// must be noted. Everything it reads, it reads exactly as the general path would.
-    /// Returns whether it read a token that counts as movetext.
+    /// Returns whether it read a token that counts as movetext. `MUTED`: the visitor
+    /// stopped the game (it is `broken`), and is told nothing of the tokens.
     #[allow(clippy::too_many_arguments)]
-    fn movetext_fast<V: Visitor>(
+    fn movetext_fast<V: Visitor, const MUTED: bool>(
         &mut self,
         visitor: &mut V,
         depth: &mut usize,
@@ -1825,7 +1838,7 @@ impl<R: Read> Reader<R> {
         // A game the visitor stopped is lexed on here all the same, to find where it ends
         // as fast as any other: the visitor is told nothing more (its diagnostics still
         // come, as the general path gives them).
-        let muted = *broken;
+        let muted = MUTED;
         let buf = &self.buf[..self.filled];
         let len = buf.len();
         let base = self.base;
