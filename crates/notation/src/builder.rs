@@ -772,7 +772,7 @@ impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
     fn tag(&mut self, name: &[u8], value: RawValue<'_>, at: At<'_>) -> ControlFlow<()> {
         self.tags_end = at.span().end;
         if self.light {
-            self.raw_tags.push(name, &value.unescaped());
+            self.raw_tags.push(name, value.0);
             return ControlFlow::Continue(());
         }
         if self.limit == 0 {

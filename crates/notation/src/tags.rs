@@ -234,10 +234,12 @@ impl TagNames {
 /// tags.push(b"White", b"Carlsen, Magnus");
 /// tags.push(b"Site", b"Bogot\xe1"); // Windows-1252
 /// tags.push(b"White", b"Someone else");
+/// tags.push(b"Event", br#"The \"Open\""#);
 /// assert_eq!(tags.get("White").as_deref(), Some("Carlsen, Magnus"));
+/// assert_eq!(tags.get("Event").as_deref(), Some("The \"Open\""));
 /// assert_eq!(tags.get("Site").as_deref(), Some("Bogotá"));
 /// assert_eq!(tags.get("Black"), None);
-/// assert_eq!(tags.len(), 3);
+/// assert_eq!(tags.len(), 4);
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct RawTags {
@@ -254,7 +256,8 @@ impl RawTags {
         self.ends.clear();
     }
 
-    /// Adds a pair: its name and its value, unescaped.
+    /// Adds a pair: its name and its value as written between the quotes (escapes are
+    /// undone when the value is looked up: most values never are).
     pub fn push(&mut self, name: &[u8], value: &[u8]) {
         self.bytes.extend_from_slice(name);
         let name_end = self.bytes.len();
@@ -279,7 +282,10 @@ impl RawTags {
             let found = self.bytes.get(start..name_end) == Some(name.as_bytes());
             if found {
                 let value = self.bytes.get(name_end..value_end).unwrap_or_default();
-                return Some(crate::encoding::decode(value).0);
+                return Some(match RawValue(value).unescaped() {
+                    Cow::Borrowed(value) => crate::encoding::decode(value).0,
+                    Cow::Owned(value) => Cow::Owned(crate::encoding::decode(&value).0.into_owned()),
+                });
             }
             start = value_end;
         }
