@@ -8,7 +8,7 @@
 use std::hash::{Hash, Hasher};
 use std::io;
 
-use notation::{Diagnostic, Game, LineId, ReadOptions};
+use notation::{Diagnostic, ReadOptions};
 
 use crate::dedupe::{By, EachGame};
 use crate::games::Notate;
@@ -94,40 +94,6 @@ pub trait Boards: Notate {
     {
         crate::dedupe::digest_trees(self, input, options, by, each)
     }
-}
-
-/// Calls `each` with every position of a game's main line and the move played from it
-/// (`None` after the last), in order, set-ups inside the movetext included; stops when
-/// `each` returns `false`. Returns `false` when the start position cannot be set up.
-pub fn walk_main_line<G: Notate>(
-    rules: &G,
-    game: &Game<G::Move>,
-    mut each: impl FnMut(&G::Position, Option<&G::Move>) -> bool,
-) -> bool {
-    let Some(mut position) = rules.start(game) else {
-        return false;
-    };
-    if let Some(text) = &game.line(LineId::MAIN).setup {
-        match rules.inline_setup(&position, text) {
-            Ok(setup) => position = setup.position,
-            Err(_) => return false,
-        }
-    }
-    for node in game.mainline() {
-        if !each(&position, Some(&node.mv)) {
-            return true;
-        }
-        rules.play(&mut position, &node.mv);
-        if let Some(text) = &node.setup {
-            match rules.inline_setup(&position, text) {
-                Ok(setup) => position = setup.position,
-                // The reader reported it; the walk ends where the game's moves do.
-                Err(_) => return true,
-            }
-        }
-    }
-    each(&position, None);
-    true
 }
 
 /// A chess `--position` pattern: a placement, and the side to move when given.

@@ -27,12 +27,11 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::PathBuf;
 
-use notation::{
-    Diagnostic, DiagnosticKind, Game, GameReader, KeepRaw, LineId, ReadOptions, Severity,
-};
+use notation::{Diagnostic, Game, GameReader, KeepRaw, LineId, ReadOptions};
 
-use crate::boards::{Boards, walk_main_line};
-use crate::fmt::{Fate, as_written};
+use crate::boards::Boards;
+use crate::fmt::{Fate, as_written, fate_of_reading};
+use crate::games::walk_main_line;
 use crate::pipeline::{Input, Origin, Task};
 
 /// What makes two games the same.
@@ -144,19 +143,16 @@ impl<G: Boards> Task for DedupeTask<'_, G> {
                 for d in diagnostics.iter_mut() {
                     origin.place(d);
                 }
-                let reason = |d: &Diagnostic| format!("{}: {}", d.location, d.kind);
-                if let Some(d) = diagnostics.iter().find(|d| {
-                    matches!(
-                        d.kind,
-                        DiagnosticKind::GameTooLarge { .. }
-                            | DiagnosticKind::GameOutOfMemory { .. }
-                    )
-                }) {
-                    game.reading = Fate::Lost(reason(d));
-                    game.text = Vec::new();
-                } else if let Some(d) = diagnostics.iter().find(|d| d.severity == Severity::Error) {
-                    game.reading = Fate::Unreadable(reason(d));
-                    game.key.digest = None;
+                match fate_of_reading(diagnostics) {
+                    Fate::Written => {}
+                    Fate::Lost(reason) => {
+                        game.reading = Fate::Lost(reason);
+                        game.text = Vec::new();
+                    }
+                    Fate::Unreadable(reason) => {
+                        game.reading = Fate::Unreadable(reason);
+                        game.key.digest = None;
+                    }
                 }
                 sink(Item::Game(game))
             },
@@ -253,7 +249,7 @@ fn digest_tree<G: Boards>(rules: &G, game: &Game<G::Move>, by: By) -> Option<u12
         By::Position => {
             let mut plies = 0u64;
             let mut last = None;
-            let walked = walk_main_line(rules, game, |position, mv| {
+            let walked = walk_main_line(rules, rules.start(game)?, game, |position, mv| {
                 match mv {
                     Some(_) => plies += 1,
                     None => last = rules.fen(position),

@@ -184,29 +184,22 @@ where
                 Some(verdict) if game.passed_over => verdict,
                 _ => self.inspect.inspect(self.rules, &mut game),
             };
-            let reason = |d: &Diagnostic| format!("{}: {}", d.location, d.kind);
-            // A game skipped as too large to hold has no whole text to pass through.
-            let skipped = game.diagnostics.iter().find(|d| {
-                matches!(
-                    d.kind,
-                    DiagnosticKind::GameTooLarge { .. } | DiagnosticKind::GameOutOfMemory { .. }
-                )
-            });
-            if let Some(d) = skipped {
-                sink(Item {
-                    index: game.index,
-                    text: Text::Bytes(Vec::new()),
-                    fate: Fate::Lost(reason(d)),
-                    orphans: Vec::new(),
-                    verdict,
-                })?;
-                continue;
-            }
-            let error = game
-                .diagnostics
-                .iter()
-                .find(|d| d.severity == Severity::Error)
-                .map(reason);
+            let error = match fate_of_reading(&game.diagnostics) {
+                Fate::Lost(reason) => {
+                    // A game skipped as too large to hold has no whole text to pass
+                    // through.
+                    sink(Item {
+                        index: game.index,
+                        text: Text::Bytes(Vec::new()),
+                        fate: Fate::Lost(reason),
+                        orphans: Vec::new(),
+                        verdict,
+                    })?;
+                    continue;
+                }
+                Fate::Unreadable(reason) => Some(reason),
+                Fate::Written => None,
+            };
             if error.is_none() && !game.built {
                 // Read without its tree: the emitter reads it again as it writes it.
                 let raw = reader.buffered(game.span).unwrap_or_default();
@@ -284,6 +277,26 @@ where
             })?;
         }
         Ok(games)
+    }
+}
+
+/// What reading a game did to it, from its diagnostics: too large to hold (`Lost`), read
+/// with an error (`Unreadable`), else read whole (`Written`); each with the diagnostic
+/// that says so, as `LINE:COLUMN: message`.
+pub fn fate_of_reading(diagnostics: &[Diagnostic]) -> Fate {
+    let reason = |d: &Diagnostic| format!("{}: {}", d.location, d.kind);
+    let lost = diagnostics.iter().find(|d| {
+        matches!(
+            d.kind,
+            DiagnosticKind::GameTooLarge { .. } | DiagnosticKind::GameOutOfMemory { .. }
+        )
+    });
+    if let Some(d) = lost {
+        return Fate::Lost(reason(d));
+    }
+    match diagnostics.iter().find(|d| d.severity == Severity::Error) {
+        Some(d) => Fate::Unreadable(reason(d)),
+        None => Fate::Written,
     }
 }
 

@@ -375,15 +375,46 @@ fn settled_board(rules: &pdn::Draughts, game: &Game<pdn::PdnMove>) -> Option<pdn
 /// The position after a game's main line, its set-ups included; `None` when the start
 /// position or a set-up cannot be set up.
 pub fn main_line_end<R: Rules>(rules: &R, game: &Game<R::Move>) -> Option<R::Position> {
-    let mut board = rules.start_position(&game.tags).ok()?.position;
+    let start = rules.start_position(&game.tags).ok()?.position;
+    let mut end = None;
+    walk_main_line(rules, start, game, |position, mv| {
+        if mv.is_none() {
+            end = Some(position.clone());
+        }
+        true
+    });
+    end
+}
+
+/// Calls `each` with every position of a game's main line played from `start` and the
+/// move played from it (`None` after the last), in order, set-ups inside the movetext
+/// included; stops when `each` returns `false`, or at a set-up that cannot be set up
+/// (the reader reported it; `each` is not called with `None` then). Returns `false` when
+/// the set-up before the first move cannot be set up.
+pub fn walk_main_line<R: Rules>(
+    rules: &R,
+    mut position: R::Position,
+    game: &Game<R::Move>,
+    mut each: impl FnMut(&R::Position, Option<&R::Move>) -> bool,
+) -> bool {
     if let Some(text) = &game.line(LineId::MAIN).setup {
-        board = rules.inline_setup(&board, text).ok()?.position;
-    }
-    for node in game.mainline() {
-        rules.play(&mut board, &node.mv);
-        if let Some(text) = &node.setup {
-            board = rules.inline_setup(&board, text).ok()?.position;
+        match rules.inline_setup(&position, text) {
+            Ok(setup) => position = setup.position,
+            Err(_) => return false,
         }
     }
-    Some(board)
+    for node in game.mainline() {
+        if !each(&position, Some(&node.mv)) {
+            return true;
+        }
+        rules.play(&mut position, &node.mv);
+        if let Some(text) = &node.setup {
+            match rules.inline_setup(&position, text) {
+                Ok(setup) => position = setup.position,
+                Err(_) => return true,
+            }
+        }
+    }
+    each(&position, None);
+    true
 }

@@ -23,10 +23,11 @@ use std::io::{self, Write};
 use notation::{Diagnostic, Game, GameResult, MoveContext, RawTags, ReadGame, Severity, TagLookup};
 use pgn::openings::Eco;
 
-use crate::boards::{Boards, End, walk_main_line};
+use crate::boards::{Boards, End};
 use crate::fmt::{Emitter, Fate, Inspect, Item, Text};
 use crate::fold::{contains_folded, fold};
 use crate::games::Notate;
+use crate::games::walk_main_line;
 
 /// An inclusive range of counts, either end open.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -614,10 +615,13 @@ impl<'c, G: Boards> Selection<'c, G> {
         if !wants_walk {
             return true;
         }
+        let Some(start) = rules.start(game) else {
+            return false;
+        };
         let pattern = match &self.pattern {
             None => None,
             Some(Err(_)) => return false,
-            Some(Ok(pattern)) => match rules.start(game).and_then(|s| rules.ready(pattern, &s)) {
+            Some(Ok(pattern)) => match rules.ready(pattern, &start) {
                 Some(ready) => Some(ready),
                 None => return false,
             },
@@ -627,11 +631,7 @@ impl<'c, G: Boards> Selection<'c, G> {
             Some(Err(_)) => return false,
             Some(Ok(m)) => Some(m),
         };
-        let repetitions_apply = !c.threefold
-            || rules
-                .start(game)
-                .is_some_and(|s| rules.repetition_key(&s).is_some());
-        if !repetitions_apply {
+        if c.threefold && rules.repetition_key(&start).is_none() {
             return false;
         }
         let mut seen_pattern = pattern.is_none();
@@ -641,7 +641,7 @@ impl<'c, G: Boards> Selection<'c, G> {
         let mut seen_fifty = !c.fifty_moves;
         let mut end = End::Open;
         let mut keys: Vec<u64> = Vec::new();
-        let walked = walk_main_line(rules, game, |position, mv| {
+        let walked = walk_main_line(rules, start, game, |position, mv| {
             if let Some(p) = &pattern {
                 seen_pattern |= rules.matches(p, position);
             }
