@@ -87,92 +87,6 @@ struct Inputs {
     variant: Option<pdn::GameType>,
 }
 
-/// The criteria of `select`: a game is selected when it matches all of them.
-#[derive(Args, Clone, Default)]
-struct SelectCriteria {
-    /// A tag test: `Name=value` (equal), `Name~text` (contains, ignoring case and
-    /// accents), `Name>=value` (also `>`, `<`, `<=`, `!=`), `Name=LOW..HIGH`, `Name`
-    /// (present), `!Name` (absent). Numbers, dates (`Date>=2020.01.01`), ECO codes and
-    /// rounds compare as such. Repeatable: all must hold.
-    #[arg(long = "tag", value_name = "TEST")]
-    tags: Vec<String>,
-    /// White or Black contains NAME, ignoring case and accents. Repeatable: all must hold.
-    #[arg(long = "player", value_name = "NAME")]
-    players: Vec<String>,
-    /// The result: 1-0, 0-1, 1/2-1/2, *, or draughts' 2-0, 0-2, 1-1, 0-0 (a win is a
-    /// win on either scale). Repeatable: any of them.
-    #[arg(long = "result", value_name = "RESULT")]
-    results: Vec<String>,
-    /// Plies in the main line: MIN..MAX, MIN.., ..MAX or N.
-    #[arg(long, value_name = "MIN..MAX")]
-    plies: Option<String>,
-    /// Moves in the main line (plies / 2, rounded up): MIN..MAX, MIN.., ..MAX or N.
-    #[arg(long, value_name = "MIN..MAX")]
-    moves: Option<String>,
-    /// The main line starts with these moves, compared as moves: "1. e4 c5 2. Nf3".
-    #[arg(long, value_name = "MOVES")]
-    opening: Option<String>,
-    /// A position of the main line: a FEN (chess: placement and side to move, placement
-    /// alone for either side; draughts: either square notation, `?` for either side).
-    #[arg(long, value_name = "FEN")]
-    position: Option<String>,
-    /// A position of the main line has exactly this material: chess `KQRPPkqrp`
-    /// (upper case White), draughts men and kings per side `W:3m1k B:2m`.
-    #[arg(long, value_name = "PIECES")]
-    material: Option<String>,
-    /// As --material, at least these pieces.
-    #[arg(long, value_name = "PIECES")]
-    material_at_least: Option<String>,
-    /// The main line ends in checkmate (chess).
-    #[arg(long)]
-    checkmate: bool,
-    /// The main line ends in stalemate (chess).
-    #[arg(long)]
-    stalemate: bool,
-    /// A main-line pawn promotes to a rook, bishop or knight (chess).
-    #[arg(long)]
-    underpromotion: bool,
-    /// A main-line position occurs a third time (chess).
-    #[arg(long)]
-    threefold: bool,
-    /// The main line reaches fifty moves without a capture or pawn move (chess).
-    #[arg(long)]
-    fifty_moves: bool,
-    /// Only games with an error (written as they were read).
-    #[arg(long)]
-    with_errors: bool,
-    /// Only games without an error.
-    #[arg(long)]
-    without_errors: bool,
-    /// Only games with a warning.
-    #[arg(long)]
-    with_warnings: bool,
-}
-
-impl SelectCriteria {
-    fn given(&self) -> select::Given {
-        select::Given {
-            tags: self.tags.clone(),
-            players: self.players.clone(),
-            results: self.results.clone(),
-            plies: self.plies.clone(),
-            moves: self.moves.clone(),
-            opening: self.opening.clone(),
-            position: self.position.clone(),
-            material: self.material.clone(),
-            material_at_least: self.material_at_least.clone(),
-            checkmate: self.checkmate,
-            stalemate: self.stalemate,
-            underpromotion: self.underpromotion,
-            threefold: self.threefold,
-            fifty_moves: self.fifty_moves,
-            with_errors: self.with_errors,
-            without_errors: self.without_errors,
-            with_warnings: self.with_warnings,
-        }
-    }
-}
-
 // `select`'s criteria make its variant large; the command is parsed once.
 #[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
@@ -254,7 +168,7 @@ enum Command {
         #[arg(long)]
         invert: bool,
         #[command(flatten)]
-        criteria: SelectCriteria,
+        criteria: select::Given,
     },
     /// Write each game once: drop the games that repeat an earlier one.
     ///
@@ -782,9 +696,9 @@ fn run_select(
     output_path: Option<PathBuf>,
     rejects_path: Option<PathBuf>,
     invert: bool,
-    given: &SelectCriteria,
+    given: &select::Given,
 ) -> Result<ExitCode, Failure> {
-    let criteria = select::Criteria::parse(&given.given()).map_err(|e| {
+    let criteria = select::Criteria::parse(given).map_err(|e| {
         complain(e);
         Failure::Io
     })?;
