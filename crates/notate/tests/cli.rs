@@ -4,26 +4,12 @@
 mod common;
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use common::Temp;
+use common::{Temp, code, root, run, stderr, stdout};
 
 fn notate() -> Command {
     Command::new(env!("CARGO_BIN_EXE_notate"))
-}
-
-/// The project's root, where `corpus/` is.
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn run(args: &[&str]) -> Output {
-    notate()
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("notate runs")
 }
 
 fn run_stdin(args: &[&str], input: &[u8]) -> Output {
@@ -44,18 +30,6 @@ fn run_stdin(args: &[&str], input: &[u8]) -> Output {
     let out = child.wait_with_output().expect("notate ends");
     let _ = writer.join();
     out
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn code(o: &Output) -> i32 {
-    o.status.code().unwrap_or(-1)
 }
 
 const GAME: &str = "[Event \"e\"]\n[Site \"s\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n[White \"w\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 {a comment} 3. Bb5 (3. Bc4 Bc5) 3... a6 1-0\n\n";

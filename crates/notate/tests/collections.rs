@@ -3,24 +3,9 @@
 
 mod common;
 
-use std::process::{Command, Output};
+use std::process::Command;
 
-use common::Temp;
-
-fn notate(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_notate"))
-        .args(args)
-        .output()
-        .expect("notate runs")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
+use common::{Temp, run as notate, stderr, stdout};
 
 /// The value of each game's `tag` in a PGN or PDN text, in order.
 fn values(text: &str, tag: &str) -> Vec<String> {

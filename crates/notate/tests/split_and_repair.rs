@@ -3,35 +3,9 @@
 mod common;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
-use common::Temp;
-
-/// The project's root, where `corpus/` is.
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_notate"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("notate runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn code(o: &Output) -> i32 {
-    o.status.code().unwrap_or(-1)
-}
+use common::{Temp, code, run, stderr, stdout};
 
 /// A chess game with these tags (and the roster's others as `?`).
 fn game(tags: &[(&str, &str)]) -> String {

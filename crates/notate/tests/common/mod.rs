@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 
 /// A temporary folder removed when dropped.
 pub struct Temp(PathBuf);
@@ -37,4 +38,33 @@ impl Drop for Temp {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
+}
+
+/// The project's root, where `corpus/` is.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// `notate ARGS`, run in the project's root.
+pub fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_notate"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("notate runs")
+}
+
+/// What a run wrote on standard output.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// What a run wrote on standard error.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A run's exit code (-1 when a signal ended it).
+pub fn code(o: &Output) -> i32 {
+    o.status.code().unwrap_or(-1)
 }
