@@ -82,6 +82,7 @@ mod moves;
 pub mod openings;
 pub mod outcome;
 pub mod perft;
+pub mod polyglot;
 mod position;
 mod role;
 pub mod rules;
