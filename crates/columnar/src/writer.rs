@@ -1,0 +1,66 @@
+//! Writing record batches to a Parquet file: zstd, row groups of [`ROW_GROUP_ROWS`].
+
+use std::io::Write;
+
+use arrow_array::RecordBatch;
+use arrow_schema::SchemaRef;
+use parquet::arrow::ArrowWriter;
+use parquet::basic::{Compression, ZstdLevel};
+use parquet::errors::ParquetError;
+use parquet::file::properties::WriterProperties;
+
+/// The rows of a row group: lichess's size, large enough for engines to skip whole
+/// groups by their statistics, small enough that writing one holds little memory.
+pub const ROW_GROUP_ROWS: usize = 100_000;
+
+/// Why a Parquet file could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Writing failed (the output, or a batch that does not fit the schema).
+    #[error("{0}")]
+    Parquet(#[from] ParquetError),
+}
+
+/// A Parquet file being written, batch after batch.
+///
+/// ```
+/// use columnar::{GameRecord, GamesBuilder, Notation, ParquetWriter, games_schema};
+/// let mut games = GamesBuilder::new();
+/// games.end_game(&GameRecord { file: "a.pgn", movetext: "*", variant: "Standard", ..GameRecord::new(Notation::Chess) });
+/// let mut out = Vec::new();
+/// let mut writer = ParquetWriter::new(&mut out, games_schema())?;
+/// writer.write(&games.finish())?;
+/// writer.close()?;
+/// assert_eq!(&out[..4], b"PAR1");
+/// # Ok::<(), columnar::Error>(())
+/// ```
+pub struct ParquetWriter<W: Write + Send> {
+    inner: ArrowWriter<W>,
+}
+
+impl<W: Write + Send> ParquetWriter<W> {
+    /// A writer of `schema` to `out`, zstd-compressed.
+    pub fn new(out: W, schema: SchemaRef) -> Result<Self, Error> {
+        let properties = WriterProperties::builder()
+            .set_compression(Compression::ZSTD(ZstdLevel::try_new(3)?))
+            .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
+            .set_created_by(concat!("notate ", env!("CARGO_PKG_VERSION")).to_owned())
+            .build();
+        Ok(ParquetWriter {
+            inner: ArrowWriter::try_new(out, schema, Some(properties))?,
+        })
+    }
+
+    /// Writes a batch: its rows go into the current row group, which is written out
+    /// once it holds [`ROW_GROUP_ROWS`].
+    pub fn write(&mut self, batch: &RecordBatch) -> Result<(), Error> {
+        self.inner.write(batch)?;
+        Ok(())
+    }
+
+    /// Writes the last row group and the file's footer.
+    pub fn close(self) -> Result<(), Error> {
+        self.inner.close()?;
+        Ok(())
+    }
+}
