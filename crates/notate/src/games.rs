@@ -75,6 +75,48 @@ pub trait Notate: Rules + Sync {
     /// for a game read without its tree; nothing for rules that name no openings.
     fn see_opening(&self, _classifier: &mut Classifier, _position: &Self::Position) {}
 
+    /// Which columns of the Parquet games table a game's moves go to: chess moves to
+    /// `moves_san` and `moves_uci`, others to `moves` (the default).
+    fn columnar_notation(&self) -> columnar::Notation {
+        columnar::Notation::Draughts
+    }
+
+    /// Writes a move for the Parquet tables: its text in the game's notation to `text`,
+    /// and for chess its UCI to `uci` (the default writes the text alone).
+    fn move_columns(
+        &self,
+        position: &Self::Position,
+        mv: &Self::Move,
+        text: &mut String,
+        uci: &mut String,
+    ) {
+        let _ = uci;
+        self.write_move(position, mv, text);
+    }
+
+    /// A position's key for the positions table: for chess, its Polyglot key; `None`
+    /// for rules with no such key (the default).
+    fn position_key(&self, _position: &Self::Position) -> Option<u64> {
+        None
+    }
+
+    /// What a position (the end of a main line) decides by the rules alone, for the
+    /// `outcome` column: `checkmate`, `stalemate`, …; `None` when the game may go on
+    /// (the default).
+    fn outcome_name(&self, _end: &Self::Position) -> Option<&'static str> {
+        None
+    }
+
+    /// The clock (seconds) and evaluation written in a move's comments, for the
+    /// Parquet tables; `position` is the one the move was played from.
+    fn clock_and_eval(
+        &self,
+        _position: &Self::Position,
+        _comments: &[String],
+    ) -> (Option<f64>, Option<columnar::Eval>) {
+        (None, None)
+    }
+
     /// Reads every game of `input` for `check`, passing each one's counts and diagnostics
     /// to `each`; returns the diagnostics outside any game.
     ///
@@ -252,6 +294,61 @@ impl Notate for pgn::Chess {
         true
     }
 
+    fn columnar_notation(&self) -> columnar::Notation {
+        columnar::Notation::Chess
+    }
+
+    fn move_columns(
+        &self,
+        position: &pgn::Position,
+        mv: &pgn::Move,
+        text: &mut String,
+        uci: &mut String,
+    ) {
+        use std::fmt::Write;
+        let _ = write!(text, "{}", position.san(mv));
+        let _ = write!(uci, "{}", pgn::Uci::from_move(mv, position.castling_mode()));
+    }
+
+    fn position_key(&self, position: &pgn::Position) -> Option<u64> {
+        Some(pgn::polyglot::key(position))
+    }
+
+    fn outcome_name(&self, end: &pgn::Position) -> Option<&'static str> {
+        Some(match end.outcome()? {
+            pgn::Outcome::Checkmate { .. } => "checkmate",
+            pgn::Outcome::Stalemate => "stalemate",
+            pgn::Outcome::InsufficientMaterial => "insufficient material",
+            pgn::Outcome::SeventyFiveMoves => "seventy-five moves",
+        })
+    }
+
+    /// `[%clk]` and `[%eval]`, the first of each in the move's comments that reads.
+    fn clock_and_eval(
+        &self,
+        _position: &pgn::Position,
+        comments: &[String],
+    ) -> (Option<f64>, Option<columnar::Eval>) {
+        use pgn::commands::{ClockTime, Eval, Score, args_of};
+        let (mut clock, mut eval) = (None, None);
+        for comment in comments.iter().filter(|c| c.contains("[%")) {
+            if clock.is_none() {
+                clock = args_of(comment, "clk")
+                    .and_then(|args| args.parse::<ClockTime>().ok())
+                    .map(|time| time.millis() as f64 / 1000.0);
+            }
+            if eval.is_none() {
+                eval = args_of(comment, "eval")
+                    .and_then(|args| args.parse::<Eval>().ok())
+                    .map(|e| match e.score {
+                        Score::Centipawns(cp) => columnar::Eval::Centipawns(cp),
+                        Score::Mate(n) => columnar::Eval::Mate(n),
+                    });
+            }
+        }
+        (clock, eval)
+    }
+
     fn opening(&self, game: &Game<Self::Move>) -> Option<&'static Opening> {
         pgn::openings::classify_game(game)
     }
@@ -322,6 +419,53 @@ impl Notate for pdn::Draughts {
 
     fn diagram(&self, board: &pdn::Board) -> Option<String> {
         Some(crate::show::draughts_diagram(board.position()))
+    }
+
+    fn outcome_name(&self, end: &pdn::Board) -> Option<&'static str> {
+        Some(match end.position().outcome()? {
+            pdn::Outcome::Decisive { .. } => "cannot move",
+            pdn::Outcome::Draw => "draw",
+        })
+    }
+
+    /// `[%clk]`/`[%clock]` (the mover's time where both sides' are written) and
+    /// `[%eval]`, the first of each in the move's comments.
+    fn clock_and_eval(
+        &self,
+        board: &pdn::Board,
+        comments: &[String],
+    ) -> (Option<f64>, Option<columnar::Eval>) {
+        use pdn::commands::Command;
+        let mover = board.position().turn();
+        let (mut clock, mut eval) = (None, None);
+        for comment in comments.iter().filter(|c| c.contains("[%")) {
+            for command in pdn::commands::commands(comment) {
+                match command {
+                    Command::Clk(clocks) | Command::Clock(clocks) if clock.is_none() => {
+                        let readings = [Some(clocks.first), clocks.second];
+                        let mine = readings
+                            .iter()
+                            .flatten()
+                            .find(|r| r.side == Some(mover))
+                            .unwrap_or(&clocks.first);
+                        clock = Some(mine.time.as_secs() as f64);
+                    }
+                    Command::Other { name, value } if name == "eval" && eval.is_none() => {
+                        eval = value
+                            .parse::<pgn::commands::Eval>()
+                            .ok()
+                            .map(|e| match e.score {
+                                pgn::commands::Score::Centipawns(cp) => {
+                                    columnar::Eval::Centipawns(cp)
+                                }
+                                pgn::commands::Score::Mate(n) => columnar::Eval::Mate(n),
+                            });
+                    }
+                    _ => {}
+                }
+            }
+        }
+        (clock, eval)
     }
 
     /// The side to move that cannot move (no pieces left, or all blocked) loses, in

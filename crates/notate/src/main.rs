@@ -27,6 +27,7 @@ mod games;
 mod input;
 mod json;
 mod large;
+mod parquet;
 mod perft;
 mod pipeline;
 mod repair;
@@ -229,6 +230,24 @@ enum Command {
         #[arg(long)]
         strict: bool,
     },
+    /// Write the games as a Parquet table, one row per game (and with `--positions`, one
+    /// row per main-line position in another), for DuckDB, Polars, pandas and Spark.
+    ///
+    /// Every game is a row, one with errors too (its moves up to the error, `errors` > 0).
+    /// README.md lists the columns. Exits 1 when a game has an error.
+    Parquet {
+        #[command(flatten)]
+        inputs: Inputs,
+        /// The games table to write.
+        #[arg(long, short, value_name = "FILE", required = true)]
+        output: PathBuf,
+        /// Also write the positions table to this file.
+        #[arg(long, value_name = "FILE")]
+        positions: Option<PathBuf>,
+        /// Treat every departure from the standard's import format as an error.
+        #[arg(long)]
+        strict: bool,
+    },
     /// Print statistics: games, plies, results, variants, tags, openings, diagnostics.
     Stats {
         #[command(flatten)]
@@ -367,6 +386,12 @@ fn main() -> ExitCode {
             output,
             strict,
         } => run_json(&inputs, output, strict),
+        Command::Parquet {
+            inputs,
+            output,
+            positions,
+            strict,
+        } => run_parquet(&inputs, &output, positions.as_ref(), strict),
         Command::Stats { inputs } => run_stats(&inputs),
         Command::Perft {
             variant,
@@ -1010,6 +1035,73 @@ fn run_json(
         })
     })?;
     finish(&mut *out, &mut run)?;
+    Ok(run.code(errors > 0))
+}
+
+fn run_parquet(
+    inputs: &Inputs,
+    output_path: &PathBuf,
+    positions_path: Option<&PathBuf>,
+    strict: bool,
+) -> Result<ExitCode, Failure> {
+    let mut run = Run::new(inputs, true)?;
+    let create = |path: &PathBuf, schema| {
+        File::create(path)
+            .map_err(|e| e.to_string())
+            .and_then(|file| {
+                columnar::ParquetWriter::new(io::BufWriter::with_capacity(1 << 20, file), schema)
+                    .map_err(|e| e.to_string())
+            })
+            .map_err(|e| {
+                complain(format_args!("{}: {e}", path.display()));
+                Failure::Io
+            })
+    };
+    let mut games = create(output_path, columnar::games_schema())?;
+    let mut positions = match positions_path {
+        Some(path) => Some(create(path, columnar::positions_schema())?),
+        None => None,
+    };
+    let options = read_options(strict);
+    let (mut rows, mut errors) = (0, 0);
+    run.each(|source, opened, run| {
+        with_rules!(opened.format, run.variant, |rules| {
+            let placing = parquet::Placing::Whole;
+            let task = parquet::ParquetTask {
+                rules,
+                options,
+                name: &source.name,
+                placing,
+                positions: positions.is_some(),
+            };
+            let mut emitter = parquet::Emitter {
+                games: &mut games,
+                positions: positions.as_mut(),
+                name: source.name.clone(),
+                placing,
+                once: OncePerInput::default(),
+                rows: 0,
+                errors: 0,
+            };
+            let result = pipeline::drive(&task, opened.reader, run.jobs, &mut |item, before| {
+                emitter.emit(item, before, &mut |m| run.warn(&m))
+            });
+            rows += emitter.rows;
+            errors += emitter.errors;
+            result
+        })
+    })?;
+    let closed = games
+        .close()
+        .and_then(|()| positions.map_or(Ok(()), |p| p.close()));
+    if let Err(e) = closed {
+        complain(format_args!("{}: {e}", output_path.display()));
+        return Err(Failure::Io);
+    }
+    run.warn(&format!(
+        "{rows} games written to {} ({errors} with errors)",
+        output_path.display()
+    ));
     Ok(run.code(errors > 0))
 }
 

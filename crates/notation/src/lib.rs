@@ -59,5 +59,5 @@ pub use tree::{Game, Line, LineId, Node, NodeId, Tail};
 pub use visitor::{At, RawGame, RawValue, Skip, Visitor};
 pub use writer::{
     PGN_ROSTER, WriteError, WriteOptions, export_len, to_export_string, write_game, write_game_to,
-    write_tags,
+    write_movetext_to, write_tags,
 };

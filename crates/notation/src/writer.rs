@@ -59,6 +59,9 @@ pub struct WriteOptions {
     /// start position, `FEN`, `SetUp`, `Variant`, `GameType`, without which the game would
     /// not read back), no comments, no annotation glyphs, no variations.
     pub reduced: bool,
+    /// Write the variations, as the export format does; `false` writes the main line
+    /// alone, with its comments and glyphs (a table's one-line movetext, say).
+    pub variations: bool,
     /// The tags written first, in this order, each with the value written when the game
     /// has no such tag. A tag named `Result` always gets the game's termination marker.
     pub roster: &'static [(&'static str, &'static str)],
@@ -71,6 +74,7 @@ impl WriteOptions {
         line_width: 80,
         suffix_symbols: false,
         reduced: false,
+        variations: true,
         roster: PGN_ROSTER,
     };
 }
@@ -169,6 +173,26 @@ pub fn write_game<R: Rules>(
         Err(_) => out.truncate(start),
     }
     written
+}
+
+/// Writes a game's movetext section alone (its termination marker included, then the
+/// empty line that ends the section), and gives the result written.
+///
+/// ```
+/// use notation::{write_movetext_to, Game, RawMove, RawRules, WriteOptions};
+/// let game: Game<RawMove> = Game::new();
+/// let mut out = String::new();
+/// write_movetext_to(&RawRules::PGN, &game, &WriteOptions::PGN, &mut out)?;
+/// assert_eq!(out, "*\n\n");
+/// # Ok::<(), notation::WriteError>(())
+/// ```
+pub fn write_movetext_to<R: Rules, W: fmt::Write>(
+    rules: &R,
+    game: &Game<R::Move>,
+    options: &WriteOptions,
+    out: &mut W,
+) -> Result<GameResult, WriteError> {
+    write_movetext(rules, game, options, out)
 }
 
 /// Counts the bytes written to it, and keeps none.
@@ -512,8 +536,8 @@ fn walk<R: Rules, W: fmt::Write>(
             let intervened = w.annotated_move(&mut scratch, &node.nags, &node.comments, options);
             number_second = turn == Player::Second || intervened;
 
-            let before =
-                (!options.reduced && !node.variations.is_empty()).then(|| frame.position.clone());
+            let before = (!options.reduced && options.variations && !node.variations.is_empty())
+                .then(|| frame.position.clone());
             rules.play(&mut frame.position, &node.mv);
             if let Some(setup) = &node.setup {
                 frame.position = inline_setup(rules, &frame.position, setup)?;
@@ -557,7 +581,7 @@ fn walk<R: Rules, W: fmt::Write>(
     let end = main_end.or_else(|| stack.into_iter().next().map(|main| main.position));
 
     match &game.tail {
-        Some(_) if !tail_written && options.reduced => {
+        Some(_) if !tail_written && (options.reduced || !options.variations) => {
             // The tail continues a variation the reduced format leaves out.
             Err(WriteError::ReducedTail)
         }

@@ -25,5 +25,6 @@ pub const PDN_WRITE: WriteOptions = WriteOptions {
     line_width: 80,
     suffix_symbols: true,
     reduced: false,
+    variations: true,
     roster: PDN_ROSTER,
 };

@@ -480,46 +480,83 @@ impl<'a> Segment<'a> {
 /// ```
 pub fn parse(comment: &str) -> Vec<Segment<'_>> {
     let mut segments = Vec::new();
-    let mut rest = comment;
     let mut text_start = 0;
-    let mut offset = 0;
-    while let Some(i) = rest.find("[%") {
-        let command_start = offset + i;
-        let after = &rest[i + 2..];
-        let Some(close) = after.find(']') else {
-            break;
-        };
-        let inner = &after[..close];
-        let name_len = inner
-            .bytes()
-            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
-            .count();
-        let (name, args) = inner.split_at(name_len);
-        let valid = !name.is_empty()
-            && (args.is_empty() || args.starts_with(|c: char| c.is_whitespace()))
-            && !args.contains('[');
-        let end = command_start + 2 + close + 1;
-        if valid {
-            if text_start < command_start {
-                segments.push(Segment::Text(&comment[text_start..command_start]));
-            }
-            segments.push(Segment::Command {
-                command: Command::from_parts(name, args.trim()),
-                written: Some(&comment[command_start..end]),
-            });
-            text_start = end;
-            rest = &comment[end..];
-            offset = end;
-        } else {
-            // Not a command: look again after this `[%`.
-            rest = &comment[command_start + 2..];
-            offset = command_start + 2;
+    for found in raw_commands(comment) {
+        if text_start < found.start {
+            segments.push(Segment::Text(&comment[text_start..found.start]));
         }
+        segments.push(Segment::Command {
+            command: Command::from_parts(found.name, found.args),
+            written: Some(&comment[found.start..found.end]),
+        });
+        text_start = found.end;
     }
     if text_start < comment.len() {
         segments.push(Segment::Text(&comment[text_start..]));
     }
     segments
+}
+
+/// The arguments of the first command named `name` in a comment, as written (without
+/// the white space around them), found without reading the other commands: for a
+/// program that wants one value of many comments (`[%clk]` of every move, say).
+///
+/// ```
+/// use pgn::commands::{args_of, ClockTime};
+/// let comment = "[%eval 0.18] [%clk 0:05:00]";
+/// assert_eq!(args_of(comment, "clk"), Some("0:05:00"));
+/// assert_eq!(args_of(comment, "clk").map(str::parse::<ClockTime>), Some(Ok(ClockTime::from_millis(300_000))));
+/// assert_eq!(args_of(comment, "emt"), None);
+/// ```
+pub fn args_of<'a>(comment: &'a str, name: &str) -> Option<&'a str> {
+    raw_commands(comment)
+        .find(|found| found.name == name)
+        .map(|found| found.args)
+}
+
+/// A command as written in a comment: `[%name args]` from `start` to `end`.
+struct RawCommand<'a> {
+    name: &'a str,
+    args: &'a str,
+    start: usize,
+    end: usize,
+}
+
+/// The commands of a comment as written, in order. A `[%` with no closing `]`, or one
+/// whose name is not followed by white space or `]`, or whose arguments hold a `[`, is
+/// text.
+fn raw_commands(comment: &str) -> impl Iterator<Item = RawCommand<'_>> {
+    let mut offset = 0;
+    std::iter::from_fn(move || {
+        loop {
+            let rest = &comment[offset..];
+            let i = rest.find("[%")?;
+            let command_start = offset + i;
+            let after = &rest[i + 2..];
+            let close = after.find(']')?;
+            let inner = &after[..close];
+            let name_len = inner
+                .bytes()
+                .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+                .count();
+            let (name, args) = inner.split_at(name_len);
+            let valid = !name.is_empty()
+                && (args.is_empty() || args.starts_with(|c: char| c.is_whitespace()))
+                && !args.contains('[');
+            if valid {
+                let end = command_start + 2 + close + 1;
+                offset = end;
+                return Some(RawCommand {
+                    name,
+                    args: args.trim(),
+                    start: command_start,
+                    end,
+                });
+            }
+            // Not a command: look again after this `[%`.
+            offset = command_start + 2;
+        }
+    })
 }
 
 /// Writes segments back into a comment: text and commands read from a comment as they were

@@ -1,0 +1,374 @@
+//! `notate parquet`: games, and optionally the positions of their main lines, as
+//! Parquet tables ([`columnar`]) for DuckDB, Polars, pandas and Spark.
+//!
+//! Workers read a chunk each and build its rows as record batches; the emitter, the only
+//! one who knows how many games came before a chunk, numbers the games, writes each
+//! game's diagnostics as `check` prints them (dropping the notes an input gives once,
+//! as a whole read would), and hands the batches to the Parquet writers in input order.
+//! So `--jobs N` writes the same file as `--jobs 1`. Memory is bounded by the chunks in
+//! flight and the row group being written, not by the input.
+
+use std::fmt::Write as _;
+use std::io::{self, Write};
+use std::sync::Arc;
+
+use arrow_array::builder::{ListBuilder, StringBuilder, UInt32Builder};
+use arrow_array::{ArrayRef, RecordBatch};
+use columnar::{
+    GameRecord, GamesBuilder, MoveRecord, ParquetWriter, PositionRecord, PositionsBuilder,
+};
+use notation::{
+    Diagnostic, GameReader, KeepRaw, LineId, ReadGame, ReadOptions, Severity, WriteOptions,
+};
+
+use crate::games::{Notate, walk_main_line};
+use crate::pipeline::{Input, OncePerInput, Origin, Task};
+
+/// A batch is handed on once its rows hold about this many bytes of text (one worker
+/// reading a whole input alone would otherwise build it in one batch).
+const BATCH_BYTES: usize = 32 << 20;
+
+/// Where the games of a read are in their input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(dead_code)] // `From` comes with `--range`.
+pub enum Placing {
+    /// The whole input: games are numbered, lines counted from its start.
+    Whole,
+    /// A byte range starting at this offset of the input (`--range`): the games before
+    /// it are not counted, so the `game` column is null and diagnostics count lines
+    /// from this byte (`name@offset:line:column: …`).
+    From(u64),
+}
+
+impl Placing {
+    fn base(self) -> u64 {
+        match self {
+            Placing::Whole => 0,
+            Placing::From(offset) => offset,
+        }
+    }
+}
+
+/// Reads games and builds their rows.
+pub struct ParquetTask<'r, G> {
+    /// The rules.
+    pub rules: &'r G,
+    /// How to read.
+    pub options: ReadOptions,
+    /// The input's name, for the `file` column.
+    pub name: &'r str,
+    /// Where the games are in their input.
+    pub placing: Placing,
+    /// Whether to build the positions table too.
+    pub positions: bool,
+}
+
+/// The rows of some games of a chunk.
+pub struct Item {
+    /// Their games table rows; the `game`, `errors`, `warnings` and `diagnostics`
+    /// columns are the emitter's to fill.
+    games: RecordBatch,
+    /// Their positions table rows, when asked for.
+    positions: Option<RecordBatch>,
+    /// Each game's diagnostics, in row order.
+    diagnostics: Vec<Vec<Diagnostic>>,
+    /// Diagnostics outside any game.
+    orphans: Vec<Diagnostic>,
+}
+
+/// What the worker reuses from game to game.
+struct Rows {
+    games: GamesBuilder,
+    positions: Option<PositionsBuilder>,
+    diagnostics: Vec<Vec<Diagnostic>>,
+    text: String,
+    uci: String,
+    movetext: String,
+    nags: Vec<u16>,
+}
+
+impl Rows {
+    fn take(&mut self) -> Item {
+        Item {
+            games: self.games.finish(),
+            positions: self.positions.as_mut().map(PositionsBuilder::finish),
+            diagnostics: std::mem::take(&mut self.diagnostics),
+            orphans: Vec::new(),
+        }
+    }
+}
+
+impl<G: Notate> Task for ParquetTask<'_, G> {
+    type Item = Item;
+
+    fn run(
+        &self,
+        mut input: Input<'_>,
+        origin: Origin,
+        sink: &mut dyn FnMut(Item) -> io::Result<()>,
+    ) -> io::Result<u64> {
+        let reader = input.reader(self.rules.dialect(), self.options);
+        let mut reader = GameReader::from_reader(self.rules, reader).keep_raw(KeepRaw::Never);
+        let mut rows = Rows {
+            games: GamesBuilder::new(),
+            positions: self.positions.then(PositionsBuilder::new),
+            diagnostics: Vec::new(),
+            text: String::new(),
+            uci: String::new(),
+            movetext: String::new(),
+            nags: Vec::new(),
+        };
+        let mut games = 0;
+        while let Some(mut game) = reader.read_game()? {
+            games += 1;
+            for d in &mut game.diagnostics {
+                origin.place(d);
+            }
+            let offset = self.placing.base() + origin.offset + game.span.start;
+            self.add(&mut rows, &game, offset);
+            rows.diagnostics.push(game.diagnostics);
+            if rows.games.bytes() >= BATCH_BYTES {
+                sink(rows.take())?;
+            }
+        }
+        let mut orphans = reader.take_orphans();
+        let buffer = reader.into_reader().into_vec();
+        input.give_back(buffer);
+        for d in &mut orphans {
+            origin.place(d);
+        }
+        if !rows.games.is_empty() || !orphans.is_empty() {
+            let mut item = rows.take();
+            item.orphans = orphans;
+            sink(item)?;
+        }
+        Ok(games)
+    }
+}
+
+impl<G: Notate> ParquetTask<'_, G> {
+    /// Adds a game's rows. Its number is its index in the chunk, from 1: the emitter
+    /// adds the games before the chunk.
+    fn add(&self, rows: &mut Rows, read: &ReadGame<G::Move>, offset: u64) {
+        let rules = self.rules;
+        let game = &read.game;
+        let notation = rules.columnar_notation();
+        let number = match self.placing {
+            Placing::Whole => Some(read.index + 1),
+            Placing::From(_) => None,
+        };
+        let main = &game.line(LineId::MAIN).moves;
+        let mut plies: u32 = 0;
+        let mut end = None;
+        // The clock and evaluation written after the move that led to a position.
+        let mut after_last: (Option<f64>, Option<columnar::Eval>) = (None, None);
+        if let Ok(setup) = rules.start_position(&game.tags) {
+            walk_main_line(rules, setup.position, game, |position, mv| {
+                let Some(mv) = mv else {
+                    end = Some(position.clone());
+                    if let Some(positions) = &mut rows.positions {
+                        let fen = rules.fen(position);
+                        positions.push(&PositionRecord {
+                            file: self.name,
+                            offset,
+                            game: number,
+                            ply: plies,
+                            fen: fen.as_deref(),
+                            hash: rules.position_key(position),
+                            clock: after_last.0,
+                            eval: after_last.1,
+                            ..PositionRecord::default()
+                        });
+                    }
+                    return true;
+                };
+                let Some(node) = main.get(plies as usize).map(|&id| game.node(id)) else {
+                    return false;
+                };
+                rows.text.clear();
+                rows.uci.clear();
+                rules.move_columns(position, mv, &mut rows.text, &mut rows.uci);
+                let (clock, eval) = rules.clock_and_eval(position, &node.comments);
+                rows.nags.clear();
+                rows.nags.extend(node.nags.iter().map(|nag| nag.0));
+                let chess = notation == columnar::Notation::Chess;
+                rows.games.push_move(&MoveRecord {
+                    notation,
+                    san: &rows.text,
+                    uci: chess.then_some(rows.uci.as_str()),
+                    clock,
+                    eval,
+                    nags: &rows.nags,
+                });
+                if let Some(positions) = &mut rows.positions {
+                    let fen = rules.fen(position);
+                    positions.push(&PositionRecord {
+                        file: self.name,
+                        offset,
+                        game: number,
+                        ply: plies,
+                        fen: fen.as_deref(),
+                        hash: rules.position_key(position),
+                        move_san: chess.then_some(rows.text.as_str()),
+                        move_uci: chess.then_some(rows.uci.as_str()),
+                        move_text: (!chess).then_some(rows.text.as_str()),
+                        clock: after_last.0,
+                        eval: after_last.1,
+                    });
+                }
+                after_last = (clock, eval);
+                plies += 1;
+                true
+            });
+        }
+        let tags: Vec<(&str, &str)> = game
+            .tags
+            .iter()
+            .map(|t| (t.name.as_str(), t.value.as_str()))
+            .collect();
+        rows.movetext.clear();
+        write_main_line(rules, game, &mut rows.movetext);
+        let start_fen = rules.start(game).and_then(|p| rules.fen(&p));
+        let final_fen = end.as_ref().and_then(|p| rules.fen(p));
+        let outcome = end.as_ref().and_then(|p| rules.outcome_name(p));
+        let variant = rules.variant(game);
+        let opening = rules.opening(game);
+        let eco = opening.map(|o| o.eco().to_string());
+        rows.games.end_game(&GameRecord {
+            notation,
+            file: self.name,
+            game: number,
+            offset,
+            tags: &tags,
+            movetext: &rows.movetext,
+            plies,
+            start_fen: start_fen.as_deref(),
+            final_fen: final_fen.as_deref(),
+            outcome,
+            variant: &variant,
+            opening: eco.as_deref().zip(opening.map(|o| o.name())),
+            errors: 0,
+            warnings: 0,
+            diagnostics: &[],
+        });
+    }
+}
+
+/// The main line with its comments and glyphs in the export format, on one line, its
+/// termination marker last. A game whose unread text continues a variation keeps its
+/// variations; one whose moves cannot be written (its start position cannot be set up)
+/// has an empty movetext, and its diagnostics say why.
+fn write_main_line<G: Notate>(rules: &G, game: &notation::Game<G::Move>, out: &mut String) {
+    let one_line = WriteOptions {
+        line_width: usize::MAX,
+        variations: false,
+        ..rules.write_options()
+    };
+    let written = notation::write_movetext_to(rules, game, &one_line, out).or_else(|_| {
+        out.clear();
+        let options = WriteOptions {
+            variations: true,
+            ..one_line
+        };
+        notation::write_movetext_to(rules, game, &options, out)
+    });
+    if written.is_err() {
+        out.clear();
+    }
+    let kept = out.trim_end().len();
+    out.truncate(kept);
+}
+
+/// Puts the rows in input order and writes them.
+pub struct Emitter<'w, W: Write + Send, P: Write + Send> {
+    /// The games table.
+    pub games: &'w mut ParquetWriter<W>,
+    /// The positions table, when asked for.
+    pub positions: Option<&'w mut ParquetWriter<P>>,
+    /// The input's name, as diagnostics give it.
+    pub name: String,
+    /// Where the games are in their input.
+    pub placing: Placing,
+    /// The notes an input gives once.
+    pub once: OncePerInput,
+    /// Games written.
+    pub rows: u64,
+    /// Games with an error.
+    pub errors: u64,
+}
+
+impl<W: Write + Send, P: Write + Send> Emitter<'_, W, P> {
+    /// Writes one item, its games renumbered by `before` (the games of earlier chunks);
+    /// diagnostics outside any game go to `warn`.
+    pub fn emit(
+        &mut self,
+        mut item: Item,
+        before: u64,
+        warn: &mut dyn FnMut(String),
+    ) -> io::Result<()> {
+        let mut errors = UInt32Builder::new();
+        let mut warnings = UInt32Builder::new();
+        let mut strings = ListBuilder::new(StringBuilder::new()).with_field(Arc::new(
+            arrow_schema::Field::new("item", arrow_schema::DataType::Utf8, false),
+        ));
+        let mut line = String::new();
+        for diagnostics in &mut item.diagnostics {
+            diagnostics.retain(|d| self.once.keep(d));
+            let mut counts = [0u32; 2];
+            for d in diagnostics.iter_mut() {
+                d.game += before;
+                counts[usize::from(d.severity == Severity::Error)] += 1;
+                line.clear();
+                self.describe(d, &mut line);
+                strings.values().append_value(&line);
+            }
+            strings.append(true);
+            warnings.append_value(counts[0]);
+            errors.append_value(counts[1]);
+            self.errors += u64::from(counts[1] > 0);
+        }
+        self.rows += item.diagnostics.len() as u64;
+        let mut games = columnar::renumber(&item.games, before);
+        games = replace(&games, "errors", Arc::new(errors.finish()));
+        games = replace(&games, "warnings", Arc::new(warnings.finish()));
+        games = replace(&games, "diagnostics", Arc::new(strings.finish()));
+        self.games.write(&games).map_err(io::Error::other)?;
+        if let (Some(writer), Some(batch)) = (self.positions.as_deref_mut(), &item.positions) {
+            writer
+                .write(&columnar::renumber(batch, before))
+                .map_err(io::Error::other)?;
+        }
+        item.orphans.retain(|d| self.once.keep(d));
+        for d in &item.orphans {
+            let mut text = String::new();
+            self.describe(d, &mut text);
+            warn(text);
+        }
+        Ok(())
+    }
+
+    /// A diagnostic as `check` prints it: `name:line:column: severity: message (game
+    /// N)`; in a byte range, `name@offset:line:column: severity: message`, lines counted
+    /// from the range's first byte and the game unnumbered.
+    fn describe(&self, d: &Diagnostic, out: &mut String) {
+        let _ = match self.placing {
+            Placing::Whole => write!(out, "{}:{d}", self.name),
+            Placing::From(offset) => write!(
+                out,
+                "{}@{offset}:{}: {}: {}",
+                self.name, d.location, d.severity, d.kind
+            ),
+        };
+    }
+}
+
+/// `batch` with the column `name` replaced by `column` (of the same type and length).
+fn replace(batch: &RecordBatch, name: &str, column: ArrayRef) -> RecordBatch {
+    let Ok(index) = batch.schema().index_of(name) else {
+        return batch.clone();
+    };
+    let mut columns = batch.columns().to_vec();
+    columns[index] = column;
+    RecordBatch::try_new(batch.schema(), columns)
+        .unwrap_or_else(|e| unreachable!("the column keeps its type and length: {e}"))
+}
