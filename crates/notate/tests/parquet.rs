@@ -1,0 +1,403 @@
+//! `notate parquet`: the tables hold what `notate json` says of every game, row for row,
+//! and `--jobs` does not change a byte of them.
+
+mod common;
+
+use std::fs::File;
+use std::path::Path;
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Float64Type, Int16Type, Int32Type, UInt16Type, UInt32Type, UInt64Type};
+use arrow_array::{Array, ArrayRef, RecordBatch};
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use serde_json::Value;
+
+use common::{Temp, code, run, stderr};
+
+/// Every batch of a Parquet file, read back with the `parquet` crate.
+fn read(path: &Path) -> Vec<RecordBatch> {
+    let file = File::open(path).expect("the table was written");
+    ParquetRecordBatchReaderBuilder::try_new(file)
+        .expect("a Parquet file")
+        .build()
+        .expect("a reader")
+        .map(|b| b.expect("a batch"))
+        .collect()
+}
+
+/// One row of a batch, column by column, as JSON values (so that rows read as the
+/// JSON they are compared with).
+fn rows(batches: &[RecordBatch]) -> Vec<serde_json::Map<String, Value>> {
+    let mut out = Vec::new();
+    for batch in batches {
+        for row in 0..batch.num_rows() {
+            let mut map = serde_json::Map::new();
+            for (field, column) in batch.schema().fields().iter().zip(batch.columns()) {
+                map.insert(field.name().clone(), value(column, row));
+            }
+            out.push(map);
+        }
+    }
+    out
+}
+
+fn value(column: &ArrayRef, row: usize) -> Value {
+    use arrow_schema::DataType;
+    if column.is_null(row) {
+        return Value::Null;
+    }
+    match column.data_type() {
+        DataType::Utf8 => Value::from(column.as_string::<i32>().value(row)),
+        DataType::UInt64 => Value::from(column.as_primitive::<UInt64Type>().value(row)),
+        DataType::UInt32 => Value::from(column.as_primitive::<UInt32Type>().value(row)),
+        DataType::UInt16 => Value::from(column.as_primitive::<UInt16Type>().value(row)),
+        DataType::Int16 => Value::from(column.as_primitive::<Int16Type>().value(row)),
+        DataType::Int32 => Value::from(column.as_primitive::<Int32Type>().value(row)),
+        DataType::Float64 => Value::from(column.as_primitive::<Float64Type>().value(row)),
+        DataType::Date32 => Value::from(
+            column
+                .as_primitive::<arrow_array::types::Date32Type>()
+                .value(row),
+        ),
+        DataType::Time64(_) => Value::from(
+            column
+                .as_primitive::<arrow_array::types::Time64MicrosecondType>()
+                .value(row),
+        ),
+        DataType::List(_) => {
+            let items = column.as_list::<i32>().value(row);
+            Value::Array((0..items.len()).map(|i| value(&items, i)).collect())
+        }
+        DataType::Struct(fields) => {
+            let s = column.as_struct();
+            Value::Object(
+                fields
+                    .iter()
+                    .zip(s.columns())
+                    .map(|(f, c)| (f.name().clone(), value(c, row)))
+                    .collect(),
+            )
+        }
+        other => panic!("no test reading for {other}"),
+    }
+}
+
+/// `notate json`'s objects, one per game.
+fn json_games(args: &[&str]) -> Vec<Value> {
+    let o = run(args);
+    String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
+}
+
+/// A diagnostic of `notate json` as `check` prints it.
+fn check_line(file: &str, game: u64, d: &Value) -> String {
+    format!(
+        "{file}:{}:{}: {}: {} (game {game})",
+        d["line"],
+        d["column"],
+        d["severity"].as_str().unwrap_or_default(),
+        d["message"].as_str().unwrap_or_default()
+    )
+}
+
+/// The clock a move's comments give, in seconds, as the table should hold it.
+fn clock_of(comments: &Value) -> Value {
+    for c in comments.as_array().into_iter().flatten() {
+        if let Some(args) = pgn::commands::args_of(c.as_str().unwrap_or_default(), "clk") {
+            if let Ok(t) = args.parse::<pgn::commands::ClockTime>() {
+                return Value::from(t.millis() as f64 / 1000.0);
+            }
+        }
+    }
+    Value::Null
+}
+
+/// Compares every row of the games table with `notate json`'s object for that game.
+fn assert_rows_match_json(paths: &[&str]) {
+    let temp = Temp::new("parquet-json");
+    let table = temp.path("games.parquet");
+    let positions = temp.path("positions.parquet");
+    let mut args = vec![
+        "parquet",
+        "-q",
+        "-o",
+        table.to_str().expect("utf-8"),
+        "--positions",
+        positions.to_str().expect("utf-8"),
+    ];
+    args.extend(paths);
+    let o = run(&args);
+    assert!(code(&o) <= 1, "parquet failed: {}", stderr(&o));
+    let mut json_args = vec!["json", "-q"];
+    json_args.extend(paths);
+    let expected = json_games(&json_args);
+    let games = rows(&read(&table));
+    assert_eq!(games.len(), expected.len(), "one row per game of {paths:?}");
+    let mut position_rows = rows(&read(&positions)).into_iter();
+    for (row, json) in games.iter().zip(&expected) {
+        let at = format!("{} game {}", json["file"], json["game"]);
+        assert_eq!(row["file"], json["file"], "{at}");
+        assert_eq!(row["game"], json["game"], "{at}");
+        let tags: Vec<Value> = json["tags"]
+            .as_array()
+            .expect("tags")
+            .iter()
+            .map(|t| serde_json::json!({"name": t[0], "value": t[1]}))
+            .collect();
+        assert_eq!(row["tags"], Value::Array(tags.clone()), "{at}");
+        for tag in &tags {
+            if ["Event", "Site", "White", "Black", "Result", "Date", "Round"]
+                .contains(&tag["name"].as_str().unwrap_or_default())
+                && !tags.iter().any(|t| t["name"] == tag["name"] && t != tag)
+            {
+                assert_eq!(
+                    row[tag["name"].as_str().unwrap_or_default()],
+                    tag["value"],
+                    "{at}"
+                );
+            }
+        }
+        assert_eq!(row["variant"], json["variant"], "{at}");
+        assert_eq!(row["start_fen"], json["start_fen"], "{at}");
+        assert_eq!(row["final_fen"], json["final_fen"], "{at}");
+        let mainline = json["mainline"].as_array().expect("mainline");
+        assert_eq!(row["plies"], Value::from(mainline.len()), "{at}");
+        let chess =
+            mainline.first().is_none_or(|m| m.get("san").is_some()) && row["moves"].is_null();
+        let field = |name: &str| Value::Array(mainline.iter().map(|m| m[name].clone()).collect());
+        if chess {
+            assert_eq!(row["moves_san"], field("san"), "{at}");
+            assert_eq!(row["moves_uci"], field("uci"), "{at}");
+        } else {
+            assert_eq!(row["moves"], field("move"), "{at}");
+            assert!(
+                row["moves_san"].is_null() && row["moves_uci"].is_null(),
+                "{at}"
+            );
+        }
+        assert_eq!(row["nags"], field("nags"), "{at}");
+        if chess {
+            let clocks: Vec<Value> = mainline.iter().map(|m| clock_of(&m["comments"])).collect();
+            assert_eq!(row["clocks"], Value::Array(clocks), "{at}");
+        }
+        match &json["opening"] {
+            Value::Null => assert!(row["opening_eco"].is_null(), "{at}"),
+            opening => {
+                assert_eq!(row["opening_eco"], opening["eco"], "{at}");
+                assert_eq!(row["opening_name"], opening["name"], "{at}");
+            }
+        }
+        let file = json["file"].as_str().unwrap_or_default();
+        let game = json["game"].as_u64().unwrap_or_default();
+        let diagnostics = json["diagnostics"].as_array().expect("diagnostics");
+        let lines: Vec<Value> = diagnostics
+            .iter()
+            .map(|d| Value::from(check_line(file, game, d)))
+            .collect();
+        assert_eq!(row["diagnostics"], Value::Array(lines), "{at}");
+        let errors = diagnostics
+            .iter()
+            .filter(|d| d["severity"] == "error")
+            .count();
+        assert_eq!(row["errors"], Value::from(errors), "{at}");
+        assert_eq!(
+            row["warnings"],
+            Value::from(diagnostics.len() - errors),
+            "{at}"
+        );
+        // The positions: the start, then one after each move, the moves between them.
+        if json["start_fen"].is_null() {
+            continue;
+        }
+        for ply in 0..=mainline.len() {
+            let p = position_rows
+                .next()
+                .unwrap_or_else(|| panic!("{at}: no position row for ply {ply}"));
+            assert_eq!(
+                (&p["file"], &p["game"], &p["offset"]),
+                (&row["file"], &row["game"], &row["offset"]),
+                "{at}"
+            );
+            assert_eq!(p["ply"], Value::from(ply), "{at}");
+            // (A draughts main line may start with a set-up of its own: its first
+            // position is then the set-up's, not the tags'.)
+            if ply == 0 && chess {
+                assert_eq!(p["fen"], json["start_fen"], "{at}");
+            }
+            if ply == mainline.len() {
+                assert_eq!(p["fen"], json["final_fen"], "{at}");
+                assert!(p["move_san"].is_null() && p["move"].is_null(), "{at}");
+            } else if chess {
+                assert_eq!(p["move_san"], mainline[ply]["san"], "{at}");
+                assert_eq!(p["move_uci"], mainline[ply]["uci"], "{at}");
+            } else {
+                assert_eq!(p["move"], mainline[ply]["move"], "{at}");
+            }
+            if chess {
+                let fen = p["fen"].as_str().expect("a chess FEN");
+                let position = pgn::Position::from_fen(fen).expect("the table's FEN reads");
+                assert_eq!(
+                    p["hash"],
+                    Value::from(pgn::polyglot::key(&position)),
+                    "{at} ply {ply}"
+                );
+            }
+        }
+    }
+    assert!(
+        position_rows.next().is_none(),
+        "no position rows beyond the games'"
+    );
+}
+
+#[test]
+fn rows_match_json_on_the_corpus() {
+    assert_rows_match_json(&["corpus"]);
+}
+
+/// The shared corpus of files written by others, when present (`.ci/run` sets the
+/// variable): every uncompressed PGN and PDN file up to a few megabytes.
+#[test]
+fn rows_match_json_on_the_shared_corpus() {
+    let Some(dir) = std::env::var_os("NOTATION_SHARED_CORPUS") else {
+        eprintln!("NOTATION_SHARED_CORPUS is not set: the shared corpus tier is skipped");
+        return;
+    };
+    let dir = std::path::PathBuf::from(dir);
+    let dir = if dir.is_absolute() {
+        dir
+    } else {
+        common::root().join(dir)
+    };
+    let mut files = Vec::new();
+    let mut stack = vec![dir];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).expect("a folder").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if matches!(
+                path.extension().and_then(|e| e.to_str()),
+                Some("pgn" | "pdn")
+            ) && entry.metadata().map(|m| m.len() < 4 << 20).unwrap_or(false)
+            {
+                files.push(path.display().to_string());
+            }
+        }
+    }
+    files.sort();
+    assert!(!files.is_empty(), "the shared corpus has PGN and PDN files");
+    for chunk in files.chunks(40) {
+        let paths: Vec<&str> = chunk.iter().map(String::as_str).collect();
+        assert_rows_match_json(&paths);
+    }
+}
+
+#[test]
+fn jobs_do_not_change_the_file() {
+    let temp = Temp::new("parquet-jobs");
+    let mut written = Vec::new();
+    for jobs in ["1", "3"] {
+        let table = temp.path(&format!("games-{jobs}.parquet"));
+        let positions = temp.path(&format!("positions-{jobs}.parquet"));
+        let o = run(&[
+            "parquet",
+            "-q",
+            "--jobs",
+            jobs,
+            "corpus",
+            "-o",
+            table.to_str().expect("utf-8"),
+            "--positions",
+            positions.to_str().expect("utf-8"),
+        ]);
+        assert!(code(&o) <= 1, "{}", stderr(&o));
+        written.push((
+            std::fs::read(table).expect("games"),
+            std::fs::read(positions).expect("positions"),
+        ));
+    }
+    assert!(
+        written[0] == written[1],
+        "--jobs 1 and --jobs 3 write the same bytes"
+    );
+}
+
+#[test]
+fn lichess_tags_have_lichess_types_and_moves_their_clocks_and_evaluations() {
+    let temp = Temp::new("parquet-lichess");
+    let pgn = temp.file(
+        "one.pgn",
+        b"[Event \"Rated Blitz game\"]\n[Site \"https://lichess.org/abcdefgh\"]\n[White \"a\"]\n[Black \"b\"]\n\
+[Result \"0-1\"]\n[UTCDate \"2017.04.01\"]\n[UTCTime \"11:32:01\"]\n[WhiteElo \"2100\"]\n[BlackElo \"?\"]\n\
+[WhiteRatingDiff \"-4\"]\n[BlackRatingDiff \"+1\"]\n[TimeControl \"300+0\"]\n\n\
+1. f3 { [%eval -0.3] [%clk 0:05:00] } 1... e5 { [%clk 0:04:59.5] } 2. g4?? { [%eval #-1] } 2... Qh4# 0-1\n",
+    );
+    let table = temp.path("t.parquet");
+    let o = run(&["parquet", "-q", &pgn, "-o", table.to_str().expect("utf-8")]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let rows = rows(&read(&table));
+    let row = &rows[0];
+    assert_eq!(
+        row["UTCDate"],
+        Value::from(17_257),
+        "days from 1970-01-01 to 2017-04-01"
+    );
+    assert_eq!(row["UTCTime"], Value::from(41_521_000_000_i64));
+    assert_eq!(
+        (&row["WhiteElo"], &row["BlackElo"]),
+        (&Value::from(2100), &Value::Null)
+    );
+    assert_eq!(
+        (&row["WhiteRatingDiff"], &row["BlackRatingDiff"]),
+        (&Value::from(-4), &Value::from(1))
+    );
+    assert_eq!(row["TimeControl"], "300+0");
+    assert_eq!(
+        row["moves_san"],
+        serde_json::json!(["f3", "e5", "g4", "Qh4#"])
+    );
+    assert_eq!(
+        row["moves_uci"],
+        serde_json::json!(["f2f3", "e7e5", "g2g4", "d8h4"])
+    );
+    assert_eq!(row["clocks"], serde_json::json!([300.0, 299.5, null, null]));
+    assert_eq!(
+        row["evals"],
+        serde_json::json!([{"cp": -30, "mate": null}, null, {"cp": null, "mate": -1}, null])
+    );
+    assert_eq!(row["nags"], serde_json::json!([[], [], [4], []]));
+    assert_eq!(row["outcome"], "checkmate");
+    assert_eq!(
+        row["movetext"],
+        "1. f3 {[%eval -0.3] [%clk 0:05:00]} 1... e5 {[%clk 0:04:59.5]} 2. g4 $4 {[%eval #-1]} 2... Qh4# 0-1"
+    );
+    assert_eq!(row["opening_eco"], "A00");
+}
+
+#[test]
+fn a_game_with_an_error_is_a_row_with_its_moves_up_to_the_error() {
+    let temp = Temp::new("parquet-error");
+    let pgn = temp.file(
+        "bad.pgn",
+        b"[Event \"a\"]\n\n1. e4 e5 2. Ke3 Nc6 *\n\n[Event \"b\"]\n\n1. d4 *\n",
+    );
+    let table = temp.path("t.parquet");
+    let o = run(&["parquet", "-q", &pgn, "-o", table.to_str().expect("utf-8")]);
+    assert_eq!(code(&o), 1, "an error is exit code 1");
+    let rows = rows(&read(&table));
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["moves_san"], serde_json::json!(["e4", "e5"]));
+    assert_eq!(rows[0]["errors"], 1);
+    let diagnostic = rows[0]["diagnostics"][0].as_str().expect("a diagnostic");
+    assert!(
+        diagnostic.starts_with(&format!("{pgn}:3:13: error: ")),
+        "{diagnostic}"
+    );
+    assert!(diagnostic.ends_with("(game 1)"), "{diagnostic}");
+    assert_eq!(rows[1]["game"], 2);
+    assert_eq!(rows[1]["moves_san"], serde_json::json!(["d4"]));
+    assert_eq!(rows[1]["offset"], Value::from(36));
+}
