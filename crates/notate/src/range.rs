@@ -883,4 +883,261 @@ mod tests {
         };
         assert!(open_range(Cursor::new(text.to_vec()), backwards).is_err());
     }
+
+    /// The property: for any cut points, the ranges between them read exactly the games
+    /// of the whole input, each once, with the same offsets, bytes and diagnostics.
+    mod partition {
+        use super::*;
+        use std::path::{Path, PathBuf};
+        use std::sync::Arc;
+        use std::time::Instant;
+
+        use notation::Rules;
+        use workspace_tests::{Rng, shared_corpus, workspace_root};
+
+        /// Random cut points: anywhere, at a game's first byte, a little after it (in its
+        /// first tag line), near its end, at 0 and at the end.
+        fn cuts(rng: &mut Rng, len: u64, whole: &[Seen]) -> Vec<u64> {
+            let mut cuts: Vec<u64> = (0..1 + rng.below(6))
+                .map(|_| {
+                    let game = (!whole.is_empty()).then(|| &whole[rng.below(whole.len())]);
+                    let cut = match (rng.below(6), game) {
+                        (1, Some(game)) => game.start,
+                        (2, Some(game)) => game.start + 1 + rng.below(12) as u64,
+                        (3, Some(game)) => (game.end + rng.below(4) as u64).saturating_sub(2),
+                        (4, _) => 0,
+                        (5, _) => len,
+                        _ => rng.next_u64() % (len + 1),
+                    };
+                    cut.min(len)
+                })
+                .collect();
+            cuts.sort_unstable();
+            cuts
+        }
+
+        /// Reads `bytes` whole and by the ranges of several random sets of cut points,
+        /// and holds them to the same games. `name` says which input failed. Returns how
+        /// many ranges started past the input's start and read games (so that a search
+        /// that never finds a boundary does not pass unseen).
+        fn check<R: Rules>(
+            rules: &R,
+            name: &str,
+            bytes: &[u8],
+            sets: usize,
+            rng: &mut Rng,
+        ) -> usize {
+            let bytes: Arc<[u8]> = Arc::from(bytes);
+            let len = bytes.len() as u64;
+            let whole = games(rules, &bytes[..], 0);
+            let starts: std::collections::HashSet<u64> = whole.iter().map(|g| g.start).collect();
+            let mut spread = 0;
+            for _ in 0..sets {
+                let cuts = cuts(rng, len, &whole);
+                let open_end = rng.one_in(2);
+                let mut ranges = Vec::new();
+                let mut read = Vec::new();
+                let mut bounds = vec![0];
+                bounds.extend(&cuts);
+                for (i, &start) in bounds.iter().enumerate() {
+                    let end = match bounds.get(i + 1) {
+                        Some(&end) => Some(end),
+                        None if open_end => None,
+                        None => Some(len),
+                    };
+                    let range = ByteRange { start, end };
+                    let (offset, reader) =
+                        open_range(Cursor::new(Arc::clone(&bytes)), range).expect("in memory");
+                    assert!(
+                        offset == len || starts.contains(&offset) || (offset == 0 && start == 0),
+                        "{name}: range {range} starts at {offset}, where no game of the whole \
+                         read starts (cuts {cuts:?})"
+                    );
+                    if offset > 0 && offset < len {
+                        let again =
+                            sync_point(&mut Cursor::new(&bytes[..]), offset).expect("in memory");
+                        assert_eq!(again, offset, "{name}: sync({offset}) is not itself");
+                    }
+                    let found = games(rules, reader, offset);
+                    spread += usize::from(offset > 0 && !found.is_empty());
+                    ranges.push((range, offset, found.len()));
+                    read.extend(found);
+                }
+                if read != whole {
+                    let at = read
+                        .iter()
+                        .zip(&whole)
+                        .position(|(a, b)| a != b)
+                        .unwrap_or(read.len().min(whole.len()));
+                    panic!(
+                        "{name}: the ranges of cuts {cuts:?} read {} games, the whole input {}; \
+                         first difference at game {at}:\nranges: {:#?}\nwhole: {:#?}\n\
+                         (range, its start, games read): {ranges:?}",
+                        read.len(),
+                        whole.len(),
+                        read.get(at),
+                        whole.get(at),
+                    );
+                }
+            }
+            spread
+        }
+
+        /// Each line feed that is not already after a carriage return gets one.
+        fn crlf(bytes: &[u8]) -> Vec<u8> {
+            let mut out = Vec::with_capacity(bytes.len() + bytes.len() / 16);
+            for (i, &b) in bytes.iter().enumerate() {
+                if b == b'\n' && (i == 0 || bytes[i - 1] != b'\r') {
+                    out.push(b'\r');
+                }
+                out.push(b);
+            }
+            out
+        }
+
+        /// The games of the whole read, one after another, with no blank line between.
+        fn unseparated<R: Rules>(rules: &R, bytes: &[u8]) -> Vec<u8> {
+            let mut out = Vec::with_capacity(bytes.len());
+            for game in games(rules, bytes, 0) {
+                let span = usize::try_from(game.start).unwrap_or(usize::MAX)
+                    ..usize::try_from(game.end).unwrap_or(usize::MAX);
+                out.extend_from_slice(bytes.get(span).unwrap_or_default());
+                out.push(b'\n');
+            }
+            out
+        }
+
+        /// What a careless editor or a broken program does to a file (as in the tests of
+        /// `fmt`): structure left open or closed where it should not be.
+        const SNIPPETS: &[&[u8]] = &[
+            b"{",
+            b"}",
+            b"(",
+            b")",
+            b"[",
+            b"]",
+            b"\"",
+            b"\n\n",
+            b"\n\n[Event \"inserted\"]\n",
+            b"1-0\n\n[Site \"x\"]\n",
+            b"{ 1-0\n\n",
+            b"\n[ *\n\n[Round \"x\"]\n",
+            b"\n[Round 1-0\n\n[Site \"x\"]\n",
+            b"\n; 1-0\n\n[Round \"x\"]\n",
+            b"\n% 1-0\n\n[Round \"x\"]\n",
+            b"\r",
+            b";",
+            b"\n%",
+            b"*",
+            b"1-0",
+            b"/",
+        ];
+
+        fn damage(bytes: &[u8], rng: &mut Rng) -> Vec<u8> {
+            let mut bytes = bytes.to_vec();
+            for _ in 0..1 + rng.below(4) {
+                let at = rng.below(bytes.len() + 1);
+                if rng.one_in(4) {
+                    let end = (at + 1 + rng.below(40)).min(bytes.len());
+                    bytes.drain(at..end);
+                } else {
+                    let snippet = SNIPPETS[rng.below(SNIPPETS.len())];
+                    bytes.splice(at..at, snippet.iter().copied());
+                }
+            }
+            bytes
+        }
+
+        /// Checks a file and its variants: with CR LF line ends, with no blank line
+        /// between games, and `damaged` damaged copies.
+        fn check_variants<R: Rules>(
+            rules: &R,
+            path: &Path,
+            damaged: usize,
+            rng: &mut Rng,
+        ) -> usize {
+            let bytes = std::fs::read(path).expect("a corpus file");
+            if Compression::from_magic(bytes.get(..4).unwrap_or_default()).is_some() {
+                return 0;
+            }
+            let name = path.display().to_string();
+            // Fewer cut sets for larger files, so that the whole stays quick.
+            let sets = if bytes.len() > 256 << 10 { 3 } else { 20 };
+            let mut spread = check(rules, &name, &bytes, sets, rng);
+            spread += check(rules, &format!("{name} (CR LF)"), &crlf(&bytes), sets, rng);
+            let joined = unseparated(rules, &bytes);
+            let name_joined = format!("{name} (no blank line between games)");
+            check(rules, &name_joined, &joined, sets, rng);
+            for n in 0..damaged {
+                let copy = damage(&bytes, rng);
+                check(
+                    rules,
+                    &format!("{name} (damaged copy {n})"),
+                    &copy,
+                    sets,
+                    rng,
+                );
+            }
+            spread
+        }
+
+        /// The uncompressed PGN and PDN files below `dir`, sorted.
+        fn files(dir: &Path) -> Vec<PathBuf> {
+            let mut found = Vec::new();
+            let mut dirs = vec![dir.to_path_buf()];
+            while let Some(dir) = dirs.pop() {
+                for entry in std::fs::read_dir(&dir).expect("a readable folder") {
+                    let path = entry.expect("a readable folder").path();
+                    if path.is_dir() {
+                        dirs.push(path);
+                    } else if path.extension().is_some_and(|e| {
+                        e.eq_ignore_ascii_case("pgn") || e.eq_ignore_ascii_case("pdn")
+                    }) {
+                        found.push(path);
+                    }
+                }
+            }
+            found.sort();
+            found
+        }
+
+        /// Checks every file below `dir`; returns how many there are and how many ranges
+        /// of the files as they are (and with CR LF) started past their start and read
+        /// games.
+        fn check_dir(dir: &Path, damaged: usize, rng: &mut Rng) -> (usize, usize) {
+            let files = files(dir);
+            let mut spread = 0;
+            for path in &files {
+                let pdn = path
+                    .extension()
+                    .is_some_and(|e| e.eq_ignore_ascii_case("pdn"));
+                spread += if pdn {
+                    check_variants(&pdn::Draughts::new(), path, damaged, rng)
+                } else {
+                    check_variants(&pgn::Chess, path, damaged, rng)
+                };
+            }
+            (files.len(), spread)
+        }
+
+        #[test]
+        fn ranges_of_any_cuts_read_the_games_of_the_whole_input_once() {
+            let started = Instant::now();
+            let mut rng = Rng(0x5eed_0f2a_1700);
+            let (count, spread) = check_dir(&workspace_root().join("corpus"), 4, &mut rng);
+            assert!(count >= 20, "the corpus is missing: {count} files");
+            assert!(
+                spread >= 100,
+                "only {spread} ranges past the start of a corpus file read games"
+            );
+            eprintln!("corpus: {count} files, {spread} ranges spread");
+            if let Some(shared) = shared_corpus() {
+                let (count, spread) = check_dir(&shared, 1, &mut rng);
+                eprintln!("shared corpus: {count} files, {spread} ranges spread");
+            } else {
+                eprintln!("NOTATION_SHARED_CORPUS not set: shared tier skipped");
+            }
+            eprintln!("ranges checked in {:?}", started.elapsed());
+        }
+    }
 }
