@@ -182,19 +182,33 @@ fn decompress(raw: Box<dyn Read + Send>) -> io::Result<Box<dyn Read + Send>> {
 
 /// The compressions read transparently.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Compression {
+pub enum Compression {
+    /// gzip (`1f 8b`).
     Gzip,
+    /// bzip2 (`BZh`).
     Bzip2,
+    /// Zstandard (`28 b5 2f fd`).
     Zstd,
 }
 
 impl Compression {
-    fn from_magic(magic: &[u8]) -> Option<Compression> {
+    /// The compression whose magic number a stream starts with (its first four bytes),
+    /// if any.
+    pub fn from_magic(magic: &[u8]) -> Option<Compression> {
         match magic {
             [0x1f, 0x8b, ..] => Some(Compression::Gzip),
             [b'B', b'Z', b'h', ..] => Some(Compression::Bzip2),
             [0x28, 0xb5, 0x2f, 0xfd, ..] => Some(Compression::Zstd),
             _ => None,
+        }
+    }
+
+    /// Its name, for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Compression::Gzip => "gzip",
+            Compression::Bzip2 => "bzip2",
+            Compression::Zstd => "Zstandard",
         }
     }
 }

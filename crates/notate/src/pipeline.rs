@@ -552,7 +552,7 @@ fn find_boundary(buf: &[u8], from: usize, strength: Strength) -> Option<Boundary
 
 /// Whether `text` starts as a tag pair does: `[`, a name that starts with a capital, a
 /// space and a quote.
-fn looks_like_a_tag(text: &[u8]) -> bool {
+pub fn looks_like_a_tag(text: &[u8]) -> bool {
     let name = text
         .iter()
         .skip(1)
@@ -582,7 +582,7 @@ fn ends_blank_line(before: &[u8]) -> bool {
 
 /// Whether the text ends (before white space, and the `\r` written as text before line
 /// ends) with a termination marker standing as a token of its own.
-fn ends_with_marker(text: &[u8]) -> bool {
+pub fn ends_with_marker(text: &[u8]) -> bool {
     let mut text = text;
     loop {
         let trimmed = text.trim_ascii_end();
