@@ -30,8 +30,6 @@ mod large;
 mod parquet;
 mod perft;
 mod pipeline;
-// `--range` is wired into a subcommand apart; until then only the tests use it.
-#[cfg_attr(not(test), allow(dead_code))]
 mod range;
 mod repair;
 mod scan;
@@ -247,6 +245,14 @@ enum Command {
         /// Also write the positions table to this file.
         #[arg(long, value_name = "FILE")]
         positions: Option<PathBuf>,
+        /// Read only the games of this byte range of one uncompressed file: those from the
+        /// first sure game boundary at or after START to the first at or after END (END
+        /// left out: to the end). The ranges 0..a, a..b, …, z.. of any cut points hold
+        /// every game of the file once, with the offsets a whole read gives; the `game`
+        /// column is null, and diagnostics count lines from the range's first byte
+        /// (`file@START:line:column: …`).
+        #[arg(long, value_name = "START..END")]
+        range: Option<range::ByteRange>,
         /// Treat every departure from the standard's import format as an error.
         #[arg(long)]
         strict: bool,
@@ -393,8 +399,9 @@ fn main() -> ExitCode {
             inputs,
             output,
             positions,
+            range,
             strict,
-        } => run_parquet(&inputs, &output, positions.as_ref(), strict),
+        } => run_parquet(&inputs, &output, positions.as_ref(), range, strict),
         Command::Stats { inputs } => run_stats(&inputs),
         Command::Perft {
             variant,
@@ -1045,9 +1052,41 @@ fn run_parquet(
     inputs: &Inputs,
     output_path: &PathBuf,
     positions_path: Option<&PathBuf>,
+    range: Option<range::ByteRange>,
     strict: bool,
 ) -> Result<ExitCode, Failure> {
-    let mut run = Run::new(inputs, true)?;
+    let mut run = Run::new(inputs, range.is_none())?;
+    // A range is of one uncompressed file, named on the command line, whose format its
+    // name or --format gives (its middle cannot be sniffed the way a start can).
+    let ranged = match range {
+        Some(range) => {
+            let (path, format) = match inputs.paths.as_slice() {
+                [path] if path.is_file() => {
+                    (path, inputs.format.or_else(|| Format::from_path(path)))
+                }
+                _ => {
+                    complain("--range reads one file (not a folder, not standard input)");
+                    return Err(Failure::Io);
+                }
+            };
+            let Some(format) = format else {
+                complain(format_args!(
+                    "{}: --range cannot tell PGN from PDN by the name; give --format",
+                    path.display()
+                ));
+                return Err(Failure::Io);
+            };
+            let opened = File::open(path).and_then(|file| range::open_range(file, range));
+            match opened {
+                Ok((start, reader)) => Some((path.display().to_string(), format, start, reader)),
+                Err(e) => {
+                    complain(format_args!("{}: {e}", path.display()));
+                    return Err(Failure::Io);
+                }
+            }
+        }
+        None => None,
+    };
     let create = |path: &PathBuf, schema| {
         File::create(path)
             .map_err(|e| e.to_string())
@@ -1067,33 +1106,54 @@ fn run_parquet(
     };
     let options = read_options(strict);
     let (mut rows, mut errors) = (0, 0);
-    run.each(|source, opened, run| {
-        with_rules!(opened.format, run.variant, |rules| {
-            let placing = parquet::Placing::Whole;
+    let mut write = |name: &str,
+                     format: Format,
+                     placing: parquet::Placing,
+                     reader: Box<dyn io::Read + Send>,
+                     run: &Run|
+     -> io::Result<()> {
+        with_rules!(format, run.variant, |rules| {
             let task = parquet::ParquetTask {
                 rules,
                 options,
-                name: &source.name,
+                name,
                 placing,
                 positions: positions.is_some(),
             };
             let mut emitter = parquet::Emitter {
                 games: &mut games,
                 positions: positions.as_mut(),
-                name: source.name.clone(),
+                name: name.to_owned(),
                 placing,
                 once: OncePerInput::default(),
                 rows: 0,
                 errors: 0,
             };
-            let result = pipeline::drive(&task, opened.reader, run.jobs, &mut |item, before| {
+            let result = pipeline::drive(&task, reader, run.jobs, &mut |item, before| {
                 emitter.emit(item, before, &mut |m| run.warn(&m))
             });
             rows += emitter.rows;
             errors += emitter.errors;
             result
         })
-    })?;
+    };
+    match ranged {
+        Some((name, format, start, reader)) => {
+            if let Err(e) = write(&name, format, parquet::Placing::From(start), reader, &run) {
+                run.error(&format!("{name}: {e}"));
+                run.failed = true;
+            }
+        }
+        None => run.each(|source, opened, run| {
+            write(
+                &source.name,
+                opened.format,
+                parquet::Placing::Whole,
+                opened.reader,
+                run,
+            )
+        })?,
+    }
     let closed = games
         .close()
         .and_then(|()| positions.map_or(Ok(()), |p| p.close()));

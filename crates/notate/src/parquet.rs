@@ -30,7 +30,6 @@ const BATCH_BYTES: usize = 32 << 20;
 
 /// Where the games of a read are in their input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[allow(dead_code)] // `From` comes with `--range`.
 pub enum Placing {
     /// The whole input: games are numbered, lines counted from its start.
     Whole,

@@ -401,3 +401,94 @@ fn a_game_with_an_error_is_a_row_with_its_moves_up_to_the_error() {
     assert_eq!(rows[1]["moves_san"], serde_json::json!(["d4"]));
     assert_eq!(rows[1]["offset"], Value::from(36));
 }
+
+/// The rows of a table without the columns a range cannot know (`game`) or writes its
+/// own way (`diagnostics`).
+fn rows_without_numbers(path: &Path) -> Vec<serde_json::Map<String, Value>> {
+    let mut rows = rows(&read(path));
+    for row in &mut rows {
+        row.remove("game");
+        row.remove("diagnostics");
+    }
+    rows
+}
+
+#[test]
+fn ranges_read_the_games_of_the_whole_file_each_once() {
+    let temp = Temp::new("parquet-ranges");
+    // Rows read by ranges that start past 0: the cuts do split the files.
+    let mut split = 0;
+    for file in ["corpus/pgn/generated.pgn", "corpus/pdn/lenient.pdn"] {
+        let whole = temp.path("whole.parquet");
+        let o = run(&["parquet", "-q", file, "-o", whole.to_str().expect("utf-8")]);
+        assert!(code(&o) <= 1, "{}", stderr(&o));
+        let expected = rows_without_numbers(&whole);
+        let len = std::fs::metadata(common::root().join(file))
+            .expect("a file")
+            .len();
+        for cuts in [
+            vec![len / 3, 2 * len / 3],
+            vec![1, len / 2 + 7],
+            vec![len - 1],
+        ] {
+            let mut bounds = vec![0];
+            bounds.extend(&cuts);
+            let mut got = Vec::new();
+            for (i, start) in bounds.iter().enumerate() {
+                let range = match bounds.get(i + 1) {
+                    Some(end) => format!("{start}..{end}"),
+                    None => format!("{start}.."),
+                };
+                let part = temp.path(&format!("part{i}.parquet"));
+                let o = run(&[
+                    "parquet",
+                    "-q",
+                    file,
+                    "--range",
+                    &range,
+                    "-o",
+                    part.to_str().expect("utf-8"),
+                ]);
+                assert!(code(&o) <= 1, "{file} {range}: {}", stderr(&o));
+                let rows = rows(&read(&part));
+                assert!(
+                    rows.iter().all(|r| r["game"].is_null()),
+                    "a range numbers no game"
+                );
+                if i > 0 {
+                    split += rows.len();
+                }
+                got.extend(rows_without_numbers(&part));
+            }
+            assert_eq!(got.len(), expected.len(), "{file} cut at {cuts:?}");
+            assert!(
+                got == expected,
+                "{file} cut at {cuts:?}: the ranges hold the whole file's rows"
+            );
+        }
+    }
+    assert!(split > 10, "ranges past 0 read games ({split} rows)");
+}
+
+#[test]
+fn a_range_of_a_compressed_file_is_a_usage_error() {
+    let temp = Temp::new("parquet-range-compressed");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gz, b"[Event \"a\"]\n\n1. e4 *\n").expect("in memory");
+    let file = temp.file("a.pgn.gz", &gz.finish().expect("in memory"));
+    let out = temp.path("t.parquet");
+    let o = run(&[
+        "parquet",
+        &file,
+        "--range",
+        "0..10",
+        "-o",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("compressed input is read whole"),
+        "{}",
+        stderr(&o)
+    );
+}
