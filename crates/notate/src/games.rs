@@ -329,21 +329,23 @@ impl Notate for pgn::Chess {
         _position: &pgn::Position,
         comments: &[String],
     ) -> (Option<f64>, Option<columnar::Eval>) {
-        use pgn::commands::{ClockTime, Eval, Score, args_of};
+        use pgn::commands::{ClockTime, Eval, Score, names_and_args};
         let (mut clock, mut eval) = (None, None);
-        for comment in comments.iter().filter(|c| c.contains("[%")) {
-            if clock.is_none() {
-                clock = args_of(comment, "clk")
-                    .and_then(|args| args.parse::<ClockTime>().ok())
-                    .map(|time| time.millis() as f64 / 1000.0);
-            }
-            if eval.is_none() {
-                eval = args_of(comment, "eval")
-                    .and_then(|args| args.parse::<Eval>().ok())
-                    .map(|e| match e.score {
+        for (name, args) in comments.iter().flat_map(|c| names_and_args(c)) {
+            match name {
+                "clk" if clock.is_none() => {
+                    clock = args
+                        .parse::<ClockTime>()
+                        .ok()
+                        .map(|time| time.millis() as f64 / 1000.0);
+                }
+                "eval" if eval.is_none() => {
+                    eval = args.parse::<Eval>().ok().map(|e| match e.score {
                         Score::Centipawns(cp) => columnar::Eval::Centipawns(cp),
                         Score::Mate(n) => columnar::Eval::Mate(n),
                     });
+                }
+                _ => {}
             }
         }
         (clock, eval)

@@ -126,16 +126,52 @@ impl SanPlus {
 
 impl fmt::Display for SanPlus {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.san)?;
+        let mut text = AsciiBuf::default();
+        self.san.spell(&mut text);
         if let Some(s) = self.suffix {
-            write!(f, "{}", s.char())?;
+            text.push(s.char());
         }
-        Ok(())
+        f.write_str(text.as_str())
+    }
+}
+
+/// A move's few ASCII characters, spelled on the stack and written at once: moves are
+/// written by the million, and the formatter's machinery per character costs more than
+/// the spelling.
+#[derive(Default)]
+struct AsciiBuf {
+    bytes: [u8; 12],
+    len: usize,
+}
+
+impl AsciiBuf {
+    fn push(&mut self, c: char) {
+        // Every character of a move is ASCII, and a move has fewer than 12.
+        if let (Ok(b), Some(slot)) = (u8::try_from(c), self.bytes.get_mut(self.len)) {
+            *slot = b;
+            self.len += 1;
+        }
+    }
+
+    fn push_str(&mut self, s: &str) {
+        s.chars().for_each(|c| self.push(c));
+    }
+
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.bytes[..self.len]).unwrap_or_default()
     }
 }
 
 impl fmt::Display for San {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut text = AsciiBuf::default();
+        self.spell(&mut text);
+        f.write_str(text.as_str())
+    }
+}
+
+impl San {
+    fn spell(&self, out: &mut AsciiBuf) {
         match *self {
             San::Normal {
                 role,
@@ -146,25 +182,26 @@ impl fmt::Display for San {
                 promotion,
             } => {
                 if role != Role::Pawn {
-                    write!(f, "{}", role.upper_char())?;
+                    out.push(role.upper_char());
                 }
                 if let Some(file) = file {
-                    write!(f, "{}", file.char())?;
+                    out.push(file.char());
                 }
                 if let Some(rank) = rank {
-                    write!(f, "{}", rank.char())?;
+                    out.push(rank.char());
                 }
                 if capture {
-                    f.write_str("x")?;
+                    out.push('x');
                 }
-                write!(f, "{to}")?;
+                out.push(to.file().char());
+                out.push(to.rank().char());
                 if let Some(p) = promotion {
-                    write!(f, "={}", p.upper_char())?;
+                    out.push('=');
+                    out.push(p.upper_char());
                 }
-                Ok(())
             }
-            San::Castle(side) => f.write_str(side.san()),
-            San::Null => f.write_str("--"),
+            San::Castle(side) => out.push_str(side.san()),
+            San::Null => out.push_str("--"),
         }
     }
 }

@@ -337,7 +337,8 @@ impl Square {
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.file().char(), self.rank().char())
+        let text = [self.file().char() as u8, self.rank().char() as u8];
+        f.write_str(std::str::from_utf8(&text).unwrap_or_default())
     }
 }
 

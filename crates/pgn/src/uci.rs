@@ -195,11 +195,22 @@ impl fmt::Display for Uci {
                 to,
                 promotion,
             } => {
-                write!(f, "{from}{to}")?;
-                if let Some(p) = promotion {
-                    write!(f, "{}", p.char())?;
-                }
-                Ok(())
+                // Spelled on the stack and written at once (see `San`'s `Display`).
+                let mut text = [
+                    from.file().char() as u8,
+                    from.rank().char() as u8,
+                    to.file().char() as u8,
+                    to.rank().char() as u8,
+                    b' ',
+                ];
+                let len = match promotion {
+                    Some(p) => {
+                        text[4] = p.char() as u8;
+                        5
+                    }
+                    None => 4,
+                };
+                f.write_str(std::str::from_utf8(&text[..len]).unwrap_or_default())
             }
             Uci::Null => f.write_str("0000"),
         }
