@@ -36,7 +36,7 @@ pub struct MoveRecord<'a> {
     pub san: &'a str,
     /// For chess, the move in UCI (`g1f3`).
     pub uci: Option<&'a str>,
-    /// The mover's clock after the move, in seconds (`[%clk]`, `[%clock]`).
+    /// The mover's clock after the move, in seconds (`[%clk]`, or `[%clock]`).
     pub clock: Option<f64>,
     /// The evaluation after the move (`[%eval]`).
     pub eval: Option<Eval>,
@@ -67,7 +67,10 @@ pub struct GameRecord<'a> {
     pub final_fen: Option<&'a str>,
     /// What the final position decides by the rules (`checkmate`, `stalemate`, …).
     pub outcome: Option<&'a str>,
-    /// The chess variant or draughts game type it is played in.
+    /// The chess variant or draughts game type it is played in, as the rules read it
+    /// (the `game_variant` column: the `Variant` tag as written has a column of its own,
+    /// and engines that match names whatever their case, DuckDB and Spark, would take
+    /// `variant` for it).
     pub variant: &'a str,
     /// The opening its moves reach, as the project's table names it: ECO code and name.
     pub opening: Option<(&'a str, &'a str)>,

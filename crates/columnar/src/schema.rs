@@ -141,7 +141,7 @@ pub fn games_schema() -> SchemaRef {
                 Field::new("start_fen", DataType::Utf8, true),
                 Field::new("final_fen", DataType::Utf8, true),
                 Field::new("outcome", DataType::Utf8, true),
-                Field::new("variant", DataType::Utf8, false),
+                Field::new("game_variant", DataType::Utf8, false),
                 Field::new("opening_eco", DataType::Utf8, true),
                 Field::new("opening_name", DataType::Utf8, true),
                 Field::new("errors", DataType::UInt32, false),

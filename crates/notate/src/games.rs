@@ -323,7 +323,8 @@ impl Notate for pgn::Chess {
         })
     }
 
-    /// `[%clk]` and `[%eval]`, the first of each in the move's comments that reads.
+    /// `[%clk]` (or `[%clock]`) and `[%eval]`, the first of each in the move's comments
+    /// that reads.
     fn clock_and_eval(
         &self,
         _position: &pgn::Position,
@@ -333,7 +334,7 @@ impl Notate for pgn::Chess {
         let (mut clock, mut eval) = (None, None);
         for (name, args) in comments.iter().flat_map(|c| names_and_args(c)) {
             match name {
-                "clk" if clock.is_none() => {
+                "clk" | "clock" if clock.is_none() => {
                     clock = args
                         .parse::<ClockTime>()
                         .ok()

@@ -249,8 +249,8 @@ enum Command {
         /// first sure game boundary at or after START to the first at or after END (END
         /// left out: to the end). The ranges 0..a, a..b, …, z.. of any cut points hold
         /// every game of the file once, with the offsets a whole read gives; the `game`
-        /// column is null, and diagnostics count lines from the range's first byte
-        /// (`file@START:line:column: …`).
+        /// column is null, and diagnostics count lines from the byte where the range's
+        /// reading starts, that first boundary (`file@BOUNDARY:line:column: …`).
         #[arg(long, value_name = "START..END")]
         range: Option<range::ByteRange>,
         /// Treat every departure from the standard's import format as an error.

@@ -124,7 +124,8 @@ impl<G: Notate> Task for ParquetTask<'_, G> {
                 origin.place(d);
             }
             let offset = self.placing.base() + origin.offset + game.span.start;
-            self.add(&mut rows, &game, offset);
+            let cut = self.add(&mut rows, &game, offset);
+            game.diagnostics.extend(cut);
             rows.diagnostics.push(game.diagnostics);
             if rows.games.bytes() >= BATCH_BYTES {
                 sink(rows.take())?;
@@ -147,8 +148,9 @@ impl<G: Notate> Task for ParquetTask<'_, G> {
 
 impl<G: Notate> ParquetTask<'_, G> {
     /// Adds a game's rows. Its number is its index in the chunk, from 1: the emitter
-    /// adds the games before the chunk.
-    fn add(&self, rows: &mut Rows, read: &ReadGame<G::Move>, offset: u64) {
+    /// adds the games before the chunk. Returns the diagnostic of a movetext too long for
+    /// a cell, cut there.
+    fn add(&self, rows: &mut Rows, read: &ReadGame<G::Move>, offset: u64) -> Option<Diagnostic> {
         let rules = self.rules;
         let game = &read.game;
         let notation = rules.columnar_notation();
@@ -233,7 +235,7 @@ impl<G: Notate> ParquetTask<'_, G> {
         let variant = rules.variant(game);
         let opening = rules.opening(game);
         let eco = opening.map(|o| o.eco().to_string());
-        rows.games.end_game(&GameRecord {
+        let whole = rows.games.end_game(&GameRecord {
             notation,
             file: self.name,
             game: number,
@@ -250,6 +252,19 @@ impl<G: Notate> ParquetTask<'_, G> {
             warnings: 0,
             diagnostics: &[],
         });
+        (!whole).then(|| Diagnostic {
+            severity: Severity::Error,
+            location: read
+                .diagnostics
+                .first()
+                .map(|d| d.location)
+                .unwrap_or_default(),
+            game: read.index,
+            kind: notation::DiagnosticKind::TextOutOfMemory {
+                what: "the movetext, cut in the table at its limit of a cell",
+                bytes: rows.movetext.len(),
+            },
+        })
     }
 }
 

@@ -159,7 +159,7 @@ fn assert_rows_match_json(paths: &[&str]) {
                 );
             }
         }
-        assert_eq!(row["variant"], json["variant"], "{at}");
+        assert_eq!(row["game_variant"], json["variant"], "{at}");
         assert_eq!(row["start_fen"], json["start_fen"], "{at}");
         assert_eq!(row["final_fen"], json["final_fen"], "{at}");
         let mainline = json["mainline"].as_array().expect("mainline");
