@@ -18,7 +18,7 @@ use columnar::{
     GameRecord, GamesBuilder, MoveRecord, ParquetWriter, PositionRecord, PositionsBuilder,
 };
 use notation::{
-    Diagnostic, GameReader, KeepRaw, LineId, ReadGame, ReadOptions, Severity, WriteOptions,
+    Diagnostic, GameReader, KeepRaw, LineId, Player, ReadGame, ReadOptions, Severity, WriteOptions,
 };
 
 use crate::games::{Notate, walk_main_line};
@@ -161,10 +161,27 @@ impl<G: Notate> ParquetTask<'_, G> {
         let main = &game.line(LineId::MAIN).moves;
         let mut plies: u32 = 0;
         let mut end = None;
+        let start = rules.start_position(&game.tags).ok();
+        // The movetext is written as the main line is walked, from the moves' text the
+        // columns need anyway, when the game has nothing that only the export-format
+        // writer knows how to write; else that writer writes it after the walk.
+        let options = rules.write_options();
+        let mut movetext = start.is_some() && plain_main_line(game);
+        rows.movetext.clear();
+        if movetext {
+            for comment in &game.line(LineId::MAIN).comments {
+                push_comment(&mut rows.movetext, comment);
+            }
+        }
+        let mut number_second = true;
+        let mut openings = pgn::openings::Classifier::new();
         // The clock and evaluation written after the move that led to a position.
         let mut after_last: (Option<f64>, Option<columnar::Eval>) = (None, None);
-        if let Ok(setup) = rules.start_position(&game.tags) {
+        if let Some(setup) = start {
             walk_main_line(rules, setup.position, game, |position, mv| {
+                if rules.names_openings() && !openings.is_done() {
+                    rules.see_opening(&mut openings, position);
+                }
                 let Some(mv) = mv else {
                     end = Some(position.clone());
                     if let Some(positions) = &mut rows.positions {
@@ -193,6 +210,35 @@ impl<G: Notate> ParquetTask<'_, G> {
                 rows.nags.clear();
                 rows.nags.extend(node.nags.iter().map(|nag| nag.0));
                 let chess = notation == columnar::Notation::Chess;
+                if movetext {
+                    let turn = rules.turn(position);
+                    let out = &mut rows.movetext;
+                    if turn == Player::First || number_second {
+                        space(out);
+                        let dots = if turn == Player::First { "." } else { "..." };
+                        let _ = write!(out, "{}{dots}", rules.move_number(position));
+                    }
+                    space(out);
+                    out.push_str(&rows.text);
+                    // As the writer does: the first glyph glued on where the format
+                    // writes suffixes, the others apart.
+                    let glued = node
+                        .nags
+                        .first()
+                        .and_then(|nag| nag.suffix())
+                        .filter(|_| options.suffix_symbols);
+                    out.push_str(glued.unwrap_or_default());
+                    let apart = &node.nags[usize::from(glued.is_some())..];
+                    for nag in apart {
+                        space(out);
+                        let _ = write!(out, "{nag}");
+                    }
+                    for comment in &node.comments {
+                        push_comment(out, comment);
+                    }
+                    number_second =
+                        turn == Player::Second || !apart.is_empty() || !node.comments.is_empty();
+                }
                 rows.games.push_move(&MoveRecord {
                     notation,
                     san: &rows.text,
@@ -222,18 +268,37 @@ impl<G: Notate> ParquetTask<'_, G> {
                 true
             });
         }
+        if movetext && end.is_none() {
+            // The walk stopped short (a set-up it could not play): the writer decides.
+            movetext = false;
+        }
+        if movetext {
+            let (result, _) = rules.game_result(&game.tags, end.as_ref(), game.result);
+            space(&mut rows.movetext);
+            rows.movetext.push_str(result.as_str());
+            if cfg!(debug_assertions) {
+                // Test builds hold the walk's movetext to the writer's, game by game.
+                let mut written = String::new();
+                write_main_line(rules, game, &mut written);
+                assert_eq!(
+                    rows.movetext, written,
+                    "the walk writes the movetext as the writer does"
+                );
+            }
+        } else {
+            rows.movetext.clear();
+            write_main_line(rules, game, &mut rows.movetext);
+        }
         let tags: Vec<(&str, &str)> = game
             .tags
             .iter()
             .map(|t| (t.name.as_str(), t.value.as_str()))
             .collect();
-        rows.movetext.clear();
-        write_main_line(rules, game, &mut rows.movetext);
         let start_fen = rules.start(game).and_then(|p| rules.fen(&p));
         let final_fen = end.as_ref().and_then(|p| rules.fen(p));
         let outcome = end.as_ref().and_then(|p| rules.outcome_name(p));
         let variant = rules.variant(game);
-        let opening = rules.opening(game);
+        let opening = openings.opening();
         let eco = opening.map(|o| o.eco().to_string());
         let whole = rows.games.end_game(&GameRecord {
             notation,
@@ -266,6 +331,40 @@ impl<G: Notate> ParquetTask<'_, G> {
             },
         })
     }
+}
+
+/// Whether the export-format writer would write a game's main line as the walk in
+/// [`ParquetTask::add`] does: no text left unread, no set-up in the movetext, and no
+/// comment holding a `}` (written as a `;` comment, which ends its line).
+fn plain_main_line<M>(game: &notation::Game<M>) -> bool {
+    let main = game.line(LineId::MAIN);
+    let plain = |comments: &[String]| comments.iter().all(|c| !c.contains('}'));
+    game.tail.is_none()
+        && main.setup.is_none()
+        && plain(&main.comments)
+        && game
+            .mainline()
+            .all(|node| node.setup.is_none() && plain(&node.comments))
+}
+
+/// A space before the next word, unless it is the first.
+fn space(out: &mut String) {
+    if !out.is_empty() {
+        out.push(' ');
+    }
+}
+
+/// A brace comment as the writer writes it: its words between braces, one space apart.
+fn push_comment(out: &mut String, text: &str) {
+    space(out);
+    out.push('{');
+    for (i, word) in text.split_whitespace().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out.push('}');
 }
 
 /// The main line with its comments and glyphs in the export format, on one line, its
