@@ -40,6 +40,6 @@ mod writer;
 pub use games::{GameRecord, GamesBuilder, MoveRecord, Notation, renumber};
 pub use positions::{PositionRecord, PositionsBuilder};
 pub use schema::{Eval, games_schema, positions_schema};
-pub use writer::{Error, ParquetWriter, ROW_GROUP_ROWS};
+pub use writer::{Error, ParquetWriter, ROW_GROUP_MEMORY, ROW_GROUP_ROWS};
 
 pub use arrow_array::RecordBatch;

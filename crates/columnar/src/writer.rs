@@ -1,4 +1,5 @@
-//! Writing record batches to a Parquet file: zstd, row groups of [`ROW_GROUP_ROWS`].
+//! Writing record batches to a Parquet file: zstd, row groups of [`ROW_GROUP_ROWS`]
+//! (fewer when they would take more than [`ROW_GROUP_MEMORY`]).
 
 use std::io::Write;
 
@@ -12,6 +13,11 @@ use parquet::file::properties::WriterProperties;
 /// The rows of a row group: lichess's size, large enough for engines to skip whole
 /// groups by their statistics, small enough that writing one holds little memory.
 pub const ROW_GROUP_ROWS: usize = 100_000;
+
+/// The memory a row group being written may take: one of large games (a federation's
+/// annotated archive, say) is written out before it has [`ROW_GROUP_ROWS`] rows, so
+/// that memory does not grow with the size of the games.
+pub const ROW_GROUP_MEMORY: usize = 32 << 20;
 
 /// Why a Parquet file could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -52,9 +58,12 @@ impl<W: Write + Send> ParquetWriter<W> {
     }
 
     /// Writes a batch: its rows go into the current row group, which is written out
-    /// once it holds [`ROW_GROUP_ROWS`].
+    /// once it holds [`ROW_GROUP_ROWS`], or takes [`ROW_GROUP_MEMORY`].
     pub fn write(&mut self, batch: &RecordBatch) -> Result<(), Error> {
         self.inner.write(batch)?;
+        if self.inner.memory_size() >= ROW_GROUP_MEMORY {
+            self.inner.flush()?;
+        }
         Ok(())
     }
 
