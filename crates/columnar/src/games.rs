@@ -368,8 +368,67 @@ pub fn renumber(batch: &RecordBatch, add: u64) -> RecordBatch {
         return batch.clone();
     };
     let renumbered: UInt64Array = games.iter().map(|g| g.map(|g| g + add)).collect();
+    with_column(batch, index, Arc::new(renumbered))
+}
+
+/// The games table's `errors`, `warnings` and `diagnostics` columns, built apart from
+/// the rest of a batch: by whoever knows the games' numbers, which the diagnostics name.
+pub struct DiagnosticsBuilder {
+    errors: UInt32Builder,
+    warnings: UInt32Builder,
+    lines: ListBuilder<StringBuilder>,
+}
+
+impl Default for DiagnosticsBuilder {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl DiagnosticsBuilder {
+    /// No game yet.
+    pub fn new() -> DiagnosticsBuilder {
+        DiagnosticsBuilder {
+            errors: UInt32Builder::new(),
+            warnings: UInt32Builder::new(),
+            lines: strings(),
+        }
+    }
+
+    /// Adds a diagnostic of the current game, as it is to be read.
+    pub fn push(&mut self, line: &str) {
+        self.lines.values().append_value(cell(line));
+    }
+
+    /// Ends the current game's diagnostics: its counts of errors and warnings.
+    pub fn end_game(&mut self, errors: u32, warnings: u32) {
+        self.lines.append(true);
+        self.errors.append_value(errors);
+        self.warnings.append_value(warnings);
+    }
+
+    /// `batch` (of the games table, one game per row, as many as were ended here) with
+    /// these columns in place of its own; the builder is empty again.
+    pub fn apply(&mut self, batch: &RecordBatch) -> RecordBatch {
+        let mut batch = batch.clone();
+        let columns: [(&str, ArrayRef); 3] = [
+            ("errors", Arc::new(self.errors.finish())),
+            ("warnings", Arc::new(self.warnings.finish())),
+            ("diagnostics", Arc::new(self.lines.finish())),
+        ];
+        for (name, column) in columns {
+            if let Ok(index) = batch.schema().index_of(name) {
+                batch = with_column(&batch, index, column);
+            }
+        }
+        batch
+    }
+}
+
+/// `batch` with its column `index` replaced by `column`, of the same type and length.
+fn with_column(batch: &RecordBatch, index: usize, column: ArrayRef) -> RecordBatch {
     let mut columns = batch.columns().to_vec();
-    columns[index] = Arc::new(renumbered);
+    columns[index] = column;
     RecordBatch::try_new(batch.schema(), columns)
         .unwrap_or_else(|e| unreachable!("the column keeps its type and length: {e}"))
 }

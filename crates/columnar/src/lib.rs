@@ -37,7 +37,9 @@ mod schema;
 pub mod values;
 mod writer;
 
-pub use games::{GameRecord, GamesBuilder, MAX_CELL_BYTES, MoveRecord, Notation, renumber};
+pub use games::{
+    DiagnosticsBuilder, GameRecord, GamesBuilder, MAX_CELL_BYTES, MoveRecord, Notation, renumber,
+};
 pub use positions::{PositionRecord, PositionsBuilder};
 pub use schema::{Eval, games_schema, positions_schema};
 pub use writer::{Error, ParquetWriter, ROW_GROUP_MEMORY, ROW_GROUP_ROWS};

@@ -330,7 +330,7 @@ impl Notate for pgn::Chess {
         _position: &pgn::Position,
         comments: &[String],
     ) -> (Option<f64>, Option<columnar::Eval>) {
-        use pgn::commands::{ClockTime, Eval, Score, names_and_args};
+        use pgn::commands::{ClockTime, names_and_args};
         let (mut clock, mut eval) = (None, None);
         for (name, args) in comments.iter().flat_map(|c| names_and_args(c)) {
             match name {
@@ -341,10 +341,7 @@ impl Notate for pgn::Chess {
                         .map(|time| time.millis() as f64 / 1000.0);
                 }
                 "eval" if eval.is_none() => {
-                    eval = args.parse::<Eval>().ok().map(|e| match e.score {
-                        Score::Centipawns(cp) => columnar::Eval::Centipawns(cp),
-                        Score::Mate(n) => columnar::Eval::Mate(n),
-                    });
+                    eval = read_eval(args);
                 }
                 _ => {}
             }
@@ -454,15 +451,7 @@ impl Notate for pdn::Draughts {
                         clock = Some(mine.time.as_secs() as f64);
                     }
                     Command::Other { name, value } if name == "eval" && eval.is_none() => {
-                        eval = value
-                            .parse::<pgn::commands::Eval>()
-                            .ok()
-                            .map(|e| match e.score {
-                                pgn::commands::Score::Centipawns(cp) => {
-                                    columnar::Eval::Centipawns(cp)
-                                }
-                                pgn::commands::Score::Mate(n) => columnar::Eval::Mate(n),
-                            });
+                        eval = read_eval(&value);
                     }
                     _ => {}
                 }
@@ -511,6 +500,16 @@ impl Notate for pdn::Draughts {
         input.give_back(buffer);
         Ok(orphans)
     }
+}
+
+/// An `[%eval …]`'s arguments as the Parquet tables hold them (the same in chess and
+/// draughts files); `None` when they do not read.
+fn read_eval(args: &str) -> Option<columnar::Eval> {
+    use pgn::commands::{Eval, Score};
+    args.parse::<Eval>().ok().map(|e| match e.score {
+        Score::Centipawns(cp) => columnar::Eval::Centipawns(cp),
+        Score::Mate(n) => columnar::Eval::Mate(n),
+    })
 }
 
 /// The board after a draughts game's main line: its preferred reading is the game type the

@@ -10,12 +10,10 @@
 
 use std::fmt::Write as _;
 use std::io::{self, Write};
-use std::sync::Arc;
 
-use arrow_array::builder::{ListBuilder, StringBuilder, UInt32Builder};
-use arrow_array::{ArrayRef, RecordBatch};
 use columnar::{
-    GameRecord, GamesBuilder, MoveRecord, ParquetWriter, PositionRecord, PositionsBuilder,
+    DiagnosticsBuilder, GameRecord, GamesBuilder, MoveRecord, ParquetWriter, PositionRecord,
+    PositionsBuilder, RecordBatch,
 };
 use notation::{
     Diagnostic, GameReader, KeepRaw, LineId, Player, ReadGame, ReadOptions, Severity, WriteOptions,
@@ -182,34 +180,44 @@ impl<G: Notate> ParquetTask<'_, G> {
                 if rules.names_openings() && !openings.is_done() {
                     rules.see_opening(&mut openings, position);
                 }
-                let Some(mv) = mv else {
+                // The move played from the position and its node; none after the last.
+                let played = match mv {
+                    Some(mv) => match main.get(plies as usize) {
+                        Some(&id) => Some((mv, game.node(id))),
+                        None => return false,
+                    },
+                    None => None,
+                };
+                let chess = notation == columnar::Notation::Chess;
+                if let Some((mv, _)) = played {
+                    rows.text.clear();
+                    rows.uci.clear();
+                    rules.move_columns(position, mv, &mut rows.text, &mut rows.uci);
+                }
+                if let Some(positions) = &mut rows.positions {
+                    let fen = rules.fen(position);
+                    let text = played.is_some().then_some(rows.text.as_str());
+                    positions.push(&PositionRecord {
+                        file: self.name,
+                        offset,
+                        game: number,
+                        ply: plies,
+                        fen: fen.as_deref(),
+                        hash: rules.position_key(position),
+                        move_san: text.filter(|_| chess),
+                        move_uci: played.filter(|_| chess).map(|_| rows.uci.as_str()),
+                        move_text: text.filter(|_| !chess),
+                        clock: after_last.0,
+                        eval: after_last.1,
+                    });
+                }
+                let Some((_, node)) = played else {
                     end = Some(position.clone());
-                    if let Some(positions) = &mut rows.positions {
-                        let fen = rules.fen(position);
-                        positions.push(&PositionRecord {
-                            file: self.name,
-                            offset,
-                            game: number,
-                            ply: plies,
-                            fen: fen.as_deref(),
-                            hash: rules.position_key(position),
-                            clock: after_last.0,
-                            eval: after_last.1,
-                            ..PositionRecord::default()
-                        });
-                    }
                     return true;
                 };
-                let Some(node) = main.get(plies as usize).map(|&id| game.node(id)) else {
-                    return false;
-                };
-                rows.text.clear();
-                rows.uci.clear();
-                rules.move_columns(position, mv, &mut rows.text, &mut rows.uci);
                 let (clock, eval) = rules.clock_and_eval(position, &node.comments);
                 rows.nags.clear();
                 rows.nags.extend(node.nags.iter().map(|nag| nag.0));
-                let chess = notation == columnar::Notation::Chess;
                 if movetext {
                     let turn = rules.turn(position);
                     let out = &mut rows.movetext;
@@ -247,22 +255,6 @@ impl<G: Notate> ParquetTask<'_, G> {
                     eval,
                     nags: &rows.nags,
                 });
-                if let Some(positions) = &mut rows.positions {
-                    let fen = rules.fen(position);
-                    positions.push(&PositionRecord {
-                        file: self.name,
-                        offset,
-                        game: number,
-                        ply: plies,
-                        fen: fen.as_deref(),
-                        hash: rules.position_key(position),
-                        move_san: chess.then_some(rows.text.as_str()),
-                        move_uci: chess.then_some(rows.uci.as_str()),
-                        move_text: (!chess).then_some(rows.text.as_str()),
-                        clock: after_last.0,
-                        eval: after_last.1,
-                    });
-                }
                 after_last = (clock, eval);
                 plies += 1;
                 true
@@ -419,11 +411,7 @@ impl<W: Write + Send, P: Write + Send> Emitter<'_, W, P> {
         before: u64,
         warn: &mut dyn FnMut(String),
     ) -> io::Result<()> {
-        let mut errors = UInt32Builder::new();
-        let mut warnings = UInt32Builder::new();
-        let mut strings = ListBuilder::new(StringBuilder::new()).with_field(Arc::new(
-            arrow_schema::Field::new("item", arrow_schema::DataType::Utf8, false),
-        ));
+        let mut columns = DiagnosticsBuilder::new();
         let mut line = String::new();
         for diagnostics in &mut item.diagnostics {
             diagnostics.retain(|d| self.once.keep(d));
@@ -433,18 +421,13 @@ impl<W: Write + Send, P: Write + Send> Emitter<'_, W, P> {
                 counts[usize::from(d.severity == Severity::Error)] += 1;
                 line.clear();
                 self.describe(d, &mut line);
-                strings.values().append_value(&line);
+                columns.push(&line);
             }
-            strings.append(true);
-            warnings.append_value(counts[0]);
-            errors.append_value(counts[1]);
+            columns.end_game(counts[1], counts[0]);
             self.errors += u64::from(counts[1] > 0);
         }
         self.rows += item.diagnostics.len() as u64;
-        let mut games = columnar::renumber(&item.games, before);
-        games = replace(&games, "errors", Arc::new(errors.finish()));
-        games = replace(&games, "warnings", Arc::new(warnings.finish()));
-        games = replace(&games, "diagnostics", Arc::new(strings.finish()));
+        let games = columns.apply(&columnar::renumber(&item.games, before));
         self.games.write(&games).map_err(io::Error::other)?;
         if let (Some(writer), Some(batch)) = (self.positions.as_deref_mut(), &item.positions) {
             writer
@@ -473,15 +456,4 @@ impl<W: Write + Send, P: Write + Send> Emitter<'_, W, P> {
             ),
         };
     }
-}
-
-/// `batch` with the column `name` replaced by `column` (of the same type and length).
-fn replace(batch: &RecordBatch, name: &str, column: ArrayRef) -> RecordBatch {
-    let Ok(index) = batch.schema().index_of(name) else {
-        return batch.clone();
-    };
-    let mut columns = batch.columns().to_vec();
-    columns[index] = column;
-    RecordBatch::try_new(batch.schema(), columns)
-        .unwrap_or_else(|e| unreachable!("the column keeps its type and length: {e}"))
 }
