@@ -223,8 +223,8 @@ impl<G: Notate> ParquetTask<'_, G> {
                     let out = &mut rows.movetext;
                     if turn == Player::First || number_second {
                         space(out);
-                        let dots = if turn == Player::First { "." } else { "..." };
-                        let _ = write!(out, "{}{dots}", rules.move_number(position));
+                        push_number(out, rules.move_number(position));
+                        out.push_str(if turn == Player::First { "." } else { "..." });
                     }
                     space(out);
                     out.push_str(&rows.text);
@@ -339,6 +339,22 @@ fn plain_main_line<M>(game: &notation::Game<M>) -> bool {
             .all(|node| node.setup.is_none() && plain(&node.comments))
 }
 
+/// A number in decimal, without the formatter's machinery (written before every move).
+fn push_number(out: &mut String, n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    out.extend(digits[at..].iter().map(|&d| char::from(d)));
+}
+
 /// A space before the next word, unless it is the first.
 fn space(out: &mut String) {
     if !out.is_empty() {
@@ -346,16 +362,12 @@ fn space(out: &mut String) {
     }
 }
 
-/// A brace comment as the writer writes it: its words between braces, one space apart.
+/// A brace comment as the writer writes it: its words between braces, one space apart,
+/// as the reader keeps them in the tree (test builds hold the result to the writer's).
 fn push_comment(out: &mut String, text: &str) {
     space(out);
     out.push('{');
-    for (i, word) in text.split_whitespace().enumerate() {
-        if i > 0 {
-            out.push(' ');
-        }
-        out.push_str(word);
-    }
+    out.push_str(text);
     out.push('}');
 }
 

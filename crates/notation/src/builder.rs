@@ -711,12 +711,7 @@ fn string_with_room(len: usize) -> Option<String> {
 /// comment is then reported and left out rather than the program ended.
 fn fold_whitespace(text: &str) -> Option<String> {
     let mut out = string_with_room(text.len())?;
-    for word in text.split_whitespace() {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(word);
-    }
+    crate::writer::push_collapsed(&mut out, text);
     Some(out)
 }
 

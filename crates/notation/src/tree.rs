@@ -34,7 +34,8 @@ impl LineId {
 /// A sequence of moves: the main line, or a variation replacing one move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line {
-    /// Comments before the first move of the line.
+    /// Comments before the first move of the line (white space collapsed, as after a
+    /// move).
     pub comments: Vec<String>,
     /// A set-up that replaces the position at the start of the line (`/FEN "…"/` in PDN).
     pub setup: Option<String>,
@@ -51,7 +52,9 @@ pub struct Node<M> {
     pub mv: M,
     /// Annotation glyphs (suffix annotations are stored as their glyphs `$1`..`$6`).
     pub nags: Vec<Nag>,
-    /// Comments after the move.
+    /// Comments after the move. The reader keeps a comment with its white space
+    /// collapsed ([`push_collapsed`](crate::push_collapsed)), as the export format
+    /// writes it.
     pub comments: Vec<String>,
     /// Variations: alternatives to this move, each played from the position before it.
     pub variations: Vec<LineId>,

@@ -1017,20 +1017,93 @@ fn collapsed_chars(text: &str) -> usize {
         .sum()
 }
 
-/// Appends `text` with each run of white space turned into one space and none at the
-/// ends.
-fn push_collapsed(out: &mut String, text: &str) {
-    for (i, word) in text.split_whitespace().enumerate() {
-        if i > 0 {
-            out.push(' ');
+/// Appends `text` with each run of white space (as Unicode defines it) turned into one
+/// space and none at the ends: how comments are kept and written.
+///
+/// ```
+/// let mut out = String::from("{");
+/// notation::push_collapsed(&mut out, "  [%clk 0:03:00]\n\t good\u{a0}move ");
+/// assert_eq!(out, "{[%clk 0:03:00] good move");
+/// ```
+pub fn push_collapsed(out: &mut String, text: &str) {
+    if !text.is_ascii() {
+        for (i, word) in text.split_whitespace().enumerate() {
+            if i > 0 {
+                out.push(' ');
+            }
+            out.push_str(word);
         }
-        out.push_str(word);
+        return;
+    }
+    // Comments are read by the million (a clock and an evaluation after every move of a
+    // lichess game), nearly all of them ASCII, and most with single spaces between their
+    // words: those are copied whole once their ends are trimmed. The ASCII white space
+    // of `char::is_whitespace` includes the vertical tab.
+    let space = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r');
+    let bytes = text.as_bytes();
+    let start = bytes.iter().position(|&b| !space(b)).unwrap_or(bytes.len());
+    let end = bytes
+        .iter()
+        .rposition(|&b| !space(b))
+        .map_or(start, |last| last + 1);
+    let inner = &bytes[start..end];
+    // Folds with no early exit over slices of one length, which the compiler vectorises.
+    let controls = inner.iter().fold(false, |found, &b| found | (b < 0x20));
+    let pairs = inner.iter().zip(inner.get(1..).unwrap_or_default());
+    let doubled = pairs.fold(false, |found, (&a, &b)| found | ((a == b' ') & (b == b' ')));
+    if !controls && !doubled {
+        // Both ends are at ASCII bytes: character boundaries.
+        out.push_str(&text[start..end]);
+        return;
+    }
+    let (mut at, mut first) = (0, true);
+    while at < bytes.len() {
+        while at < bytes.len() && space(bytes[at]) {
+            at += 1;
+        }
+        let start = at;
+        while at < bytes.len() && !space(bytes[at]) {
+            at += 1;
+        }
+        if start < at {
+            if !first {
+                out.push(' ');
+            }
+            // Both ends are at ASCII bytes: character boundaries.
+            out.push_str(&text[start..at]);
+            first = false;
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn collapsing_white_space_keeps_the_words_one_space_apart() {
+        // Every string of up to five characters from an alphabet of words, the ASCII
+        // white space of `char::is_whitespace`, another control character and non-ASCII
+        // white space: the fast ASCII paths give what the words joined by one space give.
+        let alphabet = [
+            'a', ' ', '\t', '\n', '\u{b}', '\u{c}', '\r', '\u{1}', '\u{a0}', 'é',
+        ];
+        let mut text = String::new();
+        for n in 0..=5u32 {
+            for code in 0..alphabet.len().pow(n) {
+                text.clear();
+                let mut rest = code;
+                for _ in 0..n {
+                    text.push(alphabet[rest % alphabet.len()]);
+                    rest /= alphabet.len();
+                }
+                let mut out = String::from("x");
+                push_collapsed(&mut out, &text);
+                let words: Vec<&str> = text.split_whitespace().collect();
+                assert_eq!(out, format!("x{}", words.join(" ")), "{text:?}");
+            }
+        }
+    }
     use crate::{MoveContext, Nag, RawMove, RawRules, Setup, Strict, Tail};
 
     /// Rules whose position is a ply counter: ply 0 is move 1 of the first player. The

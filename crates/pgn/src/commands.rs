@@ -107,38 +107,46 @@ fn parse_number(text: &str) -> Option<u64> {
 impl std::str::FromStr for ClockTime {
     type Err = CommandError;
 
+    /// `H:MM:SS`, `MM:SS` or `SS`, each part of 1 to 12 digits (minutes and seconds
+    /// after a larger unit below 60), and up to three decimals after a `.`.
     fn from_str(text: &str) -> Result<ClockTime, CommandError> {
-        let error = || CommandError::Time(text.to_owned());
-        let (whole, fraction) = match text.split_once('.') {
-            Some((whole, fraction)) => (whole, Some(fraction)),
-            None => (text, None),
-        };
-        let millis = match fraction {
-            None => 0,
-            Some(f) if (1..=3).contains(&f.len()) => {
-                let value = parse_number(f).ok_or_else(error)?;
-                value * 10u64.pow(3 - f.len() as u32)
-            }
-            Some(_) => return Err(error()),
-        };
-        let mut seconds: u64 = 0;
-        if whole.bytes().filter(|&b| b == b':').count() > 2 {
-            return Err(error());
-        }
-        for (i, part) in whole.split(':').enumerate() {
-            let value = parse_number(part).ok_or_else(error)?;
-            // Minutes and seconds after a larger unit are below 60.
-            if i > 0 && value >= 60 {
-                return Err(error());
-            }
-            seconds = seconds.checked_mul(60).ok_or_else(error)? + value;
-        }
-        let millis = seconds
-            .checked_mul(1000)
-            .and_then(|m| m.checked_add(millis))
-            .ok_or_else(error)?;
-        Ok(ClockTime { millis })
+        // One pass over the bytes: a clock is read after every move of a lichess game.
+        parse_clock(text.as_bytes()).ok_or_else(|| CommandError::Time(text.to_owned()))
     }
+}
+
+/// The milliseconds of a clock written `H:MM:SS.fff` (see [`ClockTime`]'s `FromStr`).
+fn parse_clock(text: &[u8]) -> Option<ClockTime> {
+    let (whole, fraction) = match memchr::memchr(b'.', text) {
+        Some(dot) => (&text[..dot], Some(&text[dot + 1..])),
+        None => (text, None),
+    };
+    let millis = match fraction {
+        None => 0,
+        Some(f) if (1..=3).contains(&f.len()) => digits(f)? * 10u64.pow(3 - f.len() as u32),
+        Some(_) => return None,
+    };
+    let mut seconds: u64 = 0;
+    for (i, part) in whole.split(|&b| b == b':').enumerate() {
+        let value = digits(part)?;
+        // Minutes and seconds after a larger unit are below 60; at most three parts.
+        if i > 2 || (i > 0 && value >= 60) {
+            return None;
+        }
+        seconds = seconds.checked_mul(60)?.checked_add(value)?;
+    }
+    let millis = seconds.checked_mul(1000)?.checked_add(millis)?;
+    Some(ClockTime { millis })
+}
+
+/// The value of 1 to 12 ASCII digits.
+fn digits(text: &[u8]) -> Option<u64> {
+    if text.is_empty() || text.len() > 12 {
+        return None;
+    }
+    text.iter().try_fold(0u64, |value, &b| {
+        b.is_ascii_digit().then(|| value * 10 + u64::from(b - b'0'))
+    })
 }
 
 /// An engine's score: pawns (in centipawns) or a mate in so many moves.
@@ -650,6 +658,51 @@ mod tests {
         ] {
             assert_eq!(write(&parse(comment)), comment, "{comment:?}");
         }
+    }
+
+    #[test]
+    fn clock_times_are_hours_minutes_seconds_and_up_to_three_decimals() {
+        let read = |text: &str| text.parse::<ClockTime>().map(ClockTime::millis).ok();
+        for (text, millis) in [
+            ("1:30:00", 5_400_000),
+            ("0:00:59.9", 59_900),
+            ("0:00:05.25", 5_250),
+            ("1:00:00.005", 3_600_005),
+            ("3:00", 180_000),
+            ("59", 59_000),
+            ("100:00:00", 360_000_000),
+            ("000000000001:00:00", 3_600_000),
+        ] {
+            assert_eq!(read(text), Some(millis), "{text:?}");
+        }
+        for text in [
+            "",
+            ":",
+            "1:",
+            ":30",
+            "1:60:00",
+            "1:00:60",
+            "1:2:3:4",
+            ".5",
+            "1.",
+            "1.1234",
+            "1.2.3",
+            "1:00:00.x",
+            "-1:00:00",
+            "+1",
+            " 1:00:00",
+            "1:00:00 ",
+            "0:0a:00",
+            "1234567890123",
+            "1:00:00.",
+            "١:00:00",
+        ] {
+            assert_eq!(read(text), None, "{text:?}");
+        }
+        assert_eq!(
+            "1:60:00".parse::<ClockTime>(),
+            Err(CommandError::Time("1:60:00".to_owned()))
+        );
     }
 
     #[test]
