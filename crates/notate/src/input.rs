@@ -143,8 +143,25 @@ pub fn open(source: &Source, forced: Option<Format>, progress: &ProgressBar) -> 
             progress: progress.clone(),
         }),
     };
+    open_stream(raw, source.path.as_deref(), forced)
+}
+
+/// Opens a stream of raw bytes (a file's, or bytes a program holds): decompressed by
+/// magic number, its format forced, else named by `path`, else guessed from its content.
+///
+/// ```
+/// use notate::input::{Format, open_stream};
+/// let opened = open_stream(Box::new(&b"1. 32-28 19-23 *"[..]), None, None)?;
+/// assert_eq!(opened.format, Format::Pdn);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn open_stream(
+    raw: Box<dyn Read + Send>,
+    path: Option<&Path>,
+    forced: Option<Format>,
+) -> io::Result<Opened> {
     let reader = decompress(raw)?;
-    let by_name = source.path.as_deref().and_then(Format::from_path);
+    let by_name = path.and_then(Format::from_path);
     match forced.or(by_name) {
         Some(format) => Ok(Opened { format, reader }),
         None => {

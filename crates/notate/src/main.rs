@@ -17,27 +17,6 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-mod boards;
-mod check;
-mod dedupe;
-mod eco;
-mod fmt;
-mod fold;
-mod games;
-mod input;
-mod json;
-mod large;
-mod parquet;
-mod perft;
-mod pipeline;
-mod range;
-mod repair;
-mod scan;
-mod select;
-mod show;
-mod split;
-mod stats;
-
 use std::fs::File;
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
@@ -48,9 +27,12 @@ use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use notation::{ReadOptions, WriteOptions};
 
-use games::Notate;
-use input::{Format, Opened, Source};
-use pipeline::OncePerInput;
+use notate::games::{self, Notate};
+use notate::input::{self, Format, Opened, Source};
+use notate::pipeline::{self, OncePerInput};
+use notate::{
+    check, dedupe, eco, fmt, json, parquet, perft, range, repair, scan, select, show, split, stats,
+};
 
 /// Check, format, scan and convert PGN (chess) and PDN (draughts) game collections.
 ///
