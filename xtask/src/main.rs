@@ -14,6 +14,11 @@ struct Task {
 
 const TASKS: &[Task] = &[
     Task {
+        name: "test",
+        about: "every test: cargo test, then the Python package built into target/python-venv and its pytest suite",
+        run: test,
+    },
+    Task {
         name: "snapshots",
         about: "regenerate every insta snapshot (review the diff with git, or `cargo insta review`)",
         run: snapshots,
@@ -227,6 +232,42 @@ fn fen_tags(game: &[u8]) -> impl Iterator<Item = &[u8]> {
         let end = rest.iter().position(|&b| b == b'"')?;
         Some(&rest[..end])
     })
+}
+
+/// The Python packages the pytest suite needs, installed into the project's own virtual
+/// environment: the build tool, the test runner, pyarrow for the tables, python-chess for
+/// the interoperability test, pyspark (with the machine's Java) for the Spark test.
+const PYTHON_PACKAGES: &[&str] = &["maturin>=1.5,<2", "pytest", "pyarrow", "chess", "pyspark"];
+
+/// The whole suite: the workspace's Rust tests, then the Python package (`crates/python`)
+/// built with maturin into `target/python-venv` (made on first use) and its pytest suite.
+fn test(root: &Path) -> Result<(), String> {
+    run(Command::new(cargo())
+        .current_dir(root)
+        .args(["test", "--workspace"]))?;
+    let venv = root.join("target").join("python-venv");
+    let python = venv.join("bin").join("python");
+    if !python.exists() {
+        let system = std::env::var("PYTHON").unwrap_or_else(|_| "python3".to_owned());
+        run(Command::new(system).arg("-m").arg("venv").arg(&venv))?;
+    }
+    run(Command::new(&python)
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+        ])
+        .args(PYTHON_PACKAGES))?;
+    run(Command::new(venv.join("bin").join("maturin"))
+        .current_dir(root.join("crates").join("python"))
+        .args(["develop", "--quiet"])
+        .env("VIRTUAL_ENV", &venv)
+        .env("CARGO", cargo()))?;
+    run(Command::new(&python)
+        .current_dir(root)
+        .args(["-m", "pytest", "-q", "crates/python/tests"]))
 }
 
 fn ci(root: &Path) -> Result<(), String> {

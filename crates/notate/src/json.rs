@@ -264,7 +264,7 @@ fn write_footer<G: Notate, W: Out>(
 }
 
 /// Appends `"diagnostics":[…]}`: the end of a game's object.
-fn write_diagnostics<W: Out>(diagnostics: &[Diagnostic], out: &mut W) {
+pub fn write_diagnostics<W: Out>(diagnostics: &[Diagnostic], out: &mut W) {
     out.put("\"diagnostics\":[");
     for (i, d) in diagnostics.iter().enumerate() {
         if i > 0 {

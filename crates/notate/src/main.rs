@@ -1081,10 +1081,12 @@ fn run_parquet(
                 Failure::Io
             })
     };
-    let mut games = create(output_path, columnar::games_schema())?;
-    let mut positions = match positions_path {
-        Some(path) => Some(create(path, columnar::positions_schema())?),
-        None => None,
+    let mut files = parquet::ParquetFiles {
+        games: create(output_path, columnar::games_schema())?,
+        positions: match positions_path {
+            Some(path) => Some(create(path, columnar::positions_schema())?),
+            None => None,
+        },
     };
     let options = read_options(strict);
     let (mut rows, mut errors) = (0, 0);
@@ -1100,11 +1102,10 @@ fn run_parquet(
                 options,
                 name,
                 placing,
-                positions: positions.is_some(),
+                positions: files.positions.is_some(),
             };
             let mut emitter = parquet::Emitter {
-                games: &mut games,
-                positions: positions.as_mut(),
+                tables: &mut files,
                 name: name.to_owned(),
                 placing,
                 once: OncePerInput::default(),
@@ -1136,10 +1137,7 @@ fn run_parquet(
             )
         })?,
     }
-    let closed = games
-        .close()
-        .and_then(|()| positions.map_or(Ok(()), |p| p.close()));
-    if let Err(e) = closed {
+    if let Err(e) = files.close() {
         complain(format_args!("{}: {e}", output_path.display()));
         return Err(Failure::Io);
     }

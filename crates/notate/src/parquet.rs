@@ -396,12 +396,49 @@ fn write_main_line<G: Notate>(rules: &G, game: &notation::Game<G::Move>, out: &m
     out.truncate(kept);
 }
 
-/// Puts the rows in input order and writes them.
-pub struct Emitter<'w, W: Write + Send, P: Write + Send> {
+/// Where the rows go, in input order: the Parquet files of `notate parquet`, or a
+/// program's Arrow record batches (the Python package's tables).
+pub trait Tables {
+    /// Takes rows of the games table.
+    fn games(&mut self, batch: &RecordBatch) -> io::Result<()>;
+    /// Takes rows of the positions table (only when the task builds them).
+    fn positions(&mut self, batch: &RecordBatch) -> io::Result<()>;
+}
+
+/// The Parquet files `notate parquet` writes: the games table, and the positions table
+/// when asked for.
+pub struct ParquetFiles<W: Write + Send, P: Write + Send> {
     /// The games table.
-    pub games: &'w mut ParquetWriter<W>,
+    pub games: ParquetWriter<W>,
     /// The positions table, when asked for.
-    pub positions: Option<&'w mut ParquetWriter<P>>,
+    pub positions: Option<ParquetWriter<P>>,
+}
+
+impl<W: Write + Send, P: Write + Send> Tables for ParquetFiles<W, P> {
+    fn games(&mut self, batch: &RecordBatch) -> io::Result<()> {
+        self.games.write(batch).map_err(io::Error::other)
+    }
+
+    fn positions(&mut self, batch: &RecordBatch) -> io::Result<()> {
+        match &mut self.positions {
+            Some(writer) => writer.write(batch).map_err(io::Error::other),
+            None => Ok(()),
+        }
+    }
+}
+
+impl<W: Write + Send, P: Write + Send> ParquetFiles<W, P> {
+    /// Writes the last row groups and the files' footers.
+    pub fn close(self) -> Result<(), columnar::Error> {
+        self.games.close()?;
+        self.positions.map_or(Ok(()), ParquetWriter::close)
+    }
+}
+
+/// Puts the rows in input order and hands them to their tables.
+pub struct Emitter<'w> {
+    /// Where the rows go.
+    pub tables: &'w mut dyn Tables,
     /// The input's name, as diagnostics give it.
     pub name: String,
     /// Where the games are in their input.
@@ -414,7 +451,7 @@ pub struct Emitter<'w, W: Write + Send, P: Write + Send> {
     pub errors: u64,
 }
 
-impl<W: Write + Send, P: Write + Send> Emitter<'_, W, P> {
+impl Emitter<'_> {
     /// Writes one item, its games renumbered by `before` (the games of earlier chunks);
     /// diagnostics outside any game go to `warn`.
     pub fn emit(
@@ -440,11 +477,9 @@ impl<W: Write + Send, P: Write + Send> Emitter<'_, W, P> {
         }
         self.rows += item.diagnostics.len() as u64;
         let games = columns.apply(&columnar::renumber(&item.games, before));
-        self.games.write(&games).map_err(io::Error::other)?;
-        if let (Some(writer), Some(batch)) = (self.positions.as_deref_mut(), &item.positions) {
-            writer
-                .write(&columnar::renumber(batch, before))
-                .map_err(io::Error::other)?;
+        self.tables.games(&games)?;
+        if let Some(batch) = &item.positions {
+            self.tables.positions(&columnar::renumber(batch, before))?;
         }
         item.orphans.retain(|d| self.once.keep(d));
         for d in &item.orphans {

@@ -98,7 +98,33 @@ pub fn run(
     jobs: usize,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
-    let (moves, counts): (Vec<String>, Vec<u64>) = match start {
+    let (moves, counts) = divided(start, depth, divide, jobs);
+    if divide {
+        for (name, count) in moves.iter().zip(&counts) {
+            writeln!(out, "{name}: {count}")?;
+        }
+        writeln!(out)?;
+    }
+    writeln!(out, "{}", counts.iter().sum::<u64>())?;
+    Ok(())
+}
+
+/// The leaf count at `depth` from `start`, on up to `jobs` threads.
+///
+/// ```
+/// use notate::perft::{Game, Start, count};
+/// let (start, _) = Start::new(Game::Chess, None).map_err(std::io::Error::other)?;
+/// assert_eq!(count(&start, 3, 2), 8902);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn count(start: &Start, depth: u32, jobs: usize) -> u64 {
+    divided(start, depth, false, jobs).1.iter().sum()
+}
+
+/// The count under each first move, with the moves' names when `divide` (else the
+/// counts may be one total, or split by first move to spread them over `jobs` threads).
+fn divided(start: &Start, depth: u32, divide: bool, jobs: usize) -> (Vec<String>, Vec<u64>) {
+    match start {
         Start::Chess(pos) => {
             if depth == 0 {
                 (Vec::new(), vec![1])
@@ -132,15 +158,7 @@ pub fn run(
                 (names, counts)
             }
         }
-    };
-    if divide {
-        for (name, count) in moves.iter().zip(&counts) {
-            writeln!(out, "{name}: {count}")?;
-        }
-        writeln!(out)?;
     }
-    writeln!(out, "{}", counts.iter().sum::<u64>())?;
-    Ok(())
 }
 
 /// `count` of every item, on up to `jobs` threads, in the items' order.

@@ -15,6 +15,12 @@ impl NodeId {
     pub const fn new(index: u32) -> NodeId {
         NodeId(index)
     }
+
+    /// Its index: the move was added to its game `index`-th, from 0 (in the order of
+    /// [`Game::nodes`]).
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
 }
 
 /// Index of a line (the main line or a variation) in a [`Game`].
@@ -28,6 +34,12 @@ impl LineId {
     /// The id of the line opened `index`-th (from 1; the main line is 0) in a game.
     pub const fn new(index: u32) -> LineId {
         LineId(index)
+    }
+
+    /// Its index: the line was opened `index`-th, from 1 (the main line is 0). A
+    /// variation is opened after the line it branches from, so its index is larger.
+    pub const fn index(self) -> usize {
+        self.0 as usize
     }
 }
 

@@ -1,0 +1,51 @@
+"""Chess (PGN) and draughts (PDN) games at Rust speed.
+
+Read games lazily with :func:`read`, check a collection with :func:`check`, count positions
+with :func:`perft`, and turn a collection into Arrow tables (:func:`to_arrow`,
+:func:`to_arrow_reader`) or Parquet files (:func:`write_parquet`) for pandas, Polars, DuckDB
+or Spark. Every function takes a *source*: a path (``.gz``, ``.bz2`` and ``.zst`` files are
+decompressed), ``bytes``, or a binary file object.
+
+>>> import notate
+>>> game = next(notate.read(b'[White "A"]\\n[Black "B"]\\n\\n1. e4 e5 2. Nf3 *\\n'))
+>>> [m.uci for m in game.moves]
+['e2e4', 'e7e5', 'g1f3']
+"""
+
+from ._notate import (
+    Diagnostic,
+    Eval,
+    FenError,
+    Game,
+    Games,
+    Move,
+    NotationError,
+    Summary,
+    check,
+    perft,
+    read,
+    to_arrow,
+    to_arrow_reader,
+    write_parquet,
+)
+from ._interop import to_python_chess
+
+Game.to_python_chess = to_python_chess
+
+__all__ = [
+    "Diagnostic",
+    "Eval",
+    "FenError",
+    "Game",
+    "Games",
+    "Move",
+    "NotationError",
+    "Summary",
+    "check",
+    "perft",
+    "read",
+    "to_arrow",
+    "to_arrow_reader",
+    "to_python_chess",
+    "write_parquet",
+]

@@ -1,0 +1,286 @@
+//! `notate._notate`: the Rust half of the Python package `notate` (the Python half,
+//! `python/notate/`, re-exports it and adds what is plain Python: Spark, python-chess).
+//!
+//! Games are read by the workspace's crates as the `notate` command reads them; the
+//! interpreter is let go while a game is read, so other Python threads run meanwhile.
+//! Every function takes a `source`: a path (compressed or not), `bytes`, or a binary
+//! file object.
+
+mod errors;
+mod game;
+mod source;
+mod tables;
+
+use std::sync::Mutex;
+
+use notate::games::ChessRules;
+use notate::input::Format;
+use notation::{GameReader, KeepRaw, ReadOptions, Reader};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use errors::{FenError, NotationError};
+use game::{Diagnostic, Eval, Game, Move, Read};
+use source::Given;
+
+type Input = Box<dyn std::io::Read + Send>;
+
+/// A reader of one input's games, with its rules.
+enum Reading {
+    Chess(GameReader<'static, ChessRules, Input>),
+    Draughts(
+        &'static notate::games::DraughtsRules,
+        GameReader<'static, notate::games::DraughtsRules, Input>,
+    ),
+}
+
+/// The games of a source, read one at a time as they are asked for.
+#[pyclass(module = "notate")]
+struct Games {
+    reading: Mutex<Option<Reading>>,
+    file: String,
+    /// What was found outside any game, once the games are all read.
+    orphans: Mutex<Vec<notation::Diagnostic>>,
+}
+
+#[pymethods]
+impl Games {
+    fn __iter__(this: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        this
+    }
+
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Game>> {
+        let mut guard = self.reading.lock().unwrap_or_else(|p| p.into_inner());
+        let Some(reading) = guard.as_mut() else {
+            return Ok(None);
+        };
+        // The interpreter is let go while the game is read (a file object's reads take it
+        // back for each call).
+        let read = py.detach(|| match reading {
+            Reading::Chess(reader) => reader.read_game().map(|g| g.map(Read::Chess)),
+            Reading::Draughts(rules, reader) => reader
+                .read_game()
+                .map(|g| g.map(|g| Read::Draughts(rules, g))),
+        })?;
+        match read {
+            Some(read) => Ok(Some(Game::new(read, self.file.clone(), 0))),
+            None => {
+                let orphans = match reading {
+                    Reading::Chess(reader) => reader.take_orphans(),
+                    Reading::Draughts(_, reader) => reader.take_orphans(),
+                };
+                *self.orphans.lock().unwrap_or_else(|p| p.into_inner()) = orphans;
+                *guard = None;
+                Ok(None)
+            }
+        }
+    }
+
+    /// What was found outside any game (text after the last game, an input with no
+    /// game), once the iterator is exhausted.
+    #[getter]
+    fn diagnostics(&self) -> Vec<Diagnostic> {
+        self.orphans
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .iter()
+            .map(|d| Diagnostic::new(d, &self.file, None))
+            .collect()
+    }
+}
+
+/// Options of a reading: strict or lenient.
+fn read_options(strict: bool) -> ReadOptions {
+    if strict {
+        ReadOptions::strict()
+    } else {
+        ReadOptions::default()
+    }
+}
+
+/// Reads the games of `source` lazily: a path (`.gz`, `.bz2` and `.zst` are
+/// decompressed), `bytes`, or a binary file object. `format` is `"pgn"` or `"pdn"`
+/// (else found from the name or the content); `variant` reads draughts games that
+/// declare no game type as that one (`"russian"`, `"20"`, …). A game that cannot be read
+/// is yielded all the same, with its moves up to the error and its diagnostics.
+#[pyfunction]
+#[pyo3(signature = (source, format=None, variant=None, strict=false))]
+fn read(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    format: Option<&str>,
+    variant: Option<&str>,
+    strict: bool,
+) -> PyResult<Games> {
+    let given = Given::extract(source)?;
+    let file = given.name(py);
+    let forced = source::format(format)?;
+    let game_type = source::game_type(variant)?;
+    let opened = py.detach(|| given.open(forced))?;
+    let options = read_options(strict);
+    let reading = match opened.format {
+        Format::Pgn => {
+            if variant.is_some() {
+                return Err(PyValueError::new_err(
+                    "variant is for draughts games; chess games name theirs in a Variant tag",
+                ));
+            }
+            let reader = Reader::new(
+                opened.reader,
+                notation::Rules::dialect(&pgn::Chess),
+                options,
+            );
+            Reading::Chess(
+                GameReader::from_reader(source::chess_rules(), reader).keep_raw(KeepRaw::Never),
+            )
+        }
+        Format::Pdn => {
+            let rules = source::draughts_rules(game_type);
+            let reader = Reader::new(opened.reader, notation::Rules::dialect(rules), options);
+            Reading::Draughts(
+                rules,
+                GameReader::from_reader(rules, reader).keep_raw(KeepRaw::Never),
+            )
+        }
+    };
+    Ok(Games {
+        reading: Mutex::new(Some(reading)),
+        file,
+        orphans: Mutex::new(Vec::new()),
+    })
+}
+
+/// What `check` found: counts, and every diagnostic.
+#[pyclass(frozen, module = "notate", get_all)]
+struct Summary {
+    /// Games read.
+    games: u64,
+    /// Moves played, variations included.
+    moves: u64,
+    /// Errors found.
+    errors: u64,
+    /// Warnings found.
+    warnings: u64,
+    /// Every diagnostic, in input order.
+    diagnostics: Vec<Py<Diagnostic>>,
+}
+
+#[pymethods]
+impl Summary {
+    fn __repr__(&self) -> String {
+        format!(
+            "<Summary games={} moves={} errors={} warnings={}>",
+            self.games, self.moves, self.errors, self.warnings
+        )
+    }
+}
+
+/// Reads every game of `source` and plays every move, as `notate check` does, on every
+/// core; returns the counts and the diagnostics.
+#[pyfunction]
+#[pyo3(signature = (source, format=None, variant=None, strict=false))]
+fn check(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    format: Option<&str>,
+    variant: Option<&str>,
+    strict: bool,
+) -> PyResult<Summary> {
+    let given = Given::extract(source)?;
+    let file = given.name(py);
+    let forced = source::format(format)?;
+    let game_type = source::game_type(variant)?;
+    let options = read_options(strict);
+    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let ((games, moves), found) = py.detach(|| -> std::io::Result<_> {
+        let opened = given.open(forced)?;
+        let (mut games, mut moves) = (0, 0);
+        let mut found = Vec::new();
+        let mut once = notate::pipeline::OncePerInput::default();
+        let mut emit = |item: notate::check::Item, offset: u64| {
+            games += item.games;
+            moves += item.moves;
+            for mut d in item.diagnostics {
+                if once.keep(&d) {
+                    d.game += offset;
+                    found.push(d);
+                }
+            }
+            Ok(())
+        };
+        match opened.format {
+            Format::Pgn => {
+                let task = notate::check::CheckTask {
+                    rules: source::chess_rules(),
+                    options,
+                };
+                notate::pipeline::drive(&task, opened.reader, jobs, &mut emit)?;
+            }
+            Format::Pdn => {
+                let task = notate::check::CheckTask {
+                    rules: source::draughts_rules(game_type),
+                    options,
+                };
+                notate::pipeline::drive(&task, opened.reader, jobs, &mut emit)?;
+            }
+        }
+        Ok(((games, moves), found))
+    })?;
+    let diagnostics = found
+        .iter()
+        .map(|d| Py::new(py, Diagnostic::new(d, &file, Some(d.game + 1))))
+        .collect::<PyResult<_>>()?;
+    Ok(Summary {
+        games,
+        moves,
+        errors: found
+            .iter()
+            .filter(|d| d.severity == notation::Severity::Error)
+            .count() as u64,
+        warnings: found
+            .iter()
+            .filter(|d| d.severity == notation::Severity::Warning)
+            .count() as u64,
+        diagnostics,
+    })
+}
+
+/// The number of leaf positions `depth` plies below `fen` (the start position when
+/// `None`): chess, `"chess960"`, or a draughts variant by name or `GameType` number.
+#[pyfunction]
+#[pyo3(signature = (fen, depth, variant=None))]
+fn perft(py: Python<'_>, fen: Option<&str>, depth: u32, variant: Option<&str>) -> PyResult<u64> {
+    let game = match variant {
+        Some(name) => notate::perft::Game::parse(name).map_err(NotationError::new_err)?,
+        None if fen.is_some_and(looks_like_draughts_fen) => {
+            notate::perft::Game::Draughts(pdn::Variant::International)
+        }
+        None => notate::perft::Game::Chess,
+    };
+    let (start, _) = notate::perft::Start::new(game, fen).map_err(FenError::new_err)?;
+    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+    Ok(py.detach(|| notate::perft::count(&start, depth, jobs)))
+}
+
+/// Whether a FEN is a draughts FEN (`W:W31,32:B1,2`) rather than a chess one.
+fn looks_like_draughts_fen(fen: &str) -> bool {
+    let fen = fen.trim_start_matches(|c: char| c == '"' || c.is_whitespace());
+    matches!(fen.as_bytes().get(..2), Some([b'W' | b'B', b':']))
+}
+
+/// The Rust half of the Python package `notate`.
+#[pymodule]
+fn _notate(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    errors::register(m)?;
+    m.add_class::<Game>()?;
+    m.add_class::<Move>()?;
+    m.add_class::<Eval>()?;
+    m.add_class::<Diagnostic>()?;
+    m.add_class::<Games>()?;
+    m.add_class::<Summary>()?;
+    m.add_function(wrap_pyfunction!(read, m)?)?;
+    m.add_function(wrap_pyfunction!(check, m)?)?;
+    m.add_function(wrap_pyfunction!(perft, m)?)?;
+    tables::register(m)?;
+    Ok(())
+}
