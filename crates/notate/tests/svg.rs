@@ -155,3 +155,37 @@ fn errors_say_what_is_wrong_and_exit_2() {
     // A size too small to see.
     assert_eq!(code(&run(&["svg", "W:W31:B1", "--size", "3"])), 2);
 }
+
+/// The pictures of the README are what `notate svg` draws (regenerate them with the
+/// commands below when the drawing changes).
+#[test]
+fn the_readme_s_pictures_are_what_notate_draws() {
+    let t = Temp::new("svg-docs");
+    let mate = t.file(
+        "scholars-mate.pgn",
+        b"[Event \"Scholar's mate\"]\n[Result \"1-0\"]\n\n\
+          1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# {[%csl Rf7] [%cal Gc4f7,Gh5f7]} 1-0\n",
+    );
+    let capture = t.file(
+        "capture.pdn",
+        b"[GameType \"20\"]\n\
+          [FEN \"W:W27,32,33,34,37,38,39,40,43,44,45,K46,48:B3,7,8,9,12,13,14,16,17,18,21,24,28,K5\"]\n\
+          [Result \"*\"]\n\n1. 33x2 *\n",
+    );
+    let turkish = "W:Wa2,b2,c2,d3,e2,f2,g2,h3,Kc5,a3,b3,f3:Ba7,b6,c7,d6,e7,f6,g7,h7,a6,Kh4";
+    let cases: [(&str, Vec<&str>); 3] = [
+        ("chess-board", vec![&mate, "--coordinates"]),
+        ("draughts-10x10", vec![&capture, "--numbers"]),
+        (
+            "draughts-turkish",
+            vec!["--variant", "turkish", turkish, "--coordinates"],
+        ),
+    ];
+    for (name, args) in cases {
+        let o = run(&[&["svg"], &args[..]].concat());
+        assert_eq!(code(&o), 0, "{name}: {}", stderr(&o));
+        let committed = std::fs::read_to_string(common::root().join(format!("docs/{name}.svg")))
+            .expect("the README's picture");
+        assert_eq!(stdout(&o), committed, "docs/{name}.svg");
+    }
+}
