@@ -16,6 +16,7 @@ use pgn::openings::{Classifier, Opening};
 
 use crate::json;
 use crate::pipeline::Input;
+use crate::svg;
 
 /// A game's rules, as `notate` uses them.
 pub trait Notate: Rules + Sync {
@@ -49,6 +50,20 @@ pub trait Notate: Rules + Sync {
 
     /// A text diagram of a position, when the rules know positions.
     fn diagram(&self, position: &Self::Position) -> Option<String>;
+
+    /// An SVG picture of a position, when the rules know positions (the default: they do
+    /// not), with `last`, the move that led to it, and what the comments after that move
+    /// mark (chess: `[%csl]` and `[%cal]`).
+    fn svg(
+        &self,
+        position: &Self::Position,
+        last: Option<&Self::Move>,
+        comments: &[String],
+        options: &svg::Options,
+    ) -> Option<String> {
+        let _ = (position, last, comments, options);
+        None
+    }
 
     /// The result a position (the end of a game's main line, [`main_line_end`]) decides
     /// by the rules of play alone, for `fmt --fix-results`: `None` when it decides none
@@ -268,6 +283,16 @@ impl Notate for pgn::Chess {
         json::string(&uci.to_string(), out);
     }
 
+    fn svg(
+        &self,
+        position: &pgn::Position,
+        last: Option<&pgn::Move>,
+        comments: &[String],
+        options: &svg::Options,
+    ) -> Option<String> {
+        Some(svg::chess(position, last, comments, options))
+    }
+
     fn diagram(&self, position: &pgn::Position) -> Option<String> {
         Some(crate::show::chess_diagram(position))
     }
@@ -415,6 +440,20 @@ impl Notate for pdn::Draughts {
     fn move_fields<W: json::Out>(&self, board: &pdn::Board, mv: &pdn::PdnMove, out: &mut W) {
         out.put("\"move\":");
         json::string(&self.move_text(board, mv), out);
+    }
+
+    fn svg(
+        &self,
+        board: &pdn::Board,
+        last: Option<&pdn::PdnMove>,
+        _comments: &[String],
+        options: &svg::Options,
+    ) -> Option<String> {
+        Some(svg::draughts(
+            board.position(),
+            last.map(pdn::PdnMove::get),
+            options,
+        ))
     }
 
     fn diagram(&self, board: &pdn::Board) -> Option<String> {

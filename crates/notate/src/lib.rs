@@ -25,3 +25,4 @@ pub mod select;
 pub mod show;
 pub mod split;
 pub mod stats;
+pub mod svg;

@@ -32,6 +32,7 @@ use notate::input::{self, Format, Opened, Source};
 use notate::pipeline::{self, OncePerInput};
 use notate::{
     check, dedupe, eco, fmt, json, parquet, perft, range, repair, scan, select, show, split, stats,
+    svg,
 };
 
 /// Check, format, scan and convert PGN (chess) and PDN (draughts) game collections.
@@ -267,24 +268,57 @@ enum Command {
     },
     /// Show a position as a text diagram: a FEN, or a game of a file after some plies.
     Show {
-        /// A FEN (chess, or draughts `W:W31-50:B1-20`), or a file (`-` for standard input).
-        /// (A FEN may also be given as its fields, unquoted.)
-        #[arg(required = true, num_args = 1.., value_name = "FEN|FILE")]
-        target: Vec<String>,
-        /// Which game of the file, from 1.
-        #[arg(long, default_value_t = 1, value_name = "N")]
-        game: u64,
-        /// Show the position after this many plies of the main line [default: all].
-        #[arg(long, value_name = "K")]
-        ply: Option<usize>,
-        /// The game of a FEN (as for perft), guessed from the FEN otherwise; for a file,
-        /// the game type of its draughts games that declare none (as for check).
-        #[arg(long, value_name = "NAME")]
-        variant: Option<String>,
-        /// Read the file as this format instead of guessing it.
-        #[arg(long, value_enum)]
-        format: Option<Format>,
+        #[command(flatten)]
+        pick: Pick,
     },
+    /// Draw a position as an SVG picture: a FEN, or a game of a file after some plies.
+    ///
+    /// Chess: the last move, a king in check, and the [%csl] squares and [%cal] arrows of
+    /// the comments after that move. Draughts (every board: 8×8, 10×10, 12×12, 10×8,
+    /// Turkish): men and kings, the last move with a capture's path and the pieces it
+    /// took.
+    Svg {
+        #[command(flatten)]
+        pick: Pick,
+        /// Write to this file instead of standard output.
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Turn the board: Black (the second player) at the bottom.
+        #[arg(long)]
+        flip: bool,
+        /// The picture's width in pixels.
+        #[arg(long, default_value_t = 400, value_name = "PX",
+              value_parser = clap::value_parser!(u32).range(16..=20_000))]
+        size: u32,
+        /// Files and ranks around the board.
+        #[arg(long)]
+        coordinates: bool,
+        /// Draughts: each playing square's number (or algebraic name, in games written so).
+        #[arg(long)]
+        numbers: bool,
+    },
+}
+
+/// Which position `show` and `svg` show: a FEN, or a game of a file after some plies.
+#[derive(Args, Clone)]
+struct Pick {
+    /// A FEN (chess, or draughts `W:W31-50:B1-20`), or a file (`-` for standard input).
+    /// (A FEN may also be given as its fields, unquoted.)
+    #[arg(required = true, num_args = 1.., value_name = "FEN|FILE")]
+    target: Vec<String>,
+    /// Which game of the file, from 1.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    game: u64,
+    /// The position after this many plies of the main line [default: all].
+    #[arg(long, value_name = "K")]
+    ply: Option<usize>,
+    /// The game of a FEN (as for perft), guessed from the FEN otherwise; for a file,
+    /// the game type of its draughts games that declare none (as for check).
+    #[arg(long, value_name = "NAME")]
+    variant: Option<String>,
+    /// Read the file as this format instead of guessing it.
+    #[arg(long, value_enum)]
+    format: Option<Format>,
 }
 
 /// What `split` splits by: one of the two.
@@ -391,13 +425,24 @@ fn main() -> ExitCode {
             divide,
             jobs,
         } => run_perft(&variant, &args, divide, jobs),
-        Command::Show {
-            target,
-            game,
-            ply,
-            variant,
-            format,
-        } => run_show(&target.join(" "), game, ply, variant.as_deref(), format),
+        Command::Show { pick } => run_show(&pick, show::View::Text, None),
+        Command::Svg {
+            pick,
+            output,
+            flip,
+            size,
+            coordinates,
+            numbers,
+        } => run_show(
+            &pick,
+            show::View::Svg(svg::Options {
+                flip,
+                size,
+                coordinates,
+                numbers,
+            }),
+            output.as_ref(),
+        ),
     };
     match result {
         Ok(code) => code,
@@ -1206,24 +1251,23 @@ fn run_perft(
     }
 }
 
-fn run_show(
-    target: &str,
-    game: u64,
-    ply: Option<usize>,
-    variant: Option<&str>,
-    format: Option<Format>,
-) -> Result<ExitCode, Failure> {
+/// `show` and `svg`: the position `pick` names, as `view` shows it, to standard output
+/// or to the file `to`.
+fn run_show(pick: &Pick, view: show::View, to: Option<&PathBuf>) -> Result<ExitCode, Failure> {
     let fail = |message: String| {
         complain(message);
         Failure::Io
     };
+    let target = pick.target.join(" ");
+    let target = target.as_str();
+    let variant = pick.variant.as_deref();
     let path = PathBuf::from(target);
     let text = if target == "-" || path.is_file() {
         let source = Source {
             name: target.to_owned(),
             path: (target != "-").then_some(path),
         };
-        let opened = input::open(&source, format, &ProgressBar::hidden())
+        let opened = input::open(&source, pick.format, &ProgressBar::hidden())
             .map_err(|e| fail(format!("{target}: {e}")))?;
         let mut reader = opened.reader;
         // A draughts variant is the game type of the file's games that declare none.
@@ -1234,20 +1278,34 @@ fn run_show(
             },
             None => None,
         };
-        with_rules!(opened.format, game_type, |rules| show::game_diagram(
+        with_rules!(opened.format, game_type, |rules| show::game_view(
             rules,
             &mut reader,
-            game.max(1),
-            ply
+            pick.game.max(1),
+            pick.ply,
+            view
         ))
         .map_err(|e| fail(format!("{target}: {e}")))?
     } else {
         let game = variant.map(perft::Game::parse).transpose().map_err(fail)?;
-        show::fen_diagram(target, game).map_err(fail)?
+        match view {
+            show::View::Text => show::fen_diagram(target, game).map_err(fail)?,
+            show::View::Svg(_) => {
+                let (picture, warnings) = show::fen_view(target, game, view).map_err(fail)?;
+                for w in warnings {
+                    complain(format_args!("warning: {w}"));
+                }
+                picture
+            }
+        }
     };
-    let mut out = io::stdout().lock();
-    match out.write_all(text.as_bytes()) {
+    let mut out = output(to)?;
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Ok(()) => Ok(ExitCode::SUCCESS),
-        Err(_) => Err(Failure::Closed),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(Failure::Closed),
+        Err(e) => Err(fail(format!(
+            "{}: {e}",
+            to.map_or("standard output".into(), |p| p.display().to_string())
+        ))),
     }
 }

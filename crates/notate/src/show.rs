@@ -1,11 +1,13 @@
-//! `notate show`: a position as a text diagram, from a FEN or from a game in a file.
+//! `notate show` and `notate svg`: a position picked from a FEN or from a game of a file
+//! (`--game N`, `--ply K`), shown as a text diagram or drawn as an SVG picture.
 
 use std::fmt::Write as _;
 
-use notation::{GameReader, KeepRaw, ReadOptions};
+use notation::{Game as Tree, GameReader, KeepRaw, LineId, ReadOptions, Rules};
 
 use crate::games::Notate;
 use crate::perft::{Game, Start};
+use crate::svg;
 
 /// A chess position as a diagram: ranks 8 to 1, files a to h, FEN letters for pieces,
 /// `.` for empty squares; then whose turn it is and the FEN.
@@ -43,10 +45,20 @@ pub fn draughts_diagram(pos: &pdn::Position) -> String {
     out
 }
 
-/// The diagram of a FEN: chess unless `game` says otherwise or the FEN is a draughts
-/// one (`W:…`/`B:…`, international draughts unless `game` names the variant).
-pub fn fen_diagram(fen: &str, game: Option<Game>) -> Result<String, String> {
-    let game = match game {
+/// How a position is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    /// `show`: a text diagram, with the side to move and the FEN (and, for a game of a
+    /// file, which game and ply).
+    Text,
+    /// `svg`: an SVG picture.
+    Svg(svg::Options),
+}
+
+/// The game a FEN is of: `game` when given, else draughts for a draughts FEN (`W:…`,
+/// `B:…`, or no `/`: international draughts), chess otherwise.
+pub fn fen_game(fen: &str, game: Option<Game>) -> Game {
+    match game {
         Some(g) => g,
         None => {
             let trimmed = fen.trim_start();
@@ -56,88 +68,177 @@ pub fn fen_diagram(fen: &str, game: Option<Game>) -> Result<String, String> {
                 Game::Chess
             }
         }
+    }
+}
+
+/// The position of a FEN (of the game [`fen_game`] says) as `view` shows it, and the
+/// warnings its reading gave.
+pub fn fen_view(
+    fen: &str,
+    game: Option<Game>,
+    view: View,
+) -> Result<(String, Vec<String>), String> {
+    let (start, warnings) = Start::new(fen_game(fen, game), Some(fen))?;
+    let shown = match (view, start) {
+        (View::Text, Start::Chess(pos)) => chess_diagram(&pos),
+        (View::Text, Start::Draughts(pos)) => draughts_diagram(&pos),
+        (View::Svg(options), Start::Chess(pos)) => svg::chess(&pos, None, &[], &options),
+        (View::Svg(options), Start::Draughts(pos)) => svg::draughts(&pos, None, &options),
     };
-    let (start, warnings) = Start::new(game, Some(fen))?;
+    Ok((shown, warnings))
+}
+
+/// The diagram of a FEN, its warnings first: `show`'s text.
+pub fn fen_diagram(fen: &str, game: Option<Game>) -> Result<String, String> {
+    let (diagram, warnings) = fen_view(fen, game, View::Text)?;
     let mut out = String::new();
     for w in warnings {
         let _ = writeln!(out, "warning: {w}");
     }
-    out.push_str(&match start {
-        Start::Chess(pos) => chess_diagram(&pos),
-        Start::Draughts(pos) => draughts_diagram(&pos),
-    });
+    out.push_str(&diagram);
     Ok(out)
 }
 
-/// The diagram of game `number` (1-based) of an input after `ply` plies of its main line
-/// (all of them when `None`).
-pub fn game_diagram<G: Notate>(
+/// A game of an input at a ply of its main line.
+pub struct AtPly<G: Rules> {
+    /// The game.
+    pub game: Tree<G::Move>,
+    /// Its number in the input, from 1.
+    pub number: u64,
+    /// How many plies of the main line were played.
+    pub ply: usize,
+    /// How many plies the main line has.
+    pub plies: usize,
+    /// The position after them.
+    pub position: G::Position,
+    /// The position before the last of them (none at the start).
+    pub before: Option<G::Position>,
+}
+
+impl<G: Rules> AtPly<G> {
+    /// The main line's move that led to the position.
+    pub fn last_move(&self) -> Option<&G::Move> {
+        let index = self.ply.checked_sub(1)?;
+        self.game.mainline().nth(index).map(|node| &node.mv)
+    }
+
+    /// The comments that go with the position: after the move that led to it, or before
+    /// the main line's first move at the start.
+    pub fn comments(&self) -> &[String] {
+        match self.ply.checked_sub(1) {
+            Some(index) => self
+                .game
+                .mainline()
+                .nth(index)
+                .map_or(&[], |node| node.comments.as_slice()),
+            None => &self.game.line(LineId::MAIN).comments,
+        }
+    }
+}
+
+/// Game `number` (1-based) of an input after `ply` plies of its main line (all of them
+/// when `None`).
+pub fn game_at_ply<G: Notate>(
     rules: &G,
     input: &mut dyn std::io::Read,
     number: u64,
     ply: Option<usize>,
-) -> Result<String, String> {
+) -> Result<AtPly<G>, String> {
     let mut reader = GameReader::new(rules, input, ReadOptions::default()).keep_raw(KeepRaw::Never);
     let mut seen = 0;
-    let read = loop {
+    let game = loop {
         match reader.read_game() {
-            Ok(Some(game)) => {
+            Ok(Some(read)) => {
                 seen += 1;
                 if seen == number {
-                    break game;
+                    break read.game;
                 }
             }
             Ok(None) => return Err(format!("there are only {seen} games; no game {number}")),
             Err(e) => return Err(format!("read error: {e}")),
         }
     };
-    let game = &read.game;
     let mut position = rules
         .start_position(&game.tags)
         .map_err(|e| format!("game {number}: cannot set up its start position: {e}"))?
         .position;
-    let moves = game.mainline().count();
-    let ply = ply.unwrap_or(moves);
-    if ply > moves {
+    let plies = game.mainline().count();
+    let ply = ply.unwrap_or(plies);
+    if ply > plies {
         return Err(format!(
-            "game {number} has {moves} plies in its main line; no ply {ply}"
+            "game {number} has {plies} plies in its main line; no ply {ply}"
         ));
     }
-    let mut last = None;
+    let mut before = None;
     for node in game.mainline().take(ply) {
-        last = Some(format!(
-            "{}{} {}",
-            rules.move_number(&position),
-            if rules.turn(&position) == notation::Player::First {
-                "."
-            } else {
-                "..."
-            },
-            rules.move_text(&position, &node.mv)
-        ));
+        before = Some(position.clone());
         rules.play(&mut position, &node.mv);
     }
-    let diagram = rules.diagram(&position).ok_or_else(|| {
+    Ok(AtPly {
+        game,
+        number,
+        ply,
+        plies,
+        position,
+        before,
+    })
+}
+
+/// Game `number` (1-based) of an input after `ply` plies of its main line (all of them
+/// when `None`), as `view` shows it.
+pub fn game_view<G: Notate>(
+    rules: &G,
+    input: &mut dyn std::io::Read,
+    number: u64,
+    ply: Option<usize>,
+    view: View,
+) -> Result<String, String> {
+    let at = game_at_ply(rules, input, number, ply)?;
+    let no_positions = || {
         "this build reads the moves of this format as text only: it has no positions to show"
             .to_owned()
-    })?;
+    };
+    match view {
+        View::Text => game_text(rules, &at).ok_or_else(no_positions),
+        View::Svg(options) => rules
+            .svg(&at.position, at.last_move(), at.comments(), &options)
+            .ok_or_else(no_positions),
+    }
+}
+
+/// `show`'s text for a game at a ply: which game, the last move, the diagram.
+fn game_text<G: Notate>(rules: &G, at: &AtPly<G>) -> Option<String> {
+    let diagram = rules.diagram(&at.position)?;
     let mut out = String::new();
-    let tag = |name: &str| game.tags.get(name).unwrap_or("?").to_owned();
+    let tag = |name: &str| at.game.tags.get(name).unwrap_or("?").to_owned();
     let _ = writeln!(
         out,
-        "game {number}: {} - {} ({})",
+        "game {}: {} - {} ({})",
+        at.number,
         tag("White"),
         tag("Black"),
-        game.result.as_str()
+        at.game.result.as_str()
     );
-    match last {
-        Some(m) => {
-            let _ = writeln!(out, "after ply {ply} of {moves}: {m}");
+    match (&at.before, at.last_move()) {
+        (Some(before), Some(mv)) => {
+            let _ = writeln!(
+                out,
+                "after ply {} of {}: {}{} {}",
+                at.ply,
+                at.plies,
+                rules.move_number(before),
+                if rules.turn(before) == notation::Player::First {
+                    "."
+                } else {
+                    "..."
+                },
+                rules.move_text(before, mv)
+            );
         }
-        None => {
-            let _ = writeln!(out, "start position ({moves} plies in the main line)");
+        _ => {
+            let _ = writeln!(out, "start position ({} plies in the main line)", at.plies);
         }
     }
     out.push_str(&diagram);
-    Ok(out)
+    Some(out)
 }

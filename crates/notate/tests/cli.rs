@@ -39,7 +39,9 @@ const BROKEN: &str = "[Event \"broken\"]\n[Result \"*\"]\n\n1. e4 {never closed 
 
 #[test]
 fn help_everywhere() {
-    for sub in ["check", "fmt", "scan", "json", "stats", "perft", "show"] {
+    for sub in [
+        "check", "fmt", "scan", "json", "stats", "perft", "show", "svg",
+    ] {
         let o = run(&[sub, "--help"]);
         assert_eq!(code(&o), 0, "{sub} --help");
         assert!(stdout(&o).contains("Usage: notate"), "{sub} --help");

@@ -521,6 +521,13 @@ impl Geometry {
     /// If the square belongs to a larger board.
     pub fn alpha(&self, sq: Square) -> (u8, u8) {
         let (x, y) = self.coords(sq);
+        self.alpha_at(x, y)
+    }
+
+    /// The algebraic `(file, rank)` of the board's column `x` and row `y`, playing
+    /// square or not (for the coordinates drawn around a board).
+    pub(crate) fn alpha_at(&self, x: u8, y: u8) -> (u8, u8) {
+        let (x, y) = (x.min(self.width - 1), y.min(self.height - 1));
         let corner = self.alpha_corner();
         let file = if corner.is_left() {
             x

@@ -6,7 +6,7 @@
 //! variant the standard numbers ([`Variant`], [`Rules`]), positions with
 //! legal move generation ([`Position`], [`Move`]), the draughts FEN
 //! ([`fen`]), move text like `32-28`, `28x17` or `c3:e5` ([`movetext`]) and
-//! perft ([`perft`]).
+//! perft ([`perft`]); pictures of positions as SVG ([`svg`]).
 //!
 //! PDN files are read and written with the `notation` crate's reader and
 //! writer and this crate's [`Draughts`] rules: game types from the
@@ -70,6 +70,7 @@ pub mod perft;
 mod position;
 pub mod result;
 mod setups;
+pub mod svg;
 mod validate;
 pub mod variant;
 

@@ -67,6 +67,7 @@
 //! - [`commands`]: `[%clk]`, `[%emt]`, `[%eval]`, `[%csl]`, `[%cal]` in comments.
 //! - [`validate`]: [`Validator`], checking games without building them.
 //! - [`openings`]: the ECO code and name of a game's opening (lichess's table, embedded).
+//! - [`svg`]: a position as an SVG picture, with the last move, check, `[%csl]` and `[%cal]`.
 
 pub mod attacks;
 mod bitboard;
@@ -88,6 +89,7 @@ mod role;
 pub mod rules;
 pub mod san;
 mod square;
+pub mod svg;
 pub mod uci;
 pub mod validate;
 pub mod variant;
