@@ -236,8 +236,16 @@ fn fen_tags(game: &[u8]) -> impl Iterator<Item = &[u8]> {
 
 /// The Python packages the pytest suite needs, installed into the project's own virtual
 /// environment: the build tool, the test runner, pyarrow for the tables, python-chess for
-/// the interoperability test, pyspark (with the machine's Java) for the Spark test.
-const PYTHON_PACKAGES: &[&str] = &["maturin>=1.5,<2", "pytest", "pyarrow", "chess", "pyspark"];
+/// the interoperability test, pyspark and pandas (which its `mapInArrow` needs), with the
+/// machine's Java, for the Spark test.
+const PYTHON_PACKAGES: &[&str] = &[
+    "maturin>=1.5,<2",
+    "pytest",
+    "pyarrow",
+    "chess",
+    "pyspark",
+    "pandas>=2.2,<3",
+];
 
 /// The whole suite: the workspace's Rust tests, then the Python package (`crates/python`)
 /// built with maturin into `target/python-venv` (made on first use) and its pytest suite.
