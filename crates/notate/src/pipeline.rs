@@ -216,6 +216,18 @@ fn split(
                     return;
                 }
             }
+            Ok(None) if seq == 0 => {
+                // An empty input is read all the same, as one thread reads it: its reader
+                // says that it holds no game.
+                let empty = Chunk {
+                    bytes: Vec::new(),
+                    origin: Origin::default(),
+                    cut_short: false,
+                    unseparated: false,
+                };
+                let _ = work.send((seq, empty));
+                return;
+            }
             Ok(None) => return,
             Err(e) => {
                 let _ = done.send((seq, Err(e), Vec::new()));

@@ -217,6 +217,21 @@ fn parallel_output_equals_sequential_output() {
 }
 
 #[test]
+fn an_empty_input_holds_no_game_whatever_the_threads() {
+    let t = Temp::new("empty");
+    let file = t.file("empty.pgn", b"");
+    for jobs in ["1", "2"] {
+        let o = run(&["check", "--jobs", jobs, &file]);
+        assert!(
+            stdout(&o).contains("warning: no game in the input"),
+            "--jobs {jobs}: {}",
+            stdout(&o)
+        );
+        assert!(stdout(&o).contains("games=0 moves=0 errors=0 warnings=1"));
+    }
+}
+
+#[test]
 fn parallel_output_equals_sequential_output_with_no_empty_lines_between_games() {
     // Files of one game to a line, with no empty line between games (a federation's
     // results, PDN; and PGN, whose games are then each noted as not separated), and one

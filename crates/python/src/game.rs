@@ -37,20 +37,23 @@ macro_rules! with_read {
 #[pyclass(frozen, module = "notate")]
 pub struct Game {
     read: Read,
+    /// What each move of its tree is, worked out when it was read.
+    nodes: Vec<Option<NodeInfo>>,
     /// The input's name, as diagnostics give it.
     file: String,
-    /// Where the input's bytes begin in the file (a byte range's start; else 0).
-    base: u64,
+    /// The byte offset of its first byte in its input.
+    offset: u64,
     moves: OnceLock<Py<PyList>>,
 }
 
 impl Game {
-    /// A game read from `file`, whose reader started at byte `base` of it.
-    pub fn new(read: Read, file: String, base: u64) -> Game {
+    /// A game read from `file` at byte `offset`, with its moves worked out ([`prepare`]).
+    pub fn new(read: Read, nodes: Vec<Option<NodeInfo>>, file: String, offset: u64) -> Game {
         Game {
             read,
+            nodes,
             file,
-            base,
+            offset,
             moves: OnceLock::new(),
         }
     }
@@ -71,7 +74,7 @@ impl Game {
     /// The byte offset of the game's first byte in its input (decompressed).
     #[getter]
     fn offset(&self) -> u64 {
-        self.base + with_read!(&self.read, |_rules, read| read.span.start)
+        self.offset
     }
 
     /// The input the game was read from.
@@ -135,7 +138,10 @@ impl Game {
         if let Some(moves) = self.moves.get() {
             return Ok(moves.clone_ref(py));
         }
-        let built = with_read!(&self.read, |rules, read| build_moves(py, rules, &read.game))?;
+        let chess = matches!(self.read, Read::Chess(_));
+        let built = with_read!(&self.read, |_rules, read| {
+            build_moves(py, &read.game, &self.nodes, chess)
+        })?;
         Ok(self.moves.get_or_init(|| built).clone_ref(py))
     }
 
@@ -349,18 +355,27 @@ impl Diagnostic {
     }
 }
 
-/// The main line's moves as `Move` objects, variations nested. Every line's moves are
-/// read in the position before them (lines in the order they were opened: a variation
-/// is opened after the line it branches from), then the objects are made from the last
-/// line to the first, so that a move's variations exist before it: no recursion, however
-/// deep the variations nest.
-fn build_moves<G: Notate>(py: Python<'_>, rules: &G, game: &Tree<G::Move>) -> PyResult<Py<PyList>> {
+/// What a move of a game's tree is, in the position it was played from: its text (and
+/// UCI for chess), and the clock and evaluation written after it.
+pub struct NodeInfo {
+    text: String,
+    uci: String,
+    clock: Option<f64>,
+    eval: Option<columnar::Eval>,
+}
+
+/// Works out every move of a game's tree (`None` for a move played from no position: after
+/// a set-up that failed). Every line's moves are read in the position before them, the
+/// lines in the order they were opened (a variation is opened after the line it branches
+/// from): no recursion, however deep the variations nest. Done where the game is read,
+/// with the interpreter let go.
+pub fn prepare<G: Notate>(rules: &G, game: &Tree<G::Move>) -> Vec<Option<NodeInfo>> {
+    let mut nodes: Vec<Option<NodeInfo>> = (0..game.node_count()).map(|_| None).collect();
     let Ok(start) = rules.start_position(&game.tags) else {
-        return Ok(PyList::empty(py).unbind());
+        return nodes;
     };
-    let lines = game.line_count();
     let mut before: Vec<Option<G::Position>> = vec![None; game.node_count()];
-    for index in 0..lines {
+    for index in 0..game.line_count() {
         let line = game.line(LineId::new(index as u32));
         let from = match line.parent {
             None => Some(start.position.clone()),
@@ -375,6 +390,15 @@ fn build_moves<G: Notate>(py: Python<'_>, rules: &G, game: &Tree<G::Move>) -> Py
         }
         for &node_id in &line.moves {
             let node = game.node(node_id);
+            let (mut text, mut uci) = (String::new(), String::new());
+            rules.move_columns(&position, &node.mv, &mut text, &mut uci);
+            let (clock, eval) = rules.clock_and_eval(&position, &node.comments);
+            nodes[node_id.index()] = Some(NodeInfo {
+                text,
+                uci,
+                clock,
+                eval,
+            });
             before[node_id.index()] = Some(position.clone());
             rules.play(&mut position, &node.mv);
             if let Some(text) = &node.setup {
@@ -385,23 +409,31 @@ fn build_moves<G: Notate>(py: Python<'_>, rules: &G, game: &Tree<G::Move>) -> Py
             }
         }
     }
-    let chess = rules.columnar_notation() == columnar::Notation::Chess;
+    nodes
+}
+
+/// The main line's moves as `Move` objects, variations nested, from the moves worked out
+/// by [`prepare`]: made from the last line to the first, so that a move's variations exist
+/// before it.
+fn build_moves<M>(
+    py: Python<'_>,
+    game: &Tree<M>,
+    nodes: &[Option<NodeInfo>],
+    chess: bool,
+) -> PyResult<Py<PyList>> {
+    let lines = game.line_count();
     let mut built: Vec<Option<Py<PyList>>> = (0..lines).map(|_| None).collect();
-    let (mut text, mut uci) = (String::new(), String::new());
     for index in (0..lines).rev() {
         let line = game.line(LineId::new(index as u32));
         let list = PyList::empty(py);
         for (i, &node_id) in line.moves.iter().enumerate() {
             let node = game.node(node_id);
             // A move played from no position (after a set-up that failed) ends its line.
-            let Some(position) = &before[node_id.index()] else {
+            let Some(info) = nodes.get(node_id.index()).and_then(Option::as_ref) else {
                 break;
             };
-            text.clear();
-            uci.clear();
-            rules.move_columns(position, &node.mv, &mut text, &mut uci);
-            let (clock, eval) = rules.clock_and_eval(position, &node.comments);
-            let eval = eval
+            let eval = info
+                .eval
                 .map(|e| {
                     let (cp, mate) = match e {
                         columnar::Eval::Centipawns(cp) => (Some(cp), None),
@@ -426,13 +458,13 @@ fn build_moves<G: Notate>(py: Python<'_>, rules: &G, game: &Tree<G::Move>) -> Py
                 Vec::new()
             };
             let mv = Move {
-                san: chess.then(|| text.clone()),
-                uci: chess.then(|| uci.clone()),
-                text: text.clone(),
+                san: chess.then(|| info.text.clone()),
+                uci: chess.then(|| info.uci.clone()),
+                text: info.text.clone(),
                 comments: node.comments.clone(),
                 comments_before,
                 nags: node.nags.iter().map(|n| n.0).collect(),
-                clock,
+                clock: info.clock,
                 eval,
                 variations,
             };

@@ -8,86 +8,19 @@
 
 mod errors;
 mod game;
+mod reading;
 mod source;
 mod tables;
 
-use std::sync::Mutex;
-
-use notate::games::ChessRules;
 use notate::input::Format;
-use notation::{GameReader, KeepRaw, ReadOptions, Reader};
+use notation::ReadOptions;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use errors::{FenError, NotationError};
-use game::{Diagnostic, Eval, Game, Move, Read};
+use game::{Diagnostic, Eval, Game, Move};
+use reading::Games;
 use source::Given;
-
-type Input = Box<dyn std::io::Read + Send>;
-
-/// A reader of one input's games, with its rules.
-enum Reading {
-    Chess(GameReader<'static, ChessRules, Input>),
-    Draughts(
-        &'static notate::games::DraughtsRules,
-        GameReader<'static, notate::games::DraughtsRules, Input>,
-    ),
-}
-
-/// The games of a source, read one at a time as they are asked for.
-#[pyclass(module = "notate")]
-struct Games {
-    reading: Mutex<Option<Reading>>,
-    file: String,
-    /// What was found outside any game, once the games are all read.
-    orphans: Mutex<Vec<notation::Diagnostic>>,
-}
-
-#[pymethods]
-impl Games {
-    fn __iter__(this: PyRef<'_, Self>) -> PyRef<'_, Self> {
-        this
-    }
-
-    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Game>> {
-        let mut guard = self.reading.lock().unwrap_or_else(|p| p.into_inner());
-        let Some(reading) = guard.as_mut() else {
-            return Ok(None);
-        };
-        // The interpreter is let go while the game is read (a file object's reads take it
-        // back for each call).
-        let read = py.detach(|| match reading {
-            Reading::Chess(reader) => reader.read_game().map(|g| g.map(Read::Chess)),
-            Reading::Draughts(rules, reader) => reader
-                .read_game()
-                .map(|g| g.map(|g| Read::Draughts(rules, g))),
-        })?;
-        match read {
-            Some(read) => Ok(Some(Game::new(read, self.file.clone(), 0))),
-            None => {
-                let orphans = match reading {
-                    Reading::Chess(reader) => reader.take_orphans(),
-                    Reading::Draughts(_, reader) => reader.take_orphans(),
-                };
-                *self.orphans.lock().unwrap_or_else(|p| p.into_inner()) = orphans;
-                *guard = None;
-                Ok(None)
-            }
-        }
-    }
-
-    /// What was found outside any game (text after the last game, an input with no
-    /// game), once the iterator is exhausted.
-    #[getter]
-    fn diagnostics(&self) -> Vec<Diagnostic> {
-        self.orphans
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .iter()
-            .map(|d| Diagnostic::new(d, &self.file, None))
-            .collect()
-    }
-}
 
 /// Options of a reading: strict or lenient.
 fn read_options(strict: bool) -> ReadOptions {
@@ -98,7 +31,7 @@ fn read_options(strict: bool) -> ReadOptions {
     }
 }
 
-/// Reads the games of `source` lazily: a path (`.gz`, `.bz2` and `.zst` are
+/// Reads the games of `source` lazily (a few dozen ahead, on every core): a path (`.gz`, `.bz2` and `.zst` are
 /// decompressed), `bytes`, or a binary file object. `format` is `"pgn"` or `"pdn"`
 /// (else found from the name or the content); `variant` reads draughts games that
 /// declare no game type as that one (`"russian"`, `"20"`, …). A game that cannot be read
@@ -117,37 +50,12 @@ fn read(
     let forced = source::format(format)?;
     let game_type = source::game_type(variant)?;
     let opened = py.detach(|| given.open(forced))?;
-    let options = read_options(strict);
-    let reading = match opened.format {
-        Format::Pgn => {
-            if variant.is_some() {
-                return Err(PyValueError::new_err(
-                    "variant is for draughts games; chess games name theirs in a Variant tag",
-                ));
-            }
-            let reader = Reader::new(
-                opened.reader,
-                notation::Rules::dialect(&pgn::Chess),
-                options,
-            );
-            Reading::Chess(
-                GameReader::from_reader(source::chess_rules(), reader).keep_raw(KeepRaw::Never),
-            )
-        }
-        Format::Pdn => {
-            let rules = source::draughts_rules(game_type);
-            let reader = Reader::new(opened.reader, notation::Rules::dialect(rules), options);
-            Reading::Draughts(
-                rules,
-                GameReader::from_reader(rules, reader).keep_raw(KeepRaw::Never),
-            )
-        }
-    };
-    Ok(Games {
-        reading: Mutex::new(Some(reading)),
-        file,
-        orphans: Mutex::new(Vec::new()),
-    })
+    if opened.format == Format::Pgn && variant.is_some() {
+        return Err(PyValueError::new_err(
+            "variant is for draughts games; chess games name theirs in a Variant tag",
+        ));
+    }
+    Ok(Games::new(opened, file, game_type, read_options(strict)))
 }
 
 /// What `check` found: counts, and every diagnostic.

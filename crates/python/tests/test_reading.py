@@ -203,3 +203,32 @@ def test_python_chess_reads_the_same_game():
     assert isinstance(converted, chess.Game)
     assert [m.uci() for m in converted.mainline_moves()] == [m.uci for m in game.moves]
     assert converted.headers["White"] == "alice"
+
+
+def test_games_read_ahead_in_chunks_keep_their_numbers_offsets_and_lines():
+    # Several megabytes: the input is cut into chunks read on every core.
+    game = (CORPUS / "pgn" / "model.pgn").read_bytes().strip() + b"\n\n"
+    bad = game.replace(b"Nf3", b"Nf7", 1)
+    assert bad != game
+    data = b"".join(bad if i == 4000 else game for i in range(6000))
+    games = notate.read(data)
+    numbers, offsets = [], []
+    for g in games:
+        numbers.append(g.number)
+        offsets.append(g.offset)
+        if g.number == 4001:
+            [error] = [d for d in g.diagnostics if d.severity == "error"]
+            line_start = data.rindex(b"\n", 0, data.index(b"Nf7", g.offset)) + 1
+            assert error.line == data.count(b"\n", 0, line_start) + 1
+            assert data[line_start:].split(b"\n", 1)[0][error.column - 1 :].startswith(b"Nf7")
+    assert numbers == list(range(1, 6001))
+    assert offsets == [i * len(game) for i in range(6000)]
+
+
+def test_an_iterator_dropped_early_stops_the_reading():
+    data = (CORPUS / "pgn" / "generated.pgn").read_bytes() * 200
+    for _ in range(20):
+        games = notate.read(data)
+        assert next(games).number == 1
+        del games
+    assert next(notate.read(data)).number == 1
