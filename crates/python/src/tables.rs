@@ -3,7 +3,7 @@
 //! Arrow C stream interface (no copy), or as Parquet files.
 
 use std::io;
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::mpsc::{Receiver, sync_channel};
 
 use arrow_array::{RecordBatch, RecordBatchReader};
 use arrow_pyarrow::{IntoPyArrow, Table};
@@ -134,25 +134,25 @@ fn schema(positions: bool) -> SchemaRef {
     }
 }
 
-/// Keeps the batches of one table in memory.
-struct Collected {
+/// One of the two tables, its batches handed to `take` in order.
+struct OneTable<F> {
     positions: bool,
-    batches: Vec<RecordBatch>,
+    take: F,
 }
 
-impl Tables for Collected {
+impl<F: FnMut(&RecordBatch) -> io::Result<()>> Tables for OneTable<F> {
     fn games(&mut self, batch: &RecordBatch) -> io::Result<()> {
-        if !self.positions {
-            self.batches.push(batch.clone());
+        if self.positions {
+            return Ok(());
         }
-        Ok(())
+        (self.take)(batch)
     }
 
     fn positions(&mut self, batch: &RecordBatch) -> io::Result<()> {
-        if self.positions {
-            self.batches.push(batch.clone());
+        if !self.positions {
+            return Ok(());
         }
-        Ok(())
+        (self.take)(batch)
     }
 }
 
@@ -172,45 +172,20 @@ fn to_arrow(
     strict: bool,
 ) -> PyResult<Py<PyAny>> {
     let request = Request::new(py, source, format, variant, range, strict)?;
-    let mut collected = Collected {
-        positions,
-        batches: Vec::new(),
-    };
-    py.detach(|| request.run(positions, &mut collected))?;
-    let table = Table::try_new(collected.batches, schema(positions))
+    let mut batches = Vec::new();
+    py.detach(|| {
+        let mut kept = OneTable {
+            positions,
+            take: |batch: &RecordBatch| {
+                batches.push(batch.clone());
+                Ok(())
+            },
+        };
+        request.run(positions, &mut kept)
+    })?;
+    let table = Table::try_new(batches, schema(positions))
         .map_err(|e| NotationError::new_err(e.to_string()))?;
     Ok(table.into_pyarrow(py)?.unbind())
-}
-
-/// Hands batches from the reading thread to the reader, a few at a time.
-struct Sent {
-    positions: bool,
-    to: SyncSender<Result<RecordBatch, ArrowError>>,
-}
-
-impl Sent {
-    fn send(&self, batch: &RecordBatch) -> io::Result<()> {
-        // The reader was dropped: the reading stops.
-        self.to
-            .send(Ok(batch.clone()))
-            .map_err(|_| io::Error::from(io::ErrorKind::BrokenPipe))
-    }
-}
-
-impl Tables for Sent {
-    fn games(&mut self, batch: &RecordBatch) -> io::Result<()> {
-        if self.positions {
-            return Ok(());
-        }
-        self.send(batch)
-    }
-
-    fn positions(&mut self, batch: &RecordBatch) -> io::Result<()> {
-        if !self.positions {
-            return Ok(());
-        }
-        self.send(batch)
-    }
 }
 
 /// The batches a reading thread sends, as an Arrow record batch reader.
@@ -252,7 +227,14 @@ fn to_arrow_reader(
     let (to, from) = sync_channel(4);
     let errors = to.clone();
     std::thread::spawn(move || {
-        let mut sent = Sent { positions, to };
+        // A batch at a time, a few ahead; once the reader is dropped, the reading stops.
+        let mut sent = OneTable {
+            positions,
+            take: |batch: &RecordBatch| {
+                to.send(Ok(batch.clone()))
+                    .map_err(|_| io::Error::from(io::ErrorKind::BrokenPipe))
+            },
+        };
         if let Err(e) = request.run(positions, &mut sent) {
             if e.kind() != io::ErrorKind::BrokenPipe {
                 let _ = errors.send(Err(ArrowError::IoError(e.to_string(), e)));
