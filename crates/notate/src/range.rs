@@ -37,7 +37,7 @@
 //! - and the notation lexer, run (with the PGN and with the PDN dialect) from the previous
 //!   line that meets the first two conditions (or from the file's start, when there is none),
 //!   confirms that the reader is then in the movetext or between games with nothing
-//!   pending: see [`ends_a_game`] for what it checks and why. That previous line must lie
+//!   pending: see `ends_a_game` for what it checks and why. That previous line must lie
 //!   less than [`LOOK_BACK`] bytes before `p` (else `p` is no sure boundary), so that
 //!   finding one reads a bounded amount.
 //!

@@ -115,7 +115,7 @@ impl<G: Notate> Inspect<G> for KeyOf<'_> {
 /// A key as a file name's stem: no path separators, control characters or characters
 /// Windows refuses (each becomes `_`), no leading dot (a hidden file, `..`), no
 /// trailing dot or space (Windows drops them), not a name Windows reserves for a device
-/// (`CON`, `NUL`, `COM1`, …: prefixed with `_`), at most [`MAX_STEM_BYTES`] bytes.
+/// (`CON`, `NUL`, `COM1`, …: prefixed with `_`), at most `MAX_STEM_BYTES` bytes.
 pub fn safe_name(key: &str) -> String {
     let mut name = String::new();
     for c in key.chars() {
