@@ -357,59 +357,78 @@ impl Layouts {
     }
 }
 
-/// What a position changed from the one shown before it: the cells, then the fields that
-/// differ from the guess; and the whole FEN when it is not rebuilt from them.
+/// What the page holds of the position shown: its cells and its FEN's fields, as the
+/// script computes them from a move's changes.
+#[derive(Clone, Debug)]
+struct Shown {
+    /// The game's board, which the page draws on.
+    board: Board,
+    cells: String,
+    fields: Vec<String>,
+}
+
+impl Shown {
+    fn new(snapshot: &Snapshot) -> Shown {
+        Shown {
+            board: snapshot.board,
+            cells: snapshot.cells.clone(),
+            fields: snapshot.fields().into_iter().map(str::to_owned).collect(),
+        }
+    }
+}
+
+/// Writes what a position changed from the one shown before it (the cells, then the
+/// fields that differ from the guess) and updates `shown` as the script will; gives the
+/// whole FEN when it is not rebuilt from them (a position of another board than the
+/// game's: the readings of a draughts game whose type is inferred may differ).
 fn changes(
     layouts: &mut Layouts,
-    before: Option<&Snapshot>,
+    shown: &mut Shown,
     after: &Snapshot,
     out: &mut String,
 ) -> Option<String> {
     layouts.counts.0 += 1;
-    let whole = changes_from(layouts, before, after, out);
-    if whole.is_some() {
-        layouts.counts.1 += 1;
-    }
-    whole
-}
-
-fn changes_from(
-    layouts: &mut Layouts,
-    before: Option<&Snapshot>,
-    after: &Snapshot,
-    out: &mut String,
-) -> Option<String> {
-    let Some(before) = before.filter(|b| b.board == after.board) else {
-        return Some(after.fen.clone());
-    };
-    let layout = layouts.get(after.board);
-    if before.cells.len() != after.cells.len() || after.cells.len() > CELL_NAMES.len() {
-        return Some(after.fen.clone());
-    }
-    for (i, (a, b)) in before.cells.bytes().zip(after.cells.bytes()).enumerate() {
-        if a != b {
-            out.push(char::from(CELL_NAMES[i]));
-            out.push(char::from(b));
-        }
-    }
-    let fields = after.fields();
-    let guess = predict(&after.board, layout, &before.fields());
-    let whole = Some(after.fen.clone());
-    if guess.len() != fields.len() || fields.len() > 10 {
-        return whole;
-    }
-    for (i, (g, f)) in guess.iter().zip(&fields).enumerate() {
-        if g != f {
-            if f.contains([' ', '"', '\\', '<', '>', '&']) || f.chars().any(char::is_control) {
-                return whole;
+    if shown.cells.len() == after.cells.len() && after.cells.len() <= CELL_NAMES.len() {
+        for (i, (a, b)) in shown.cells.bytes().zip(after.cells.bytes()).enumerate() {
+            if a != b {
+                out.push(char::from(CELL_NAMES[i]));
+                out.push(char::from(b));
             }
-            let _ = write!(out, " {i}{f}");
         }
+        shown.cells.clone_from(&after.cells);
     }
-    if fen_of(&after.board, layout, &after.cells, &fields) != after.fen {
-        return whole;
+    let layout = layouts.get(shown.board);
+    let before: Vec<&str> = shown.fields.iter().map(String::as_str).collect();
+    let guess = predict(&shown.board, layout, &before);
+    let fields = after.fields();
+    let writable = |f: &str| {
+        !f.is_empty()
+            && !f.contains([' ', '"', '\\', '<', '>', '&'])
+            && !f.chars().any(char::is_control)
+    };
+    let exact = after.board == shown.board
+        && shown.cells == after.cells
+        && guess.len() == fields.len()
+        && fields.len() <= 10
+        && guess
+            .iter()
+            .zip(&fields)
+            .all(|(g, f)| g == f || writable(f));
+    if exact {
+        for (i, (g, f)) in guess.iter().zip(&fields).enumerate() {
+            if g != f {
+                let _ = write!(out, " {i}{f}");
+            }
+        }
+        shown.fields = fields.iter().map(|&f| f.to_owned()).collect();
+        if fen_of(&shown.board, layout, &shown.cells, &fields) == after.fen {
+            return None;
+        }
+    } else {
+        shown.fields = guess;
     }
-    None
+    layouts.counts.1 += 1;
+    Some(after.fen.clone())
 }
 
 /// One game's part of the page, less its board's number and its diagnostics.
@@ -497,10 +516,10 @@ struct Frame<P> {
     line: LineId,
     next: usize,
     before: P,
-    shown: Option<Snapshot>,
+    shown: Option<Shown>,
     /// While the variations of the move at `next` are written: the next one to write, and
-    /// the position after the move.
-    variation: Option<(usize, P, Option<Snapshot>)>,
+    /// the position after the move and what the page shows there.
+    variation: Option<(usize, P, Option<Shown>)>,
 }
 
 /// Writes a game's fields (`"s"` its start's cells, `"f"` its fields, `"F"` its FEN when
@@ -555,7 +574,14 @@ pub fn write_game<G: Notate>(
     strings(&game.line(LineId::MAIN).comments, out);
     out.push_str(",\"m\":");
     match start {
-        Some(start) => lines(rules, game, start, snapshot, layouts, out),
+        Some(start) => lines(
+            rules,
+            game,
+            start,
+            snapshot.as_ref().map(Shown::new),
+            layouts,
+            out,
+        ),
         None => out.push_str("[]"),
     }
     out.push_str(",\"u\":");
@@ -575,7 +601,7 @@ fn lines<G: Notate>(
     rules: &G,
     game: &notation::Game<G::Move>,
     start: G::Position,
-    shown: Option<Snapshot>,
+    shown: Option<Shown>,
     layouts: &mut Layouts,
     out: &mut String,
 ) {
@@ -609,11 +635,12 @@ fn lines<G: Notate>(
                         after = setup.position;
                     }
                 }
-                let snapshot = rules.snapshot(&after);
                 let mut diff = String::new();
-                let fen = match &snapshot {
-                    Some(snap) => changes(layouts, frame.shown.as_ref(), snap, &mut diff),
-                    None => None,
+                let mut shown = frame.shown.clone();
+                let fen = match (rules.snapshot(&after), &mut shown) {
+                    (Some(snap), Some(shown)) => changes(layouts, shown, &snap, &mut diff),
+                    (Some(snap), None) => Some(snap.fen),
+                    (None, _) => None,
                 };
                 out.push(',');
                 string(&diff, out);
@@ -667,9 +694,9 @@ fn lines<G: Notate>(
                     out.push(',');
                     out.push_str(&optional);
                 }
-                frame.variation = Some((0, after, snapshot));
+                frame.variation = Some((0, after, shown));
             }
-            Some((k, after, snapshot)) => match node.variations.get(k) {
+            Some((k, after, shown_after)) => match node.variations.get(k) {
                 Some(&line) => {
                     let before = match game.line(line).setup.as_deref() {
                         Some(text) => rules
@@ -681,7 +708,7 @@ fn lines<G: Notate>(
                     // A set-up at a variation's start: the page is told its position as
                     // its first move's changes from the position it varies from.
                     let shown = frame.shown.clone();
-                    frame.variation = Some((k + 1, after, snapshot));
+                    frame.variation = Some((k + 1, after, shown_after));
                     out.push_str(",[");
                     stack.push(Frame {
                         line,
@@ -694,7 +721,7 @@ fn lines<G: Notate>(
                 None => {
                     out.push(']');
                     frame.before = after;
-                    frame.shown = snapshot;
+                    frame.shown = shown_after;
                     frame.next += 1;
                 }
             },
@@ -973,8 +1000,8 @@ fn text(s: &str, out: &mut String) {
 mod tests {
     use super::*;
 
-    /// Every position of every line of the corpus is rebuilt from its cells and fields
-    /// (none given whole).
+    /// Nearly every position of every line of the corpus is rebuilt from its cells and
+    /// fields.
     #[test]
     fn fens_are_rebuilt_from_cells_and_fields() {
         let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
@@ -1002,7 +1029,12 @@ mod tests {
             }
         }
         let (positions, whole) = layouts.counts;
-        assert!(positions > 1000 && whole == 0, "{whole} of {positions}");
+        // Given whole: the positions of another reading than the start's, in the lenient
+        // files' draughts games whose type is inferred.
+        assert!(
+            positions > 1000 && whole * 100 < positions,
+            "{whole} of {positions}"
+        );
     }
 
     #[test]
@@ -1017,13 +1049,13 @@ mod tests {
         let mut diff = String::new();
         let mut layouts = Layouts::default();
         assert_eq!(
-            changes(&mut layouts, Some(&before), &after, &mut diff),
+            changes(&mut layouts, &mut Shown::new(&before), &after, &mut diff),
             None
         );
-        // e4 (cell 36, from a8) gets a pawn, e2 (cell 52) is emptied; the en passant
-        // square and the half-move clock differ from the guess.
+        // e4 (cell 36, from a8) gets a pawn, e2 (cell 52) is emptied; the half-move clock
+        // differs from the guess (and no pawn can take en passant: no square in the FEN).
         let name = |i: usize| char::from(CELL_NAMES[i]);
-        assert_eq!(diff, format!("{}P{}. 2e3 30", name(36), name(52)));
+        assert_eq!(diff, format!("{}P{}. 30", name(36), name(52)));
         assert_eq!(
             predict(&board, &layout, &["b", "KQkq", "-", "3", "7"]),
             ["w", "KQkq", "-", "4", "8"]
