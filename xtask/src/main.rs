@@ -236,8 +236,16 @@ fn fen_tags(game: &[u8]) -> impl Iterator<Item = &[u8]> {
 
 /// The Python packages the pytest suite needs, installed into the project's own virtual
 /// environment: the build tool, the test runner, pyarrow for the tables, python-chess for
-/// the interoperability test, pyspark (with the machine's Java) for the Spark test.
-const PYTHON_PACKAGES: &[&str] = &["maturin>=1.5,<2", "pytest", "pyarrow", "chess", "pyspark"];
+/// the interoperability test, pyspark (with the machine's Java) for the Spark test,
+/// selenium for `notate html`'s browser test (Chromium through chromedriver).
+const PYTHON_PACKAGES: &[&str] = &[
+    "maturin>=1.5,<2",
+    "pytest",
+    "pyarrow",
+    "chess",
+    "pyspark",
+    "selenium",
+];
 
 /// The whole suite: the workspace's Rust tests, then the Python package (`crates/python`)
 /// built with maturin into `target/python-venv` (made on first use) and its pytest suite.
@@ -265,9 +273,20 @@ fn test(root: &Path) -> Result<(), String> {
         .args(["develop", "--quiet"])
         .env("VIRTUAL_ENV", &venv)
         .env("CARGO", cargo()))?;
-    run(Command::new(&python)
-        .current_dir(root)
-        .args(["-m", "pytest", "-q", "crates/python/tests"]))
+    run(Command::new(&python).current_dir(root).args([
+        "-m",
+        "pytest",
+        "-q",
+        "crates/python/tests",
+    ]))?;
+    // notate html in headless Chromium (skipped, loudly, where there is none).
+    run(Command::new(&python).current_dir(root).args([
+        "-m",
+        "pytest",
+        "-q",
+        "-rs",
+        "crates/notate/tests/browser",
+    ]))
 }
 
 fn ci(root: &Path) -> Result<(), String> {
