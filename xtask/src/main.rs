@@ -237,7 +237,8 @@ fn fen_tags(game: &[u8]) -> impl Iterator<Item = &[u8]> {
 /// The Python packages the pytest suite needs, installed into the project's own virtual
 /// environment: the build tool, the test runner, pyarrow for the tables, python-chess for
 /// the interoperability test, pyspark and pandas (which its `mapInArrow` needs), with the
-/// machine's Java, for the Spark test.
+/// machine's Java, for the Spark test, selenium for `notate html`'s browser test (Chromium
+/// through chromedriver).
 const PYTHON_PACKAGES: &[&str] = &[
     "maturin>=1.5,<2",
     "pytest",
@@ -245,6 +246,7 @@ const PYTHON_PACKAGES: &[&str] = &[
     "chess",
     "pyspark",
     "pandas>=2.2,<3",
+    "selenium",
 ];
 
 /// The whole suite: the workspace's Rust tests, then the Python package (`crates/python`)
@@ -273,9 +275,20 @@ fn test(root: &Path) -> Result<(), String> {
         .args(["develop", "--quiet"])
         .env("VIRTUAL_ENV", &venv)
         .env("CARGO", cargo()))?;
-    run(Command::new(&python)
-        .current_dir(root)
-        .args(["-m", "pytest", "-q", "crates/python/tests"]))
+    run(Command::new(&python).current_dir(root).args([
+        "-m",
+        "pytest",
+        "-q",
+        "crates/python/tests",
+    ]))?;
+    // notate html in headless Chromium (skipped, loudly, where there is none).
+    run(Command::new(&python).current_dir(root).args([
+        "-m",
+        "pytest",
+        "-q",
+        "-rs",
+        "crates/notate/tests/browser",
+    ]))
 }
 
 fn ci(root: &Path) -> Result<(), String> {

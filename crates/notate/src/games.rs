@@ -14,6 +14,7 @@ use notation::{
 
 use pgn::openings::{Classifier, Opening};
 
+use crate::html;
 use crate::json;
 use crate::pipeline::Input;
 use crate::svg;
@@ -62,6 +63,13 @@ pub trait Notate: Rules + Sync {
         options: &svg::Options,
     ) -> Option<String> {
         let _ = (position, last, comments, options);
+        None
+    }
+
+    /// A position as `notate html` holds it (its board, its cells, its FEN), when the
+    /// rules know positions (the default: they do not).
+    fn snapshot(&self, position: &Self::Position) -> Option<html::Snapshot> {
+        let _ = position;
         None
     }
 
@@ -297,6 +305,10 @@ impl Notate for pgn::Chess {
         Some(crate::show::chess_diagram(position))
     }
 
+    fn snapshot(&self, position: &pgn::Position) -> Option<html::Snapshot> {
+        Some(html::Snapshot::chess(position))
+    }
+
     /// Checkmate (the side that mated wins) or stalemate (a draw). Insufficient material
     /// and the seventy-five-move rule are left to the players' record: a game may have
     /// been scored otherwise (a flag fall against a bare king is still a draw, but one
@@ -458,6 +470,10 @@ impl Notate for pdn::Draughts {
 
     fn diagram(&self, board: &pdn::Board) -> Option<String> {
         Some(crate::show::draughts_diagram(board.position()))
+    }
+
+    fn snapshot(&self, board: &pdn::Board) -> Option<html::Snapshot> {
+        Some(html::Snapshot::draughts(board.position()))
     }
 
     fn outcome_name(&self, end: &pdn::Board) -> Option<&'static str> {

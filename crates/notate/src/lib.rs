@@ -12,6 +12,7 @@ pub mod eco;
 pub mod fmt;
 pub mod fold;
 pub mod games;
+pub mod html;
 pub mod input;
 pub mod json;
 pub mod large;

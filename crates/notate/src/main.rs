@@ -31,8 +31,8 @@ use notate::games::{self, Notate};
 use notate::input::{self, Format, Opened, Source};
 use notate::pipeline::{self, OncePerInput};
 use notate::{
-    check, dedupe, eco, fmt, json, parquet, perft, range, repair, scan, select, show, split, stats,
-    svg,
+    check, dedupe, eco, fmt, html, json, parquet, perft, range, repair, scan, select, show, split,
+    stats, svg,
 };
 
 /// Check, format, scan and convert PGN (chess) and PDN (draughts) game collections.
@@ -205,6 +205,22 @@ enum Command {
     ///
     /// Exits 1 when a game has an error (its diagnostics say which).
     Json {
+        #[command(flatten)]
+        inputs: Inputs,
+        /// Write to this file instead of standard output.
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Treat every departure from the standard's import format as an error.
+        #[arg(long)]
+        strict: bool,
+    },
+    /// Write one self-contained HTML page that lists the games and shows the one picked on
+    /// a board, with its moves, comments, glyphs and variations, and the FEN of the position.
+    ///
+    /// No network: the style, the script and the pieces are in the page. A game with an
+    /// error is listed with its moves up to the error and its diagnostics. Exits 1 when a
+    /// game has an error.
+    Html {
         #[command(flatten)]
         inputs: Inputs,
         /// Write to this file instead of standard output.
@@ -411,6 +427,11 @@ fn main() -> ExitCode {
             output,
             strict,
         } => run_json(&inputs, output, strict),
+        Command::Html {
+            inputs,
+            output,
+            strict,
+        } => run_html(&inputs, output, strict),
         Command::Parquet {
             inputs,
             output,
@@ -1071,6 +1092,43 @@ fn run_json(
             result
         })
     })?;
+    finish(&mut *out, &mut run)?;
+    Ok(run.code(errors > 0))
+}
+
+fn run_html(
+    inputs: &Inputs,
+    output_path: Option<PathBuf>,
+    strict: bool,
+) -> Result<ExitCode, Failure> {
+    let mut run = Run::new(inputs, output_path.is_some() || !io::stdout().is_terminal())?;
+    let mut out = output(output_path.as_ref())?;
+    let options = read_options(strict);
+    let title = match run.sources.as_slice() {
+        [one] => one.name.clone(),
+        sources => format!("{} inputs", sources.len()),
+    };
+    let mut emitter = match html::Emitter::start(&mut *out, &title) {
+        Ok(emitter) => emitter,
+        Err(e) => {
+            complain(format_args!("writing the output: {e}"));
+            return Err(Failure::Io);
+        }
+    };
+    run.each(|source, opened, run| {
+        emitter.input(&source.name);
+        with_rules!(opened.format, run.variant, |rules| {
+            let task = html::HtmlTask { rules, options };
+            pipeline::drive(&task, opened.reader, run.jobs, &mut |item, offset| {
+                emitter.emit(item, offset, &mut |m| run.warn(&m))
+            })
+        })
+    })?;
+    let errors = emitter.errors;
+    if let Err(e) = emitter.finish() {
+        complain(format_args!("writing the output: {e}"));
+        run.failed = true;
+    }
     finish(&mut *out, &mut run)?;
     Ok(run.code(errors > 0))
 }
