@@ -1,6 +1,7 @@
 //! `Game`, `Move`, `Eval` and `Diagnostic`: a read game as Python objects, its moves built
 //! from its tree when first asked for.
 
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use notate::games::{ChessRules, DraughtsRules, Notate, walk_main_line};
@@ -248,30 +249,62 @@ impl Game {
 }
 
 /// A move, with what is written after it.
-#[pyclass(frozen, module = "notate", get_all)]
+#[pyclass(frozen, module = "notate")]
 pub struct Move {
-    /// Chess: the move in SAN (`Nf3`, `exd8=Q+`); `None` for draughts.
-    san: Option<String>,
-    /// Chess: the move in UCI (`g1f3`); `None` for draughts.
-    uci: Option<String>,
+    /// Whether it is a chess move (SAN and UCI) rather than a draughts one.
+    chess: bool,
     /// The move as its notation writes it: SAN for chess, PDN for draughts (`32-28`).
+    #[pyo3(get)]
     text: String,
+    /// Chess: the move in UCI (`g1f3`).
+    uci: String,
     /// Comments after the move.
+    #[pyo3(get)]
     comments: Vec<String>,
     /// Comments before it, at the start of a variation.
+    #[pyo3(get)]
     comments_before: Vec<String>,
     /// Its annotation glyphs (NAGs: `!` is 1).
+    #[pyo3(get)]
     nags: Vec<u16>,
     /// The mover's clock after the move, in seconds (`[%clk]`, `[%clock]`).
+    #[pyo3(get)]
     clock: Option<f64>,
-    /// The evaluation written after the move (`[%eval]`).
-    eval: Option<Py<Eval>>,
+    /// The evaluation written after the move, made a Python object when asked for.
+    eval: Option<columnar::Eval>,
     /// Alternatives to this move, each a list of moves played from the position before it.
+    #[pyo3(get)]
     variations: Vec<Py<PyList>>,
 }
 
 #[pymethods]
 impl Move {
+    /// Chess: the move in SAN (`Nf3`, `exd8=Q+`); `None` for draughts.
+    #[getter]
+    fn san(&self) -> Option<&str> {
+        self.chess.then_some(self.text.as_str())
+    }
+
+    /// Chess: the move in UCI (`g1f3`); `None` for draughts.
+    #[getter]
+    fn uci(&self) -> Option<&str> {
+        self.chess.then_some(self.uci.as_str())
+    }
+
+    /// The evaluation written after the move (`[%eval]`).
+    #[getter]
+    fn eval(&self, py: Python<'_>) -> PyResult<Option<Py<Eval>>> {
+        self.eval
+            .map(|e| {
+                let (cp, mate) = match e {
+                    columnar::Eval::Centipawns(cp) => (Some(cp), None),
+                    columnar::Eval::Mate(n) => (None, Some(n)),
+                };
+                Py::new(py, Eval { cp, mate })
+            })
+            .transpose()
+    }
+
     fn __repr__(&self) -> String {
         format!("<Move {}>", self.text)
     }
@@ -374,12 +407,13 @@ pub fn prepare<G: Notate>(rules: &G, game: &Tree<G::Move>) -> Vec<Option<NodeInf
     let Ok(start) = rules.start_position(&game.tags) else {
         return nodes;
     };
-    let mut before: Vec<Option<G::Position>> = vec![None; game.node_count()];
+    // The position before each move that has variations: where they start.
+    let mut branches: HashMap<usize, G::Position> = HashMap::new();
     for index in 0..game.line_count() {
         let line = game.line(LineId::new(index as u32));
         let from = match line.parent {
             None => Some(start.position.clone()),
-            Some(node) => before[node.index()].clone(),
+            Some(node) => branches.get(&node.index()).cloned(),
         };
         let Some(mut position) = from else { continue };
         if let Some(text) = &line.setup {
@@ -399,7 +433,9 @@ pub fn prepare<G: Notate>(rules: &G, game: &Tree<G::Move>) -> Vec<Option<NodeInf
                 clock,
                 eval,
             });
-            before[node_id.index()] = Some(position.clone());
+            if !node.variations.is_empty() {
+                branches.insert(node_id.index(), position.clone());
+            }
             rules.play(&mut position, &node.mv);
             if let Some(text) = &node.setup {
                 match rules.inline_setup(&position, text) {
@@ -432,16 +468,6 @@ fn build_moves<M>(
             let Some(info) = nodes.get(node_id.index()).and_then(Option::as_ref) else {
                 break;
             };
-            let eval = info
-                .eval
-                .map(|e| {
-                    let (cp, mate) = match e {
-                        columnar::Eval::Centipawns(cp) => (Some(cp), None),
-                        columnar::Eval::Mate(n) => (None, Some(n)),
-                    };
-                    Py::new(py, Eval { cp, mate })
-                })
-                .transpose()?;
             let variations = node
                 .variations
                 .iter()
@@ -458,14 +484,14 @@ fn build_moves<M>(
                 Vec::new()
             };
             let mv = Move {
-                san: chess.then(|| info.text.clone()),
-                uci: chess.then(|| info.uci.clone()),
+                chess,
                 text: info.text.clone(),
+                uci: info.uci.clone(),
                 comments: node.comments.clone(),
                 comments_before,
                 nags: node.nags.iter().map(|n| n.0).collect(),
                 clock: info.clock,
-                eval,
+                eval: info.eval,
                 variations,
             };
             list.append(Py::new(py, mv)?)?;
