@@ -117,6 +117,20 @@ pub trait Notate: Rules + Sync {
         self.write_move(position, mv, text);
     }
 
+    /// Writes a move's columns as [`Notate::move_columns`] does and plays it: chess
+    /// finds the check sign from the position it plays to, instead of playing the move
+    /// once more to find it.
+    fn play_with_columns(
+        &self,
+        position: &mut Self::Position,
+        mv: &Self::Move,
+        text: &mut String,
+        uci: &mut String,
+    ) {
+        self.move_columns(position, mv, text, uci);
+        self.play(position, mv);
+    }
+
     /// A position's key for the positions table: for chess, its Polyglot key; `None`
     /// for rules with no such key (the default).
     fn position_key(&self, _position: &Self::Position) -> Option<u64> {
@@ -345,6 +359,21 @@ impl Notate for pgn::Chess {
         use std::fmt::Write;
         let _ = write!(text, "{}", position.san(mv));
         let _ = write!(uci, "{}", pgn::Uci::from_move(mv, position.castling_mode()));
+    }
+
+    fn play_with_columns(
+        &self,
+        position: &mut pgn::Position,
+        mv: &pgn::Move,
+        text: &mut String,
+        uci: &mut String,
+    ) {
+        use std::fmt::Write;
+        let san = pgn::San::from_move(position, mv);
+        let _ = write!(uci, "{}", pgn::Uci::from_move(mv, position.castling_mode()));
+        position.play_mut(mv);
+        let suffix = pgn::san::Suffix::for_position(position);
+        let _ = write!(text, "{}", pgn::SanPlus { san, suffix });
     }
 
     fn position_key(&self, position: &pgn::Position) -> Option<u64> {
@@ -618,4 +647,42 @@ pub fn walk_main_line<R: Rules>(
     }
     each(&position, None);
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every move of the chess corpus's main lines: writing its columns while playing it
+    /// gives the text, UCI and position that writing them and then playing it give.
+    #[test]
+    fn playing_with_columns_is_writing_them_then_playing() {
+        let rules = chess();
+        let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus/pgn");
+        let mut moves = 0;
+        for entry in std::fs::read_dir(corpus).expect("the corpus") {
+            let text = std::fs::read(entry.expect("an entry").path()).expect("a file");
+            for read in GameReader::new(&rules, &text[..], ReadOptions::default()) {
+                let game = read.expect("in memory").game;
+                let Some(start) = rules.start(&game) else {
+                    continue;
+                };
+                walk_main_line(&rules, start, &game, |position, mv| {
+                    let Some(mv) = mv else { return true };
+                    let (mut text, mut uci) = (String::new(), String::new());
+                    rules.move_columns(position, mv, &mut text, &mut uci);
+                    let mut after = *position;
+                    rules.play(&mut after, mv);
+                    let mut played = *position;
+                    let (mut text2, mut uci2) = (String::new(), String::new());
+                    rules.play_with_columns(&mut played, mv, &mut text2, &mut uci2);
+                    assert_eq!((text, uci), (text2, uci2));
+                    assert_eq!(after, played);
+                    moves += 1;
+                    true
+                });
+            }
+        }
+        assert!(moves > 1000, "{moves} moves");
+    }
 }

@@ -424,19 +424,18 @@ pub fn prepare<G: Notate>(rules: &G, game: &Tree<G::Move>) -> Vec<Option<NodeInf
         }
         for &node_id in &line.moves {
             let node = game.node(node_id);
-            let (mut text, mut uci) = (String::new(), String::new());
-            rules.move_columns(&position, &node.mv, &mut text, &mut uci);
             let (clock, eval) = rules.clock_and_eval(&position, &node.comments);
+            if !node.variations.is_empty() {
+                branches.insert(node_id.index(), position.clone());
+            }
+            let (mut text, mut uci) = (String::new(), String::new());
+            rules.play_with_columns(&mut position, &node.mv, &mut text, &mut uci);
             nodes[node_id.index()] = Some(NodeInfo {
                 text,
                 uci,
                 clock,
                 eval,
             });
-            if !node.variations.is_empty() {
-                branches.insert(node_id.index(), position.clone());
-            }
-            rules.play(&mut position, &node.mv);
             if let Some(text) = &node.setup {
                 match rules.inline_setup(&position, text) {
                     Ok(setup) => position = setup.position,
