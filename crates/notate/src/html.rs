@@ -301,34 +301,10 @@ fn counter(s: &str) -> Option<u32> {
     s.parse().ok()
 }
 
-/// Writes `s` as a JSON string that can stand inside a `<script>` element: `<`, `>` and
-/// `&` escaped too, so that no text of a game ends the element.
+/// Writes `s` as a JSON string that can stand inside a `<script>` element
+/// ([`json::script_string`](crate::json::script_string)).
 pub fn string<W: fmt::Write>(s: &str, out: &mut W) {
-    let _ = out.write_char('"');
-    let mut from = 0;
-    for (i, b) in s.bytes().enumerate() {
-        let escaped = match b {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            b'<' => "\\u003c",
-            b'>' => "\\u003e",
-            b'&' => "\\u0026",
-            b if b < 0x20 => "",
-            _ => continue,
-        };
-        let _ = out.write_str(&s[from..i]);
-        if escaped.is_empty() {
-            let _ = write!(out, "\\u{b:04x}");
-        } else {
-            let _ = out.write_str(escaped);
-        }
-        from = i + 1;
-    }
-    let _ = out.write_str(&s[from..]);
-    let _ = out.write_char('"');
+    crate::json::script_string(s, out);
 }
 
 fn strings<W: fmt::Write>(list: &[String], out: &mut W) {

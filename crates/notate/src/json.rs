@@ -44,6 +44,16 @@ impl<W: fmt::Write> Out for W {}
 
 /// Writes `s` as a JSON string.
 pub fn string<W: Out>(s: &str, out: &mut W) {
+    escaped(s, false, out);
+}
+
+/// Writes `s` as a JSON string that can stand inside an HTML `<script>` element: `<`, `>`
+/// and `&` escaped too, so that no text of a game ends the element.
+pub fn script_string<W: Out>(s: &str, out: &mut W) {
+    escaped(s, true, out);
+}
+
+fn escaped<W: Out>(s: &str, script: bool, out: &mut W) {
     out.put_char('"');
     // Runs of plain characters go out whole; what needs escaping is ASCII, which is
     // never part of another character's bytes.
@@ -55,6 +65,9 @@ pub fn string<W: Out>(s: &str, out: &mut W) {
             b'\n' => "\\n",
             b'\r' => "\\r",
             b'\t' => "\\t",
+            b'<' if script => "\\u003c",
+            b'>' if script => "\\u003e",
+            b'&' if script => "\\u0026",
             b if b < 0x20 => "",
             _ => continue,
         };
