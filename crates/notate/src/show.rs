@@ -158,7 +158,7 @@ pub fn game_at_ply<G: Notate>(
             Err(e) => return Err(format!("read error: {e}")),
         }
     };
-    let mut position = rules
+    let start = rules
         .start_position(&game.tags)
         .map_err(|e| format!("game {number}: cannot set up its start position: {e}"))?
         .position;
@@ -169,11 +169,22 @@ pub fn game_at_ply<G: Notate>(
             "game {number} has {plies} plies in its main line; no ply {ply}"
         ));
     }
-    let mut before = None;
-    for node in game.mainline().take(ply) {
-        before = Some(position.clone());
-        rules.play(&mut position, &node.mv);
-    }
+    // Played as every reader of the main line plays it: set-ups in the movetext too.
+    let (mut played, mut before, mut at) = (0, None, None);
+    crate::games::walk_main_line(rules, start, &game, |position, _| {
+        if played + 1 == ply {
+            before = Some(position.clone());
+        }
+        if played == ply {
+            at = Some(position.clone());
+            return false;
+        }
+        played += 1;
+        true
+    });
+    let position = at.ok_or_else(|| {
+        format!("game {number}: a set-up in its movetext cannot be set up (before ply {played})")
+    })?;
     Ok(AtPly {
         game,
         number,

@@ -308,6 +308,25 @@ fn show_diagrams() {
 }
 
 #[test]
+fn show_plays_set_ups_in_the_movetext_as_every_reader_does() {
+    // Game 7 sets a position up in its movetext after its first move: show's position
+    // is the one json gives as the game's final position.
+    let file = root().join("corpus/pdn/lenient.pdn");
+    let file = file.to_str().expect("UTF-8 path");
+    let json = stdout(&run(&["json", file]));
+    let game: serde_json::Value =
+        serde_json::from_str(json.lines().nth(6).expect("game 7")).expect("JSON");
+    let final_fen = game["final_fen"].as_str().expect("a final FEN");
+    let o = run(&["show", file, "--game", "7"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains(&format!("FEN: {final_fen}")),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
 fn hostile_inputs_never_panic() {
     let t = Temp::new("hostile");
     let mut deep = String::from("[Event \"deep\"]\n\n1. e4 ");

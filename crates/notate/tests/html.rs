@@ -133,8 +133,7 @@ fn decode_main_line(game: &Value, boards: &Value) -> Vec<String> {
 }
 
 /// The FENs of each game's main line as `notate show --game G --ply N` gives them: the
-/// start position of its tags, each move played; and set-ups in the movetext too (which
-/// `show` leaves out: `lenient.pdn` has the only such games).
+/// start position of its tags, each move played, set-ups in the movetext too.
 fn shown_main_lines<G: Notate>(rules: &G, text: &[u8]) -> Vec<Vec<String>> {
     GameReader::new(rules, text, ReadOptions::default())
         .map(|game| {
