@@ -616,6 +616,18 @@ pub fn main_line_end<R: Rules>(rules: &R, game: &Game<R::Move>) -> Option<R::Pos
     end
 }
 
+/// The position after an inline set-up, when there is one the rules accept (`position`
+/// itself otherwise: the reader has reported the set-up).
+pub fn apply_setup<R: Rules>(rules: &R, position: R::Position, setup: Option<&str>) -> R::Position {
+    match setup {
+        Some(text) => match rules.inline_setup(&position, text) {
+            Ok(s) => s.position,
+            Err(_) => position,
+        },
+        None => position,
+    }
+}
+
 /// Calls `each` with every position of a game's main line played from `start` and the
 /// move played from it (`None` after the last), in order, set-ups inside the movetext
 /// included; stops when `each` returns `false`, or at a set-up that cannot be set up

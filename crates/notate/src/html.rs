@@ -28,7 +28,7 @@ use std::io::{self, Write};
 
 use notation::{Diagnostic, GameReader, KeepRaw, LineId, Player, ReadOptions, Severity};
 
-use crate::games::Notate;
+use crate::games::{Notate, apply_setup};
 use crate::pipeline::{Input, OncePerInput, Origin, Task};
 
 /// The page up to the symbols' definitions: the head, the style, the viewer's markup.
@@ -308,14 +308,7 @@ pub fn string<W: fmt::Write>(s: &str, out: &mut W) {
 }
 
 fn strings<W: fmt::Write>(list: &[String], out: &mut W) {
-    let _ = out.write_char('[');
-    for (i, s) in list.iter().enumerate() {
-        if i > 0 {
-            let _ = out.write_char(',');
-        }
-        string(s, out);
-    }
-    let _ = out.write_char(']');
+    crate::json::script_strings(list, out);
 }
 
 /// The layouts of the boards met so far, each made once.
@@ -511,13 +504,7 @@ pub fn write_game<G: Notate>(
     let plies = game.mainline().count();
     let start = rules
         .start(game)
-        .map(|start| match game.line(LineId::MAIN).setup.as_deref() {
-            Some(text) => rules
-                .inline_setup(&start, text)
-                .map(|s| s.position)
-                .unwrap_or(start),
-            None => start,
-        });
+        .map(|start| apply_setup(rules, start, game.line(LineId::MAIN).setup.as_deref()));
     let snapshot = start.as_ref().and_then(|p| rules.snapshot(p));
     let board = snapshot.as_ref().map(|s| s.board);
     if let (Some(start), Some(snap)) = (&start, &snapshot) {
@@ -674,13 +661,11 @@ fn lines<G: Notate>(
             }
             Some((k, after, shown_after)) => match node.variations.get(k) {
                 Some(&line) => {
-                    let before = match game.line(line).setup.as_deref() {
-                        Some(text) => rules
-                            .inline_setup(&frame.before, text)
-                            .map(|s| s.position)
-                            .unwrap_or_else(|_| frame.before.clone()),
-                        None => frame.before.clone(),
-                    };
+                    let before = apply_setup(
+                        rules,
+                        frame.before.clone(),
+                        game.line(line).setup.as_deref(),
+                    );
                     // A set-up at a variation's start: the page is told its position as
                     // its first move's changes from the position it varies from.
                     let shown = frame.shown.clone();

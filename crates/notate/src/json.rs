@@ -21,7 +21,7 @@ use notation::{
 
 use pgn::openings::{Classifier, Opening};
 
-use crate::games::Notate;
+use crate::games::{Notate, apply_setup};
 use crate::large::{IoText, LARGE_GAME_BYTES, is_large, read_tree, try_copy};
 use crate::pipeline::{Input, OncePerInput, Origin, Task};
 
@@ -307,12 +307,22 @@ fn fen<G: Notate, W: Out>(rules: &G, position: Option<&G::Position>, out: &mut W
 }
 
 fn strings<W: Out>(list: &[String], out: &mut W) {
+    escaped_list(list, false, out);
+}
+
+/// Writes a list of strings as a JSON array that can stand inside an HTML `<script>`
+/// element ([`script_string`]).
+pub fn script_strings<W: Out>(list: &[String], out: &mut W) {
+    escaped_list(list, true, out);
+}
+
+fn escaped_list<W: Out>(list: &[String], script: bool, out: &mut W) {
     out.put_char('[');
     for (i, s) in list.iter().enumerate() {
         if i > 0 {
             out.put_char(',');
         }
-        string(s, out);
+        escaped(s, script, out);
     }
     out.put_char(']');
 }
@@ -422,17 +432,6 @@ fn lines<G: Notate, W: Out>(
         }
     }
     end
-}
-
-/// The position after an inline set-up, when there is one the rules accept.
-fn apply_setup<G: Notate>(rules: &G, position: G::Position, setup: Option<&str>) -> G::Position {
-    match setup {
-        Some(text) => match rules.inline_setup(&position, text) {
-            Ok(s) => s.position,
-            Err(_) => position,
-        },
-        None => position,
-    }
 }
 
 /// Writes the game that `bytes` holds (its bytes as written; lent, read where they are
