@@ -7,14 +7,16 @@
 //!   reader forgives, every form of [`pgn::Forgiven`] at least once, each token checked to
 //!   be read back as its move with exactly that form forgiven.
 //!
-//! Both are deterministic. `corpus/pgn/generated.pgn` and `corpus/pgn/forgiven.pgn` hold their
-//! output; the `chess_corpus` test checks that they are up to date and rewrites them when
+//! - [`variants_pgn`]: random legal games of every variant, likewise in the export format.
+//!
+//! All are deterministic. `corpus/pgn/generated.pgn`, `corpus/pgn/forgiven.pgn` and
+//! `corpus/pgn/variants.pgn` hold their output; the `chess_corpus` test checks that they are up to date and rewrites them when
 //! `NOTATION_REGENERATE_CORPUS=1` is set.
 
 use crate::Rng;
 use pgn::commands::{Arrow, ClockTime, Command, Eval, Highlight, MarkColor, Score};
 use pgn::{
-    Color, Forgiven, Game, GameResult, LineId, Move, Nag, Outcome, Position, Role, Square,
+    Color, Forgiven, Game, GameResult, LineId, Move, Nag, Outcome, Position, Role, Ruleset, Square,
     WriteOptions, chess960,
 };
 
@@ -144,14 +146,10 @@ fn random_line(
 }
 
 fn result_of(rng: &mut Rng, end: &Position) -> GameResult {
-    match end.outcome() {
-        Some(Outcome::Checkmate {
-            winner: Color::White,
-        }) => GameResult::FirstWins,
-        Some(Outcome::Checkmate {
-            winner: Color::Black,
-        }) => GameResult::SecondWins,
-        Some(_) => GameResult::Draw,
+    match end.outcome().map(Outcome::winner) {
+        Some(Some(Color::White)) => GameResult::FirstWins,
+        Some(Some(Color::Black)) => GameResult::SecondWins,
+        Some(None) => GameResult::Draw,
         None => [
             GameResult::FirstWins,
             GameResult::SecondWins,
@@ -161,9 +159,9 @@ fn result_of(rng: &mut Rng, end: &Position) -> GameResult {
     }
 }
 
-/// A position reached by `plies` random moves from the start, for set-up games.
-fn random_position(rng: &mut Rng, plies: usize) -> Position {
-    let mut pos = Position::new();
+/// A position reached by `plies` random moves from `ruleset`'s start, for set-up games.
+fn random_position(rng: &mut Rng, ruleset: Ruleset, plies: usize) -> Position {
+    let mut pos = Position::start(ruleset);
     for _ in 0..plies {
         match pick(rng, &pos, None) {
             Some(mv) => pos = pos.play(&mv),
@@ -193,7 +191,7 @@ pub fn generated_pgn() -> String {
             2 => {
                 // A set-up position, White or Black to move.
                 let plies = 20 + rng.below(12);
-                let pos = random_position(&mut rng, plies);
+                let pos = random_position(&mut rng, Ruleset::Chess, plies);
                 game.tags.set("SetUp", "1");
                 game.tags.set("FEN", pos.to_fen());
                 pos
@@ -217,11 +215,64 @@ pub fn generated_pgn() -> String {
     out
 }
 
+/// Random legal games of every variant in the export format, from the variant's start and
+/// from a set-up position (a crazyhouse one with pieces in hand, a three-check one with
+/// checks given), with comments, glyphs and variations.
+pub fn variants_pgn() -> String {
+    let mut rng = Rng(0x007a_21a9_e50f_2026);
+    let mut out = String::new();
+    let mut round = 0;
+    for ruleset in Ruleset::ALL.into_iter().skip(1) {
+        for set_up in [false, true] {
+            round += 1;
+            let mut game = Game::new();
+            game.tags.set(
+                "Event",
+                format!("Notation corpus: {} game {round}", ruleset.name()),
+            );
+            game.tags.set("Site", "notation corpus generator");
+            game.tags.set("Date", "2026.11.25");
+            game.tags.set("Round", round.to_string());
+            game.tags.set("White", "Generator, White");
+            game.tags.set("Black", "Generator, Black");
+            game.tags.set("Variant", ruleset.name());
+            let start = if set_up {
+                let plies = 12 + rng.below(16);
+                let pos = random_position(&mut rng, ruleset, plies);
+                game.tags.set("SetUp", "1");
+                game.tags.set("FEN", pos.to_fen());
+                pos
+            } else {
+                Position::start(ruleset)
+            };
+            let plies = 30 + rng.below(90);
+            let end = random_line(&mut rng, &mut game, LineId::MAIN, start, plies, 0, None);
+            game.result = result_of(&mut rng, &end);
+            if let Err(e) = pgn::write_game(&game, &WriteOptions::default(), &mut out) {
+                out.push_str(&format!("% cannot write game {round}: {e}\n"));
+            }
+        }
+    }
+    out
+}
+
 /// The lenient spellings of `mv` in `pos` that forgive exactly `flag`, if it has one.
 fn spelling(pos: &Position, mv: &Move, flag: Forgiven) -> Option<String> {
     let san = pos.san(mv).to_string();
     let suffix_len = san.len() - san.trim_end_matches(['+', '#']).len();
     let (bare, suffix) = san.split_at(san.len() - suffix_len);
+    if flag == Forgiven::BARE_PAWN_DROP {
+        let Move::Put {
+            role: Role::Pawn,
+            to,
+        } = *mv
+        else {
+            return None;
+        };
+        let token = format!("@{to}{suffix}");
+        let read = pos.resolve_san(token.as_bytes()).ok()?;
+        return (read.mv == *mv && read.forgiven == flag).then_some(token);
+    }
     let role = mv.role()?;
     let (from, to) = (mv.from()?, mv.to()?);
     let promotion = mv.promotion();
@@ -351,6 +402,11 @@ pub fn forgiven_pgn() -> String {
             Some("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"),
             8,
         ),
+        // Crazyhouse, with pawns in hand to drop.
+        (
+            Some("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[PPpp] w KQkq - 2 3"),
+            8,
+        ),
     ];
     for (index, (fen, plies)) in starts.into_iter().enumerate() {
         let round = index + 1;
@@ -361,8 +417,11 @@ pub fn forgiven_pgn() -> String {
         ));
         let mut pos = Position::new();
         if let Some(fen) = fen {
-            out.push_str(&format!("[SetUp \"1\"]\n[FEN \"{fen}\"]\n"));
             pos = Position::from_fen(fen).unwrap_or_default();
+            if pos.ruleset() != Ruleset::Chess {
+                out.push_str(&format!("[Variant \"{}\"]\n", pos.ruleset()));
+            }
+            out.push_str(&format!("[SetUp \"1\"]\n[FEN \"{fen}\"]\n"));
         }
         out.push('\n');
         let mut tokens = Vec::new();
@@ -383,9 +442,11 @@ pub fn forgiven_pgn() -> String {
             // Prefer promotions and en passant captures, then any move; spell it in the
             // least used form it has.
             let moves = pos.legal_moves();
-            let preferred = moves
-                .iter()
-                .find(|m| m.promotion() == Some(Role::Queen) || m.is_en_passant());
+            let preferred = moves.iter().find(|m| {
+                m.promotion() == Some(Role::Queen)
+                    || m.is_en_passant()
+                    || (m.is_put() && m.role() == Some(Role::Pawn))
+            });
             let mv = match preferred {
                 Some(m) => *m,
                 None => match pick(&mut rng, &pos, None) {

@@ -58,6 +58,7 @@ fn check_generated(name: &str, text: &str) {
 fn generated_corpus_is_up_to_date() {
     check_generated("generated.pgn", &chess_gen::generated_pgn());
     check_generated("forgiven.pgn", &chess_gen::forgiven_pgn());
+    check_generated("variants.pgn", &chess_gen::variants_pgn());
 }
 
 #[test]

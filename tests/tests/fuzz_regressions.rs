@@ -182,7 +182,7 @@ fn validator_reads_control_characters_in_tags_as_the_builder_does() {
 #[test]
 fn kept_text_starting_with_a_percent_sign() {
     all_rules("[[Variant\"F\"%");
-    all_rules("[Variant \"Atomic\"]\n\n%x e4 *\n");
+    all_rules("[Variant \"Shogi\"]\n\n%x e4 *\n");
 }
 
 /// `pgn_games`: a comment before the tag section of a game whose moves are not read (an
@@ -190,10 +190,10 @@ fn kept_text_starting_with_a_percent_sign() {
 #[test]
 fn comment_before_the_tags_of_an_unsupported_game() {
     all_rules("{}[Variant\"C");
-    all_rules("{before} [Variant \"Atomic\"]\n\n1. e4 *\n");
+    all_rules("{before} [Variant \"Shogi\"]\n\n1. e4 *\n");
     let games = read_games(
         &Chess,
-        &b"{before} [Variant \"Atomic\"]\n\n1. e4 *\n"[..],
+        &b"{before} [Variant \"Shogi\"]\n\n1. e4 *\n"[..],
         ReadOptions::default(),
     );
     assert_eq!(

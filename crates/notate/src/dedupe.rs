@@ -280,6 +280,10 @@ fn chess_move_key(mv: &pgn::Move) -> u16 {
         } => squares(from, to) | promotion.map_or(0, |role| role.index() as u16 + 1) << 12,
         pgn::Move::EnPassant { from, to } => squares(from, to),
         pgn::Move::Castle { king, rook } => squares(king, rook),
+        // A drop: its square, its piece, and the top bit that no other move sets.
+        pgn::Move::Put { role, to } => {
+            to.index() as u16 | (role.index() as u16 + 1) << 12 | 1 << 15
+        }
         pgn::Move::Null => u16::MAX,
     }
 }

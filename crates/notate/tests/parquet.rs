@@ -237,7 +237,13 @@ fn assert_rows_match_json(paths: &[&str]) {
             }
             if chess {
                 let fen = p["fen"].as_str().expect("a chess FEN");
-                let position = pgn::Position::from_fen(fen).expect("the table's FEN reads");
+                let ruleset = json["variant"]
+                    .as_str()
+                    .and_then(pgn::Ruleset::from_name)
+                    .unwrap_or_default();
+                let setup = pgn::Setup::from_fen(fen).expect("the table's FEN reads");
+                let position = pgn::Position::from_setup_auto_in(ruleset, &setup)
+                    .expect("the table's FEN is a position");
                 assert_eq!(
                     p["hash"],
                     Value::from(pgn::polyglot::key(&position)),

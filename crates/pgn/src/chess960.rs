@@ -95,6 +95,7 @@ pub fn start_position(n: u32) -> Option<Position> {
         ep_square: None,
         halfmoves: 0,
         fullmoves: 1,
+        ..Setup::default()
     };
     Position::from_setup(&setup, CastlingMode::Chess960).ok()
 }

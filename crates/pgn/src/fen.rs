@@ -7,8 +7,16 @@
 //! - castling written as `KQkq`, as X-FEN (`K`/`Q` for the outermost rook, a file letter
 //!   for another one) or as Shredder-FEN (`HAha`), in any order.
 //!
+//! - the variants' additions: crazyhouse pockets in brackets after the placement
+//!   (`…/RNBQKBNR[Qn]`) or as a ninth rank (`…/RNBQKBNR/Qn`), promoted pieces marked `~`
+//!   (`Q~`), and three-check counters, either the checks still to give before the counters
+//!   (`… - 3+3 0 1`) or the checks given after them (`… 0 1 +1+2`);
+//! - EPD: the first four fields alone.
+//!
 //! Writing gives X-FEN: `KQkq` unless a Chess960 right refers to an inner rook, and the
-//! en-passant square only when an en-passant capture is legal.
+//! en-passant square only when an en-passant capture is legal; a crazyhouse position's
+//! pockets in brackets and promoted pieces with `~`, a three-check position's checks given
+//! after the counters (lichess's form, `… 0 1 +1+0`).
 //!
 //! ```
 //! use pgn::{fen::Setup, CastlingMode, Position};
@@ -25,7 +33,8 @@
 use std::fmt::{self, Write as _};
 
 use crate::{
-    Board, CastlingMode, CastlingSide, Color, File, Piece, Position, PositionError, Rank, Square,
+    Bitboard, Board, ByColor, CastlingMode, CastlingSide, Color, File, Piece, Pocket, Position,
+    PositionError, Rank, Role, Ruleset, Square,
 };
 
 /// One letter of the castling field.
@@ -99,6 +108,26 @@ pub struct Setup {
     pub halfmoves: u32,
     /// The full-move number.
     pub fullmoves: u32,
+    /// Crazyhouse pockets, if the record has them.
+    pub pockets: Option<ByColor<Pocket>>,
+    /// Pieces marked as promoted (`~`).
+    pub promoted: Bitboard,
+    /// Three-check: the checks each side may still give, if the record has them.
+    pub remaining_checks: Option<ByColor<u8>>,
+}
+
+impl Setup {
+    /// The ruleset the record's own fields imply: crazyhouse for pockets, three-check for
+    /// check counters, standard chess otherwise.
+    pub fn implied_ruleset(&self) -> Ruleset {
+        if self.pockets.is_some() {
+            Ruleset::Crazyhouse
+        } else if self.remaining_checks.is_some() {
+            Ruleset::ThreeCheck
+        } else {
+            Ruleset::Chess
+        }
+    }
 }
 
 impl Default for Setup {
@@ -135,6 +164,12 @@ pub enum ParseFenError {
     /// More than six fields.
     #[error("unexpected text after the move counters: `{0}`")]
     TrailingText(String),
+    /// The crazyhouse pocket holds something other than piece letters (or a king).
+    #[error("bad pocket `{0}` (expected piece letters QRBNP or qrbnp)")]
+    Pocket(String),
+    /// The three-check counters are not `3+3` or `+1+2` with numbers of 0 to 3.
+    #[error("bad check counters `{0}` (expected checks left as 3+3, or checks given as +0+0)")]
+    Checks(String),
 }
 
 /// A FEN record that is unreadable or describes an impossible position.
@@ -148,12 +183,29 @@ pub enum FenError {
     Position(#[from] PositionError),
 }
 
-fn parse_board(s: &str) -> Result<Board, ParseFenError> {
-    let mut board = Board::empty();
-    let ranks: Vec<&str> = s.split('/').collect();
+/// The placement field: the board, the squares marked promoted, and a pocket if the field
+/// has one (`[…]` after the ranks, or a ninth rank).
+fn parse_board(s: &str) -> Result<(Board, Bitboard, Option<ByColor<Pocket>>), ParseFenError> {
+    let (placement, pocket) = match s.find('[') {
+        Some(open) => {
+            let inner = s[open + 1..]
+                .strip_suffix(']')
+                .ok_or_else(|| ParseFenError::Pocket(s[open..].to_string()))?;
+            (&s[..open], Some(inner))
+        }
+        None => (s, None),
+    };
+    let mut ranks: Vec<&str> = placement.split('/').collect();
+    let pocket = match pocket {
+        Some(p) => Some(p),
+        None if ranks.len() == 9 => ranks.pop(),
+        None => None,
+    };
     if ranks.len() != 8 {
         return Err(ParseFenError::Board("expected 8 ranks separated by `/`"));
     }
+    let mut board = Board::empty();
+    let mut promoted = Bitboard::EMPTY;
     for (i, text) in ranks.iter().enumerate() {
         let rank = Rank::new_masked(7 - i as u32);
         let mut file = 0u32;
@@ -163,6 +215,17 @@ fn parse_board(s: &str) -> Result<Board, ParseFenError> {
                     return Err(ParseFenError::Board("empty-square counts must be 1-8"));
                 }
                 file += d;
+            } else if c == '~' {
+                match file.checked_sub(1) {
+                    Some(prev) => {
+                        let sq = Square::from_coords(File::new_masked(prev), rank);
+                        if !board.occupied().contains(sq) {
+                            return Err(ParseFenError::Board("`~` must follow a piece"));
+                        }
+                        promoted.add(sq);
+                    }
+                    None => return Err(ParseFenError::Board("`~` must follow a piece")),
+                }
             } else if let Some(p) = Piece::from_char(c) {
                 if file >= 8 {
                     return Err(ParseFenError::Board("a rank has more than 8 squares"));
@@ -184,7 +247,43 @@ fn parse_board(s: &str) -> Result<Board, ParseFenError> {
             return Err(ParseFenError::Board("a rank has fewer than 8 squares"));
         }
     }
-    Ok(board)
+    let pockets = match pocket {
+        None => None,
+        Some(text) => {
+            let mut pockets = ByColor {
+                white: Pocket::EMPTY,
+                black: Pocket::EMPTY,
+            };
+            for c in text.chars() {
+                match Piece::from_char(c) {
+                    Some(p) if p.role != Role::King => pockets.get_mut(p.color).add(p.role),
+                    _ => return Err(ParseFenError::Pocket(text.to_string())),
+                }
+            }
+            Some(pockets)
+        }
+    };
+    Ok((board, promoted, pockets))
+}
+
+/// Reads three-check counters: `3+3` (checks left, white's first) when `given` is false,
+/// `+1+2` (checks given) when it is true.
+fn parse_checks(text: &str, given: bool) -> Result<ByColor<u8>, ParseFenError> {
+    let err = || ParseFenError::Checks(text.to_string());
+    let body = if given {
+        text.strip_prefix('+').ok_or_else(err)?
+    } else {
+        text
+    };
+    let (white, black) = body.split_once('+').ok_or_else(err)?;
+    let read = |t: &str| match t.parse::<u8>() {
+        Ok(n) if n <= 3 => Ok(if given { 3 - n } else { n }),
+        _ => Err(err()),
+    };
+    Ok(ByColor {
+        white: read(white)?,
+        black: read(black)?,
+    })
 }
 
 impl Setup {
@@ -193,8 +292,8 @@ impl Setup {
     /// # Errors
     /// [`ParseFenError`] naming the field that cannot be read.
     pub fn from_fen(fen: &str) -> Result<Setup, ParseFenError> {
-        let mut fields = fen.split_ascii_whitespace();
-        let board = parse_board(fields.next().ok_or(ParseFenError::Empty)?)?;
+        let mut fields = fen.split_ascii_whitespace().peekable();
+        let (board, promoted, pockets) = parse_board(fields.next().ok_or(ParseFenError::Empty)?)?;
         let turn = match fields.next() {
             Some("w" | "W") => Color::White,
             Some("b" | "B") => Color::Black,
@@ -223,7 +322,11 @@ impl Setup {
                     .map_err(|_| ParseFenError::EnPassant(text.to_string()))?,
             ),
         };
-        let mut counter = |default: u32| match fields.next() {
+        let mut remaining_checks = None;
+        if let Some(text) = fields.next_if(|t| t.contains('+') && !t.starts_with('+')) {
+            remaining_checks = Some(parse_checks(text, false)?);
+        }
+        let mut counter = |default: u32| match fields.next_if(|t| !t.starts_with('+')) {
             None | Some("-") => Ok(default),
             Some(text) => text
                 .parse::<u32>()
@@ -231,6 +334,12 @@ impl Setup {
         };
         let halfmoves = counter(0)?;
         let fullmoves = counter(1)?.max(1);
+        if let Some(text) = fields.next_if(|t| t.starts_with('+')) {
+            if remaining_checks.is_some() {
+                return Err(ParseFenError::TrailingText(text.to_string()));
+            }
+            remaining_checks = Some(parse_checks(text, true)?);
+        }
         if let Some(rest) = fields.next() {
             return Err(ParseFenError::TrailingText(rest.to_string()));
         }
@@ -241,6 +350,9 @@ impl Setup {
             ep_square,
             halfmoves,
             fullmoves,
+            pockets,
+            promoted,
+            remaining_checks,
         })
     }
 
@@ -269,8 +381,45 @@ enum CastlingStyle {
     Shredder,
 }
 
+/// The placement with promoted pieces marked `~` (crazyhouse).
+fn write_marked_board(board: &Board, promoted: Bitboard, out: &mut String) {
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            let sq = Square::from_coords(File::new_masked(file), Rank::new_masked(rank));
+            match board.piece_at(sq) {
+                Some(piece) => {
+                    if empty > 0 {
+                        let _ = write!(out, "{empty}");
+                        empty = 0;
+                    }
+                    out.push(piece.char());
+                    if promoted.contains(sq) {
+                        out.push('~');
+                    }
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            let _ = write!(out, "{empty}");
+        }
+        if rank > 0 {
+            out.push('/');
+        }
+    }
+}
+
 fn write_fen(pos: &Position, style: CastlingStyle, out: &mut String) {
-    let _ = write!(out, "{} {} ", pos.board(), pos.turn().char());
+    match pos.pockets() {
+        Some(pockets) => {
+            write_marked_board(pos.board(), pos.promoted(), out);
+            let _ = write!(out, "[{pockets}] {} ", pos.turn().char());
+        }
+        None => {
+            let _ = write!(out, "{} {} ", pos.board(), pos.turn().char());
+        }
+    }
     let len = out.len();
     let board = pos.board();
     for color in Color::ALL {
@@ -307,6 +456,11 @@ fn write_fen(pos: &Position, style: CastlingStyle, out: &mut String) {
         None => out.push_str(" -"),
     }
     let _ = write!(out, " {} {}", pos.halfmoves(), pos.fullmoves());
+    if let Some(left) = pos.remaining_checks() {
+        // lichess's form: the checks each side has given.
+        let given = |n: u8| 3u8.saturating_sub(n);
+        let _ = write!(out, " +{}+{}", given(left.white), given(left.black));
+    }
 }
 
 impl Position {

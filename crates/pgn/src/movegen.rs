@@ -6,8 +6,10 @@
 use crate::attacks::{
     between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, ray, rook_attacks,
 };
+use crate::variants;
 use crate::{
-    Bitboard, Board, CastlingSide, Color, File, Move, MoveList, Position, Rank, Role, Square,
+    Bitboard, Board, CastlingSide, Color, File, Move, MoveList, Position, Rank, Role, Ruleset,
+    Square,
 };
 
 /// Receives generated moves.
@@ -142,16 +144,38 @@ impl Sink for Any {
 }
 
 pub(crate) fn legal_moves(pos: &Position, list: &mut MoveList) {
+    if pos.ruleset() != Ruleset::Chess {
+        return variants::legal_moves(pos, list);
+    }
+    generate(pos, list);
+}
+
+/// The legal moves by standard chess's rules, whatever the position's ruleset (for the
+/// variants that move pieces as chess does).
+pub(crate) fn standard_legal_moves(pos: &Position, list: &mut MoveList) {
     generate(pos, list);
 }
 
 pub(crate) fn count_legal_moves(pos: &Position) -> usize {
+    if pos.ruleset() != Ruleset::Chess {
+        let mut list = MoveList::new();
+        variants::legal_moves(pos, &mut list);
+        return list.len();
+    }
     let mut c = Counter(0);
     generate(pos, &mut c);
     c.0
 }
 
 pub(crate) fn has_legal_moves(pos: &Position) -> bool {
+    if pos.ruleset() != Ruleset::Chess {
+        return variants::has_legal_moves(pos);
+    }
+    standard_has_legal_moves(pos)
+}
+
+/// [`has_legal_moves`] by standard chess's rules, whatever the position's ruleset.
+pub(crate) fn standard_has_legal_moves(pos: &Position) -> bool {
     // The king first, square by square, stopping at the first safe one: in the positions
     // where this is asked (after a check, to tell it from mate) the king can usually move.
     let Some(mut ctx) = Context::new(pos) else {
@@ -419,6 +443,9 @@ pub(crate) fn has_legal_en_passant(pos: &Position) -> bool {
     let Some(ep) = pos.ep_square() else {
         return false;
     };
+    if pos.ruleset() != Ruleset::Chess {
+        return variants::has_legal_en_passant(pos);
+    }
     let Some(ctx) = Context::new(pos) else {
         return false;
     };

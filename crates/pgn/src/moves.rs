@@ -49,6 +49,13 @@ pub enum Move {
         /// The castling rook's square.
         rook: Square,
     },
+    /// Crazyhouse: a piece from the pocket put on an empty square (`N@f3`).
+    Put {
+        /// The piece dropped.
+        role: Role,
+        /// Where it goes.
+        to: Square,
+    },
     /// Passing the turn (`--` in PGN), found in analysis; not a legal chess move.
     Null,
 }
@@ -60,16 +67,17 @@ impl Move {
             Move::Normal { role, .. } => Some(role),
             Move::EnPassant { .. } => Some(Role::Pawn),
             Move::Castle { .. } => Some(Role::King),
+            Move::Put { role, .. } => Some(role),
             Move::Null => None,
         }
     }
 
-    /// The origin square (the king's for castling), `None` for a null move.
+    /// The origin square (the king's for castling), `None` for a drop or a null move.
     pub const fn from(&self) -> Option<Square> {
         match *self {
             Move::Normal { from, .. } | Move::EnPassant { from, .. } => Some(from),
             Move::Castle { king, .. } => Some(king),
-            Move::Null => None,
+            Move::Put { .. } | Move::Null => None,
         }
     }
 
@@ -77,7 +85,7 @@ impl Move {
     /// Chess960 UCI); see [`Move::king_to`] for where the king ends.
     pub const fn to(&self) -> Option<Square> {
         match *self {
-            Move::Normal { to, .. } | Move::EnPassant { to, .. } => Some(to),
+            Move::Normal { to, .. } | Move::EnPassant { to, .. } | Move::Put { to, .. } => Some(to),
             Move::Castle { rook, .. } => Some(rook),
             Move::Null => None,
         }
@@ -116,7 +124,8 @@ impl Move {
         }
     }
 
-    /// `true` for pawn moves and captures: the moves that reset the fifty-move counter.
+    /// `true` for pawn moves, pawn drops and captures: the moves that reset the fifty-move
+    /// counter.
     pub const fn is_zeroing(&self) -> bool {
         matches!(
             *self,
@@ -127,7 +136,16 @@ impl Move {
                 capture: Some(_),
                 ..
             } | Move::EnPassant { .. }
+                | Move::Put {
+                    role: Role::Pawn,
+                    ..
+                }
         )
+    }
+
+    /// `true` for a crazyhouse drop.
+    pub const fn is_put(&self) -> bool {
+        matches!(self, Move::Put { .. })
     }
 
     /// The side of a castling move.
@@ -150,7 +168,7 @@ impl Move {
 }
 
 impl fmt::Display for Move {
-    /// Long algebraic notation: `Ng1-f3`, `e4xd5`, `e7-e8=Q`, `O-O`, `--`.
+    /// Long algebraic notation: `Ng1-f3`, `e4xd5`, `e7-e8=Q`, `O-O`, `N@f3`, `--`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Move::Normal {
@@ -173,13 +191,15 @@ impl fmt::Display for Move {
             Move::Castle { king, rook } => {
                 f.write_str(CastlingSide::from_squares(king, rook).san())
             }
+            Move::Put { role, to } => write!(f, "{}@{to}", role.upper_char()),
             Move::Null => f.write_str("--"),
         }
     }
 }
 
-/// The most legal moves any chess position has is 218; the list holds 256.
-pub const MAX_MOVES: usize = 256;
+/// Room for every legal move of any position: the most a chess position has is 218, a
+/// crazyhouse position adds drops on every empty square.
+pub const MAX_MOVES: usize = 512;
 
 /// A list of moves on the stack, with room for every legal move of any position.
 ///

@@ -3,7 +3,8 @@
 
 use std::fmt;
 
-use crate::{Bitboard, Color, Position, Role};
+use crate::variants;
+use crate::{Bitboard, Color, Position, Role, Ruleset};
 
 /// The end of a game decided by the position alone.
 ///
@@ -29,6 +30,56 @@ pub enum Outcome {
     InsufficientMaterial,
     /// 75 moves by each side without capture or pawn move: drawn without a claim.
     SeventyFiveMoves,
+    /// A variant's own end (see [`VariantEnd`]).
+    Variant {
+        /// The winner, `None` for a draw.
+        winner: Option<Color>,
+        /// How the game ended.
+        end: VariantEnd,
+    },
+}
+
+/// How a variant game ends by the variant's own rule.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum VariantEnd {
+    /// Atomic: a king was blown up.
+    KingExploded,
+    /// Antichess: the winner has lost all its pieces.
+    AllPiecesLost,
+    /// Antichess: the winner, to move, has no legal move.
+    NoMoveLeft,
+    /// King of the hill: a king reached the centre.
+    KingOnHill,
+    /// Three-check: the winner gave its third check.
+    ThirdCheck,
+    /// Horde: black took every white piece.
+    HordeGone,
+    /// Racing kings: the winner's king reached the eighth rank first.
+    KingHome,
+    /// Racing kings: both kings reached the eighth rank (a draw).
+    BothKingsHome,
+}
+
+impl VariantEnd {
+    /// A few words for it: `a king exploded`, `third check`, ….
+    pub const fn description(self) -> &'static str {
+        match self {
+            VariantEnd::KingExploded => "a king exploded",
+            VariantEnd::AllPiecesLost => "all pieces lost",
+            VariantEnd::NoMoveLeft => "no move left",
+            VariantEnd::KingOnHill => "a king reached the hill",
+            VariantEnd::ThirdCheck => "third check",
+            VariantEnd::HordeGone => "the horde is gone",
+            VariantEnd::KingHome => "a king reached the eighth rank",
+            VariantEnd::BothKingsHome => "both kings reached the eighth rank",
+        }
+    }
+}
+
+impl fmt::Display for VariantEnd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.description())
+    }
 }
 
 impl Outcome {
@@ -36,6 +87,7 @@ impl Outcome {
     pub const fn winner(self) -> Option<Color> {
         match self {
             Outcome::Checkmate { winner } => Some(winner),
+            Outcome::Variant { winner, .. } => winner,
             _ => None,
         }
     }
@@ -57,6 +109,11 @@ impl fmt::Display for Outcome {
             Outcome::Stalemate => f.write_str("stalemate"),
             Outcome::InsufficientMaterial => f.write_str("insufficient material"),
             Outcome::SeventyFiveMoves => f.write_str("seventy-five-move rule"),
+            Outcome::Variant {
+                winner: Some(winner),
+                end,
+            } => write!(f, "{winner} wins: {end}"),
+            Outcome::Variant { winner: None, end } => write!(f, "draw: {end}"),
         }
     }
 }
@@ -72,10 +129,20 @@ impl Position {
         !self.is_check() && !self.has_legal_moves()
     }
 
-    /// `true` if `color` cannot possibly mate, whatever the moves of both sides: a bare king,
-    /// a king and one knight against a king with at most queens, or bishops all on one
-    /// colour of square with no pawns or knights on the board.
+    /// `true` if `color` cannot possibly win, whatever the moves of both sides. In standard
+    /// chess: a bare king, a king and one knight against a king with at most queens, or
+    /// bishops all on one colour of square with no pawns or knights on the board. Variants
+    /// judge by their own way of winning (a lone king can still reach the hill or the
+    /// eighth rank, any piece can give three checks, …).
     pub fn has_insufficient_material(&self, color: Color) -> bool {
+        if self.ruleset() != Ruleset::Chess {
+            return variants::has_insufficient_material(self, color);
+        }
+        self.standard_insufficient_material(color)
+    }
+
+    /// The standard chess rule of [`Position::has_insufficient_material`].
+    pub(crate) fn standard_insufficient_material(&self, color: Color) -> bool {
         let board = self.board();
         let ours = board.by_color(color);
         if (ours & (board.pawns() | board.rooks() | board.queens())).any() {
@@ -113,9 +180,13 @@ impl Position {
     }
 
     /// How the game ends in this position, if it does without a claim: checkmate,
-    /// stalemate, insufficient material, or the seventy-five-move rule.
+    /// stalemate, a variant's own end, insufficient material, or the seventy-five-move rule.
     pub fn outcome(&self) -> Option<Outcome> {
-        if !self.has_legal_moves() {
+        if self.ruleset() != Ruleset::Chess {
+            if let Some(end) = variants::variant_outcome(self) {
+                return Some(end);
+            }
+        } else if !self.has_legal_moves() {
             return Some(if self.is_check() {
                 Outcome::Checkmate {
                     winner: !self.turn(),

@@ -5,14 +5,19 @@ use std::fmt;
 use crate::attacks;
 use crate::fen::{CastlingToken, Setup};
 use crate::movegen;
+use crate::variants;
 use crate::zobrist;
 use crate::{
-    Bitboard, Board, Castles, CastlingMode, CastlingRights, CastlingSide, Color, Move, MoveList,
-    Rank, Role, Square,
+    Bitboard, Board, ByColor, Castles, CastlingMode, CastlingRights, CastlingSide, Color, Move,
+    MoveList, Pocket, Rank, Role, Ruleset, Square,
 };
 
 /// A legal chess position: the board, the side to move, castling rights, the en-passant
 /// square, the move counters, and a Zobrist hash kept up to date as moves are played.
+///
+/// A position also carries its [`Ruleset`] (standard chess unless made for a variant) and
+/// what the variants add to the board: the crazyhouse pockets and promoted pieces, the
+/// three-check counters. Standard chess never looks at them.
 ///
 /// Positions are small and [`Copy`]: playing a move makes a new position (copy-make).
 ///
@@ -34,7 +39,17 @@ pub struct Position {
     halfmoves: u32,
     fullmoves: u32,
     hash: u64,
+    ruleset: Ruleset,
+    /// Checks each side may still give (three-check; 3 and 3 otherwise).
+    remaining_checks: ByColor<u8>,
+    /// Crazyhouse: the pieces in hand (empty otherwise).
+    pockets: ByColor<Pocket>,
+    /// Crazyhouse: the pieces that were pawns (captured, they go to the pocket as pawns).
+    promoted: Bitboard,
 }
+
+/// Checks a side may give in three-check before winning.
+const THREE_CHECKS: ByColor<u8> = ByColor { white: 3, black: 3 };
 
 impl Default for Position {
     /// The standard start position.
@@ -112,6 +127,9 @@ pub enum CastlingError {
     /// Two different rooks are named for the same side.
     #[error("two different rooks are named for the same side")]
     Conflict,
+    /// The variant has no castling (antichess, racing kings).
+    #[error("the variant has no castling")]
+    NoCastling,
     /// Standard chess needs the king on e1/e8 and the rooks on a1/h1 (a8/h8).
     #[error(
         "standard chess castles with the king on the e-file and rooks in the corners (is this Chess960?)"
@@ -130,9 +148,34 @@ impl Position {
             halfmoves: 0,
             fullmoves: 1,
             hash: 0,
+            ruleset: Ruleset::Chess,
+            remaining_checks: THREE_CHECKS,
+            pockets: ByColor {
+                white: Pocket::EMPTY,
+                black: Pocket::EMPTY,
+            },
+            promoted: Bitboard::EMPTY,
         };
         pos.hash = pos.compute_hash();
         pos
+    }
+
+    /// The position games of `ruleset` start from ([`Ruleset::start_fen`]).
+    ///
+    /// ```
+    /// use pgn::{Position, Ruleset};
+    /// assert_eq!(Position::start(Ruleset::Chess), Position::new());
+    /// assert_eq!(Position::start(Ruleset::ThreeCheck).to_fen(),
+    ///            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 +0+0");
+    /// ```
+    pub fn start(ruleset: Ruleset) -> Position {
+        if ruleset == Ruleset::Chess {
+            return Position::new();
+        }
+        Setup::from_fen(ruleset.start_fen())
+            .ok()
+            .and_then(|setup| Position::from_setup_in(ruleset, &setup, CastlingMode::Standard).ok())
+            .unwrap_or_default()
     }
 
     /// Builds a position from a setup, checking that it is legal.
@@ -144,41 +187,63 @@ impl Position {
     /// # Errors
     /// [`PositionError`] with the first reason the setup is impossible.
     pub fn from_setup(setup: &Setup, mode: CastlingMode) -> Result<Position, PositionError> {
+        Position::from_setup_in(setup.implied_ruleset(), setup, mode)
+    }
+
+    /// Builds a position of `ruleset` from a setup, checking that it is legal by that
+    /// ruleset's rules (horde's white has no king and may have pawns on its first rank,
+    /// antichess has any number of kings and no castling, racing kings has no check, …).
+    /// Pockets are kept in crazyhouse and check counters in three-check; elsewhere they are
+    /// ignored.
+    ///
+    /// ```
+    /// use pgn::{CastlingMode, Position, Ruleset, Setup};
+    /// let setup = Setup::from_fen("rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1")?;
+    /// assert!(Position::from_setup(&setup, CastlingMode::Standard).is_err()); // no white king
+    /// let horde = Position::from_setup_in(Ruleset::Horde, &setup, CastlingMode::Standard)?;
+    /// assert_eq!(horde.ruleset(), Ruleset::Horde);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`PositionError`] with the first reason the setup is impossible.
+    pub fn from_setup_in(
+        ruleset: Ruleset,
+        setup: &Setup,
+        mode: CastlingMode,
+    ) -> Result<Position, PositionError> {
         let board = setup.board;
-        for color in Color::ALL {
-            let kings = board.by_piece(Role::King.of(color)).count();
-            if kings == 0 {
-                return Err(PositionError::MissingKing(color));
-            }
-            if kings > 1 {
-                return Err(PositionError::TooManyKings(color));
-            }
+        variants::check_kings(ruleset, &board)?;
+        if matches!(
+            ruleset,
+            Ruleset::Chess
+                | Ruleset::Atomic
+                | Ruleset::KingOfTheHill
+                | Ruleset::ThreeCheck
+                | Ruleset::RacingKings
+        ) {
+            check_material(&board)?;
         }
-        for color in Color::ALL {
-            let pieces = board.by_color(color).count();
-            if pieces > 16 {
-                return Err(PositionError::TooManyPieces(color, pieces));
+        let backrank_pawns = match ruleset {
+            // Horde's white pawns may stand on white's first rank.
+            Ruleset::Horde => {
+                (board.pawns() & Bitboard::rank(Rank::Eighth))
+                    | (board.by_piece(Role::Pawn.of(Color::Black)) & Bitboard::rank(Rank::First))
             }
-            let ours = board.by_color(color);
-            let pawns = (board.pawns() & ours).count();
-            if pawns > 8 {
-                return Err(PositionError::TooManyPawns(color, pawns));
-            }
-            let extra = |bb: Bitboard, normal: u32| bb.count().saturating_sub(normal);
-            let bishops = board.bishops() & ours;
-            let promoted = extra(board.queens() & ours, 1)
-                + extra(board.rooks() & ours, 2)
-                + extra(board.knights() & ours, 2)
-                + extra(bishops & Bitboard::LIGHT_SQUARES, 1)
-                + extra(bishops & Bitboard::DARK_SQUARES, 1);
-            if pawns + promoted > 8 {
-                return Err(PositionError::ImpossibleMaterial(color));
-            }
-        }
-        if let Some(sq) = (board.pawns() & Bitboard::BACKRANKS).first() {
+            _ => board.pawns() & Bitboard::BACKRANKS,
+        };
+        if let Some(sq) = backrank_pawns.first() {
             return Err(PositionError::PawnOnBackrank(sq));
         }
 
+        if !ruleset.castles() {
+            if let Some(&token) = setup.castling.first() {
+                return Err(PositionError::InvalidCastling {
+                    token: token.char(),
+                    reason: CastlingError::NoCastling,
+                });
+            }
+        }
         let castles = resolve_castling(&board, &setup.castling, mode)?;
 
         let turn = setup.turn;
@@ -205,19 +270,44 @@ impl Position {
             halfmoves: setup.halfmoves,
             fullmoves: setup.fullmoves.max(1),
             hash: 0,
+            ruleset,
+            remaining_checks: THREE_CHECKS,
+            pockets: ByColor {
+                white: Pocket::EMPTY,
+                black: Pocket::EMPTY,
+            },
+            promoted: Bitboard::EMPTY,
         };
-
-        let occ = board.occupied();
-        if let Some(their_king) = board.king_of(!turn) {
-            if board.attackers_to(their_king, turn, occ).any() {
-                return Err(PositionError::OppositeCheck(!turn));
+        match ruleset {
+            Ruleset::Crazyhouse => {
+                if let Some(pockets) = setup.pockets {
+                    pos.pockets = pockets;
+                }
+                pos.promoted = setup.promoted & board.occupied() & !board.pawns() & !board.kings();
             }
+            Ruleset::ThreeCheck => {
+                if let Some(checks) = setup.remaining_checks {
+                    pos.remaining_checks = checks;
+                }
+            }
+            _ => {}
         }
-        let checkers = pos.checkers();
-        let n = checkers.count();
-        let sliders = board.bishops() | board.rooks() | board.queens();
-        if n > 2 || (n == 2 && (checkers & sliders).is_empty()) {
-            return Err(PositionError::ImpossibleCheck(turn, n));
+
+        if ruleset == Ruleset::Chess {
+            let occ = board.occupied();
+            if let Some(their_king) = board.king_of(!turn) {
+                if board.attackers_to(their_king, turn, occ).any() {
+                    return Err(PositionError::OppositeCheck(!turn));
+                }
+            }
+            let checkers = pos.checkers();
+            let n = checkers.count();
+            let sliders = board.bishops() | board.rooks() | board.queens();
+            if n > 2 || (n == 2 && (checkers & sliders).is_empty()) {
+                return Err(PositionError::ImpossibleCheck(turn, n));
+            }
+        } else {
+            variants::check_checks(&pos)?;
         }
 
         if pos.ep_square.is_some() && !movegen::has_legal_en_passant(&pos) {
@@ -233,11 +323,20 @@ impl Position {
     /// # Errors
     /// [`PositionError`] with the first reason the setup is impossible.
     pub fn from_setup_auto(setup: &Setup) -> Result<Position, PositionError> {
-        match Position::from_setup(setup, CastlingMode::Standard) {
+        Position::from_setup_auto_in(setup.implied_ruleset(), setup)
+    }
+
+    /// [`Position::from_setup_in`], choosing the castling mode as
+    /// [`Position::from_setup_auto`] does.
+    ///
+    /// # Errors
+    /// [`PositionError`] with the first reason the setup is impossible.
+    pub fn from_setup_auto_in(ruleset: Ruleset, setup: &Setup) -> Result<Position, PositionError> {
+        match Position::from_setup_in(ruleset, setup, CastlingMode::Standard) {
             Err(PositionError::InvalidCastling {
                 reason: CastlingError::NotStandard,
                 ..
-            }) => Position::from_setup(setup, CastlingMode::Chess960),
+            }) => Position::from_setup_in(ruleset, setup, CastlingMode::Chess960),
             other => other,
         }
     }
@@ -263,12 +362,24 @@ impl Position {
         setup: &Setup,
         mode: Option<CastlingMode>,
     ) -> Result<(Position, Vec<PositionError>), PositionError> {
+        Position::from_setup_repairing_in(setup.implied_ruleset(), setup, mode)
+    }
+
+    /// [`Position::from_setup_repairing`] by the rules of `ruleset`.
+    ///
+    /// # Errors
+    /// As [`Position::from_setup_repairing`].
+    pub fn from_setup_repairing_in(
+        ruleset: Ruleset,
+        setup: &Setup,
+        mode: Option<CastlingMode>,
+    ) -> Result<(Position, Vec<PositionError>), PositionError> {
         let mut setup = setup.clone();
         let mut dropped = Vec::new();
         loop {
             let result = match mode {
-                Some(mode) => Position::from_setup(&setup, mode),
-                None => Position::from_setup_auto(&setup),
+                Some(mode) => Position::from_setup_in(ruleset, &setup, mode),
+                None => Position::from_setup_auto_in(ruleset, &setup),
             };
             match result {
                 Ok(pos) => return Ok((pos, dropped)),
@@ -302,6 +413,10 @@ impl Position {
             ep_square: self.ep_square,
             halfmoves: self.halfmoves,
             fullmoves: self.fullmoves,
+            pockets: (self.ruleset == Ruleset::Crazyhouse).then_some(self.pockets),
+            promoted: self.promoted,
+            remaining_checks: (self.ruleset == Ruleset::ThreeCheck)
+                .then_some(self.remaining_checks),
         }
     }
 
@@ -392,6 +507,51 @@ impl Position {
         self.hash
     }
 
+    /// The rules this position is played by.
+    #[inline]
+    pub const fn ruleset(&self) -> Ruleset {
+        self.ruleset
+    }
+
+    /// Crazyhouse: the pieces each side holds in hand (`None` in other rulesets).
+    #[inline]
+    pub fn pockets(&self) -> Option<&ByColor<Pocket>> {
+        (self.ruleset == Ruleset::Crazyhouse).then_some(&self.pockets)
+    }
+
+    /// Crazyhouse: the pieces on the board that were pawns (empty in other rulesets).
+    #[inline]
+    pub const fn promoted(&self) -> Bitboard {
+        self.promoted
+    }
+
+    /// Three-check: the checks each side may still give before it wins (`None` in other
+    /// rulesets).
+    #[inline]
+    pub fn remaining_checks(&self) -> Option<ByColor<u8>> {
+        (self.ruleset == Ruleset::ThreeCheck).then_some(self.remaining_checks)
+    }
+
+    /// The parts variant rules change as moves are played, for [`crate::variants`].
+    #[inline]
+    pub(crate) fn variant_parts_mut(
+        &mut self,
+    ) -> (
+        &mut Board,
+        &mut ByColor<Pocket>,
+        &mut Bitboard,
+        &mut ByColor<u8>,
+        &mut Castles,
+    ) {
+        (
+            &mut self.board,
+            &mut self.pockets,
+            &mut self.promoted,
+            &mut self.remaining_checks,
+            &mut self.castles,
+        )
+    }
+
     /// The piece on `sq`.
     #[inline]
     pub fn piece_at(&self, sq: Square) -> Option<crate::Piece> {
@@ -407,6 +567,9 @@ impl Position {
     /// The pieces giving check to the side to move.
     #[inline]
     pub fn checkers(&self) -> Bitboard {
+        if self.ruleset != Ruleset::Chess {
+            return variants::checkers(self);
+        }
         match self.board.king_of(self.turn) {
             Some(king) => self
                 .board
@@ -446,6 +609,13 @@ impl Position {
         }
     }
 
+    /// `true` if the game is over by a rule of the variant (a king exploded, on the hill or
+    /// at the finish, a third check, horde's white gone), whatever the legal moves; always
+    /// `false` in standard chess and crazyhouse.
+    pub fn is_variant_end(&self) -> bool {
+        self.ruleset != Ruleset::Chess && variants::is_variant_end(self)
+    }
+
     /// Plays a legal move and returns the new position.
     ///
     /// `m` must come from this position (from [`Position::legal_moves`], SAN or UCI read in
@@ -472,7 +642,23 @@ impl Position {
     }
 
     /// Plays a legal move in place; see [`Position::play`].
+    #[inline]
     pub fn play_mut(&mut self, m: &Move) {
+        if self.ruleset != Ruleset::Chess {
+            return variants::play_mut(self, m);
+        }
+        let double_step = self.play_board_mut(m);
+        if let Some(ep) = double_step {
+            self.keep_legal_ep_square(ep);
+        }
+    }
+
+    /// Plays a move on the board, the castling rights, the counters and the hash, as
+    /// standard chess plays it; returns the square a pawn's double step passed over, for
+    /// [`Position::keep_legal_ep_square`]. A drop puts the piece (the pocket is the
+    /// variant's business).
+    #[inline]
+    pub(crate) fn play_board_mut(&mut self, m: &Move) -> Option<Square> {
         let us = self.turn;
         let them = !us;
         let mut hash = self.hash;
@@ -540,6 +726,13 @@ impl Position {
                     ^ zobrist::piece(us, Role::Rook, rook_to);
                 self.castles.discard_color(us);
             }
+            Move::Put { role, to } => {
+                self.board.put(to, us, role);
+                hash ^= zobrist::piece(us, role, to);
+                if role == Role::Pawn {
+                    self.halfmoves = 0;
+                }
+            }
             Move::Null => {}
         }
 
@@ -552,20 +745,31 @@ impl Position {
         }
         self.turn = them;
         hash ^= zobrist::black_to_move();
+        self.hash = hash;
+        double_step
+    }
 
-        if let Some(ep) = double_step {
-            // Keep the square only if a pawn can really take en passant (legal, not just
-            // pseudo-legal), so that FEN and the hash do not depend on moot squares.
-            if (attacks::pawn_attacks(us, ep) & self.board.by_piece(Role::Pawn.of(them))).any() {
-                self.ep_square = Some(ep);
-                if movegen::has_legal_en_passant(self) {
-                    hash ^= zobrist::ep(ep.file());
-                } else {
-                    self.ep_square = None;
-                }
+    /// Sets the en-passant square `ep` that the last move's double step passed over, if a
+    /// pawn can really take en passant (legal, not just pseudo-legal), so that FEN and the
+    /// hash do not depend on moot squares.
+    #[inline]
+    pub(crate) fn keep_legal_ep_square(&mut self, ep: Square) {
+        let them = self.turn;
+        if (attacks::pawn_attacks(!them, ep) & self.board.by_piece(Role::Pawn.of(them))).any() {
+            self.ep_square = Some(ep);
+            if movegen::has_legal_en_passant(self) {
+                self.hash ^= zobrist::ep(ep.file());
+            } else {
+                self.ep_square = None;
             }
         }
-        self.hash = hash;
+    }
+
+    /// Replaces the hash by one computed from scratch (after variant rules changed what the
+    /// incremental update does not follow).
+    #[inline]
+    pub(crate) fn rehash(&mut self) {
+        self.hash = self.compute_hash();
     }
 
     /// The hash computed from scratch (the incremental one must always equal it).
@@ -581,8 +785,54 @@ impl Position {
         if self.turn == Color::Black {
             h ^= zobrist::black_to_move();
         }
+        match self.ruleset {
+            Ruleset::Chess => {}
+            Ruleset::Crazyhouse => {
+                for color in Color::ALL {
+                    for role in Pocket::ROLES {
+                        h ^= zobrist::pocket(color, role, self.pockets.get(color).count(role));
+                    }
+                }
+                for sq in self.promoted {
+                    h ^= zobrist::promoted(sq);
+                }
+            }
+            Ruleset::ThreeCheck => {
+                for color in Color::ALL {
+                    h ^= zobrist::remaining_checks(color, *self.remaining_checks.get(color));
+                }
+            }
+            _ => {}
+        }
         h
     }
+}
+
+/// The piece counts a game from the standard start can reach: at most 16 pieces and 8 pawns
+/// a side, and no more promoted pieces than missing pawns.
+fn check_material(board: &Board) -> Result<(), PositionError> {
+    for color in Color::ALL {
+        let ours = board.by_color(color);
+        let pieces = ours.count();
+        if pieces > 16 {
+            return Err(PositionError::TooManyPieces(color, pieces));
+        }
+        let pawns = (board.pawns() & ours).count();
+        if pawns > 8 {
+            return Err(PositionError::TooManyPawns(color, pawns));
+        }
+        let extra = |bb: Bitboard, normal: u32| bb.count().saturating_sub(normal);
+        let bishops = board.bishops() & ours;
+        let promoted = extra(board.queens() & ours, 1)
+            + extra(board.rooks() & ours, 2)
+            + extra(board.knights() & ours, 2)
+            + extra(bishops & Bitboard::LIGHT_SQUARES, 1)
+            + extra(bishops & Bitboard::DARK_SQUARES, 1);
+        if pawns + promoted > 8 {
+            return Err(PositionError::ImpossibleMaterial(color));
+        }
+    }
+    Ok(())
 }
 
 fn castling_char(color: Color, side: CastlingSide) -> char {

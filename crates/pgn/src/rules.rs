@@ -9,9 +9,14 @@
 //!
 //! - **`Variant`**: absent, or naming standard chess (`Standard`, `From Position`, `normal`,
 //!   …), the game is standard chess; `Chess960` (or `fischerandom`, `Chess 960`, `frc`, …)
-//!   plays Chess960. Any other variant (crazyhouse, atomic, antichess, three-check, …, or a
-//!   name nobody knows) is [`SetupError::Unsupported`]: the game is kept with its whole
-//!   movetext as text, never played as if it were standard chess.
+//!   plays Chess960. Crazyhouse, atomic, antichess, king of the hill, three-check, horde and
+//!   racing kings (in the spellings files use: `Three-check`, `threeCheck`, `King of the
+//!   Hill`, `racingKings`, …, and combined with Chess960 as `Crazyhouse960`) are played by
+//!   their [`Ruleset`]: the start position, legal moves, SAN with drops, checks and the
+//!   outcome are the variant's. A name nobody knows is [`SetupError::Unsupported`]: the game
+//!   is kept with its whole movetext as text, never played as if it were standard chess.
+//! - **A FEN with pockets or check counters and no `Variant` tag** is read as crazyhouse or
+//!   three-check, with a warning.
 //! - **`SetUp` and `FEN`**: `SetUp "1"` with a `FEN` tag starts from the FEN. A `FEN` tag
 //!   without `SetUp "1"` is used too, with a warning; `SetUp "1"` without a `FEN` tag (or
 //!   with an empty one) starts from the initial position, with a warning.
@@ -41,9 +46,9 @@
 //! assert_eq!(Chess.turn(&setup.position), Player::Second);
 //! assert_eq!(Chess.move_number(&setup.position), 39);
 //!
-//! tags.set("Variant", "Atomic");
+//! tags.set("Variant", "Shogi");
 //! let error = Chess.start_position(&tags).unwrap_err();
-//! assert_eq!(error.to_string(), "variant Atomic is not supported");
+//! assert_eq!(error.to_string(), "variant Shogi is not supported");
 //! # Ok::<(), notation::SetupError>(())
 //! ```
 
@@ -52,7 +57,7 @@ use std::fmt;
 use notation::{Dialect, Forgiveness, MoveContext, Player, Rules, Setup, SetupError, Tags};
 
 use crate::san::{IllegalReason, SanError};
-use crate::{CastlingMode, Color, Forgiven, Move, Position, Variant};
+use crate::{CastlingMode, Color, Forgiven, Move, Position, Ruleset, Variant};
 
 /// The rules of chess (and Chess960) for the notation layer: plug it into
 /// [`notation::GameReader`], [`notation::write_game`] and the rest, or use this crate's
@@ -164,6 +169,7 @@ pub(crate) fn start_position(tags: StartTags<'_>) -> Result<Setup<Position>, Set
         }
     };
     let chess960 = variant == Some(Variant::Chess960);
+    let ruleset = variant.as_ref().and_then(Variant::ruleset);
 
     let fen = match (tags.set_up, tags.fen) {
         (Some("1"), Some(fen)) => Some(fen),
@@ -207,12 +213,13 @@ pub(crate) fn start_position(tags: StartTags<'_>) -> Result<Setup<Position>, Set
     };
 
     let Some(fen) = fen else {
+        let position = Position::start(ruleset.unwrap_or_default());
         let position = if chess960 {
-            Position::new()
+            position
                 .with_castling_mode(CastlingMode::Chess960)
                 .map_err(|e| SetupError::Invalid(e.to_string()))?
         } else {
-            Position::new()
+            position
         };
         return Ok(Setup { position, warnings });
     };
@@ -220,8 +227,26 @@ pub(crate) fn start_position(tags: StartTags<'_>) -> Result<Setup<Position>, Set
     let setup = crate::Setup::from_fen(fen)
         .map_err(|e| SetupError::Invalid(format!("FEN \"{fen}\": {e}")))?;
     fen_form_warnings(fen, &mut warnings);
+    let ruleset = match ruleset {
+        Some(ruleset) => ruleset,
+        None => {
+            let implied = setup.implied_ruleset();
+            if implied != Ruleset::Chess {
+                warnings.push(format!(
+                    "the FEN has {}, which only {implied} has, and no Variant tag; the game is \
+                     read as {implied}",
+                    if implied == Ruleset::Crazyhouse {
+                        "pockets"
+                    } else {
+                        "check counters"
+                    }
+                ));
+            }
+            implied
+        }
+    };
     let mode = chess960.then_some(CastlingMode::Chess960);
-    let (position, dropped) = Position::from_setup_repairing(&setup, mode)
+    let (position, dropped) = Position::from_setup_repairing_in(ruleset, &setup, mode)
         .map_err(|e| SetupError::Invalid(format!("FEN \"{fen}\": impossible position: {e}")))?;
     for reason in dropped {
         warnings.push(format!("FEN: {reason}; dropped"));
@@ -238,7 +263,11 @@ pub(crate) fn start_position(tags: StartTags<'_>) -> Result<Setup<Position>, Set
 
 /// Warnings for a FEN record that was read but departs from the standard's form.
 fn fen_form_warnings(fen: &str, warnings: &mut Vec<String>) {
-    let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
+    // Three-check counters (`3+3`, `+1+2`) are not among the six fields.
+    let fields: Vec<&str> = fen
+        .split_ascii_whitespace()
+        .filter(|field| !field.contains('+'))
+        .collect();
     if fields.len() < 6 {
         const NAMES: [&str; 6] = [
             "piece placement",
@@ -254,7 +283,7 @@ fn fen_form_warnings(fen: &str, warnings: &mut Vec<String>) {
             fields.len()
         ));
     }
-    if fields.join(" ") != fen {
+    if fen.split_ascii_whitespace().collect::<Vec<_>>().join(" ") != fen {
         warnings.push("FEN has extra white space".to_owned());
     }
     if matches!(fields.get(1), Some(&("W" | "B"))) {
@@ -337,14 +366,23 @@ mod tests {
             let setup = start(Some(name), None, None);
             assert_eq!(setup.position.castling_mode(), CastlingMode::Chess960);
         }
-        for (name, shown) in [
-            ("Crazyhouse", "Crazyhouse"),
-            ("atomic", "atomic"),
-            ("Antichess", "Antichess"),
-            ("Three-check", "Three-check"),
-            ("King of the Hill", "King of the Hill"),
-            ("starwars", "starwars"),
+        for (name, ruleset) in [
+            ("Crazyhouse", Ruleset::Crazyhouse),
+            ("atomic", Ruleset::Atomic),
+            ("Antichess", Ruleset::Antichess),
+            ("Three-check", Ruleset::ThreeCheck),
+            ("threecheck", Ruleset::ThreeCheck),
+            ("King of the Hill", Ruleset::KingOfTheHill),
+            ("kingOfTheHill", Ruleset::KingOfTheHill),
+            ("Horde", Ruleset::Horde),
+            ("Racing Kings", Ruleset::RacingKings),
+            ("racingKings", Ruleset::RacingKings),
         ] {
+            let setup = start(Some(name), None, None);
+            assert_eq!(setup.position, Position::start(ruleset), "{name}");
+            assert!(setup.warnings.is_empty());
+        }
+        for (name, shown) in [("starwars", "starwars"), ("shogi ", "shogi")] {
             let error = start_position(StartTags {
                 variant: Some(name),
                 ..StartTags::default()

@@ -27,6 +27,8 @@
 //! case piece letter, forgiven), not the pawn move `f3`; `bxc3` is a pawn capture when one is
 //! legal and a bishop capture only otherwise.
 
+mod variants;
+
 use std::fmt;
 
 use bitflags::bitflags;
@@ -63,6 +65,13 @@ pub enum San {
     },
     /// `O-O` or `O-O-O`.
     Castle(CastlingSide),
+    /// A crazyhouse drop: `N@f3`, `P@e4`.
+    Put {
+        /// The piece dropped.
+        role: Role,
+        /// Where it goes.
+        to: Square,
+    },
     /// A null move, `--`.
     Null,
 }
@@ -85,8 +94,15 @@ impl Suffix {
         }
     }
 
-    /// The suffix a move leading to `after` deserves.
+    /// The suffix a move leading to `after` deserves. In a variant, a move that wins the
+    /// game by the variant's rule (an exploded king, the hill, a third check, …) gets `#`,
+    /// as lichess and python-chess write it.
     pub fn for_position(after: &Position) -> Option<Suffix> {
+        if after.ruleset() != crate::Ruleset::Chess
+            && after.outcome().is_some_and(|o| o.winner().is_some())
+        {
+            return Some(Suffix::Checkmate);
+        }
         if !after.is_check() {
             None
         } else if after.has_legal_moves() {
@@ -201,8 +217,45 @@ impl San {
                 }
             }
             San::Castle(side) => out.push_str(side.san()),
+            San::Put { role, to } => {
+                out.push(role.upper_char());
+                out.push('@');
+                out.push(to.file().char());
+                out.push(to.rank().char());
+            }
             San::Null => out.push_str("--"),
         }
+    }
+}
+
+/// [`disambiguation`] in a variant, from the legal moves (antichess may have several
+/// kings, so kings are told apart too).
+fn variant_disambiguation(legal: &[Move], role: Role, from: Square, to: Square) -> (bool, bool) {
+    if role == Role::Pawn {
+        return (from.file() != to.file(), false);
+    }
+    let mut others = Bitboard::EMPTY;
+    for m in legal {
+        if let Move::Normal {
+            role: r,
+            from: f,
+            to: t,
+            ..
+        } = *m
+        {
+            if r == role && t == to && f != from {
+                others.add(f);
+            }
+        }
+    }
+    if others.is_empty() {
+        (false, false)
+    } else if (others & Bitboard::file(from.file())).is_empty() {
+        (true, false)
+    } else if (others & Bitboard::rank(from.rank())).is_empty() {
+        (false, true)
+    } else {
+        (true, true)
     }
 }
 
@@ -243,9 +296,13 @@ impl San {
                 to,
                 promotion,
             } => {
-                let (file, rank) = match Context::new(pos) {
-                    Some(ctx) => disambiguation(pos, &ctx, role, from, to),
-                    None => (role == Role::Pawn && capture.is_some(), false),
+                let (file, rank) = if pos.ruleset() != crate::Ruleset::Chess {
+                    variant_disambiguation(&pos.legal_moves(), role, from, to)
+                } else {
+                    match Context::new(pos) {
+                        Some(ctx) => disambiguation(pos, &ctx, role, from, to),
+                        None => (role == Role::Pawn && capture.is_some(), false),
+                    }
                 };
                 San::Normal {
                     role,
@@ -265,6 +322,7 @@ impl San {
                 promotion: None,
             },
             Move::Castle { king, rook } => San::Castle(CastlingSide::from_squares(king, rook)),
+            Move::Put { role, to } => San::Put { role, to },
             Move::Null => San::Null,
         }
     }
@@ -354,13 +412,15 @@ bitflags! {
         /// passant captures. (Written apart, `exd6 e.p.`, the mark is a token of its own,
         /// and no move.)
         const EN_PASSANT_MARK = 1 << 15;
+        /// A crazyhouse pawn drop without its letter (`@e4` for `P@e4`).
+        const BARE_PAWN_DROP = 1 << 16;
     }
 }
 
 impl Forgiven {
     /// A sentence for each flag set, in flag order, for warnings.
     pub fn descriptions(self) -> impl Iterator<Item = &'static str> {
-        const TEXT: [&str; 16] = [
+        const TEXT: [&str; 17] = [
             "castling written with zeros or lower-case o",
             "pawn move written with the letter P",
             "capture written without x",
@@ -377,6 +437,7 @@ impl Forgiven {
             "dash written as another character than -",
             "castling written as a king move",
             "e.p. written after the move",
+            "pawn drop written without the letter P",
         ];
         (0..TEXT.len()).filter_map(move |i| (self.bits() & (1 << i) != 0).then_some(TEXT[i]))
     }
@@ -485,6 +546,25 @@ pub enum IllegalReason {
     /// The side to move has no king.
     #[error("the side to move has no king")]
     NoKing,
+    /// Crazyhouse: the drop is not possible.
+    #[error("no {color} {role} in hand can be dropped on {to}")]
+    Drop {
+        /// The side to move.
+        color: Color,
+        /// The piece named.
+        role: Role,
+        /// The target square.
+        to: Square,
+    },
+    /// Antichess: a capture is possible, so the move must be one.
+    #[error("a capture is possible, and captures are compulsory")]
+    CaptureCompulsory,
+    /// The game is over by the variant's rule; no move follows.
+    #[error("the game is over ({0})")]
+    GameOver(crate::Outcome),
+    /// A drop outside crazyhouse.
+    #[error("drops exist only in crazyhouse")]
+    NotCrazyhouse,
 }
 
 /// The original token, for error messages (at most 32 bytes are kept).
@@ -601,6 +681,8 @@ fn origin(s: &[u8]) -> Option<(Option<File>, Option<Rank>)> {
 
 fn promotion_role(b: u8) -> Option<(Role, bool)> {
     match b {
+        b'K' => Some((Role::King, false)),
+        b'k' => Some((Role::King, true)),
         b'Q' => Some((Role::Queen, false)),
         b'R' => Some((Role::Rook, false)),
         b'B' => Some((Role::Bishop, false)),
@@ -704,6 +786,28 @@ impl SanToken {
             b"--" | b"Z0" | b"0000" => {
                 return Ok(make(Kind::San(San::Null), forgiven | Forgiven::NULL_MOVE));
             }
+            [piece @ .., b'@', f, r] if piece.len() <= 1 => {
+                let to = Square::from_ascii(&[*f, *r])
+                    .map_err(|_| unreadable(token, "no square (such as e4) after `@`"))?;
+                let role = match piece.first() {
+                    None => {
+                        forgiven |= Forgiven::BARE_PAWN_DROP;
+                        Role::Pawn
+                    }
+                    Some(&c) => {
+                        let role = Role::from_upper_byte(c.to_ascii_uppercase())
+                            .filter(|&r| r != Role::King)
+                            .ok_or_else(|| {
+                                unreadable(token, "only P, N, B, R or Q can be dropped")
+                            })?;
+                        if c.is_ascii_lowercase() {
+                            forgiven |= Forgiven::LOWERCASE_PIECE;
+                        }
+                        role
+                    }
+                };
+                return Ok(make(Kind::San(San::Put { role, to }), forgiven));
+            }
             b"O-O" => {
                 return Ok(make(
                     Kind::San(San::Castle(CastlingSide::KingSide)),
@@ -746,8 +850,12 @@ impl SanToken {
         if let Some(rest) = s.strip_suffix(b")") {
             match rest {
                 [head @ .., b'(', p] if head.len() >= 2 => {
-                    let (role, _) = promotion_role(*p)
-                        .ok_or_else(|| unreadable(token, "promotion must be to Q, R, B or N"))?;
+                    let (role, _) = promotion_role(*p).ok_or_else(|| {
+                        unreadable(
+                            token,
+                            "promotion must be to Q, R, B or N (or K in antichess)",
+                        )
+                    })?;
                     promotion = Some(role);
                     forgiven |= Forgiven::PROMOTION_FORM;
                     s = head;
@@ -774,7 +882,10 @@ impl SanToken {
                     s = &s[..s.len() - 1];
                 }
                 (b'=' | b'/', None) => {
-                    return Err(unreadable(token, "promotion must be to Q, R, B or N"));
+                    return Err(unreadable(
+                        token,
+                        "promotion must be to Q, R, B or N (or K in antichess)",
+                    ));
                 }
                 _ => {}
             }
@@ -964,6 +1075,9 @@ impl SanToken {
     /// The move, the forgiveness found (without the suffix check), and the canonical SAN if
     /// it came for free.
     fn resolve_move(&self, pos: &Position) -> Result<(Move, Forgiven, Option<San>), SanError> {
+        if pos.ruleset() != crate::Ruleset::Chess {
+            return self.resolve_in_variant(pos);
+        }
         let Some(ctx) = Context::new(pos) else {
             return Err(self.illegal(IllegalReason::NoKing));
         };
@@ -1025,6 +1139,7 @@ impl SanToken {
                     Ok((Move::Null, forgiven, San::Null))
                 }
             }
+            San::Put { .. } => Err(self.illegal(IllegalReason::NotCrazyhouse)),
             San::Castle(side) => match movegen::castle_rook_if_legal(pos, ctx, side) {
                 Some(rook) => Ok((
                     Move::Castle {
@@ -1195,7 +1310,9 @@ impl SanToken {
         let last_rank = Bitboard::backrank(!pos.turn()).contains(to);
         match (role == Role::Pawn && last_rank, promotion) {
             (true, None) => return Err(self.illegal(IllegalReason::MissingPromotion)),
-            (false, Some(_)) => return Err(self.illegal(IllegalReason::BadPromotion)),
+            (false, Some(_)) | (true, Some(Role::King | Role::Pawn)) => {
+                return Err(self.illegal(IllegalReason::BadPromotion));
+            }
             _ => {}
         }
         Ok(Move::Normal {

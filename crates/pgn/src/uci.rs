@@ -1,7 +1,9 @@
 //! UCI move notation: `e2e4`, `e7e8q`, `0000`.
 //!
 //! Castling is the king's two-square step in standard chess (`e1g1`) and the king taking its
-//! own rook in Chess960 (`e1h1`); reading accepts both in either mode.
+//! own rook in Chess960 (`e1h1`); reading accepts both in either mode. A crazyhouse drop is
+//! the piece's upper-case letter, `@` and the square (`N@f3`, `P@e4`); an antichess pawn may
+//! promote to a king (`e7e8k`).
 //!
 //! ```
 //! use pgn::{uci::Uci, CastlingMode, Position};
@@ -29,6 +31,13 @@ pub enum Uci {
         to: Square,
         /// The promotion piece.
         promotion: Option<Role>,
+    },
+    /// A crazyhouse drop: `N@f3`.
+    Put {
+        /// The piece dropped.
+        role: Role,
+        /// Where it goes.
+        to: Square,
     },
     /// `0000`.
     Null,
@@ -61,6 +70,18 @@ impl Uci {
         if s == b"0000" {
             return Ok(Uci::Null);
         }
+        if let [piece, b'@', square @ ..] = s {
+            let role = match piece.to_ascii_uppercase() {
+                b'P' => Role::Pawn,
+                b'N' => Role::Knight,
+                b'B' => Role::Bishop,
+                b'R' => Role::Rook,
+                b'Q' => Role::Queen,
+                _ => return Err(err()),
+            };
+            let to = Square::from_ascii(square).map_err(|_| err())?;
+            return Ok(Uci::Put { role, to });
+        }
         let (squares, promotion) = match s.len() {
             4 => (s, None),
             5 => (
@@ -70,6 +91,7 @@ impl Uci {
                     b'r' | b'R' => Role::Rook,
                     b'b' | b'B' => Role::Bishop,
                     b'n' | b'N' => Role::Knight,
+                    b'k' | b'K' => Role::King,
                     _ => return Err(err()),
                 }),
             ),
@@ -113,6 +135,7 @@ impl Uci {
                 },
                 promotion: None,
             },
+            Move::Put { role, to } => Uci::Put { role, to },
             Move::Null => Uci::Null,
         }
     }
@@ -127,6 +150,24 @@ impl Uci {
             uci: *self,
             fen: pos.to_fen(),
         };
+        if pos.ruleset() != crate::Ruleset::Chess {
+            // Variants: the legal move written so, with castling in either convention.
+            if *self == Uci::Null {
+                return if pos.is_check() {
+                    Err(err())
+                } else {
+                    Ok(Move::Null)
+                };
+            }
+            return pos
+                .legal_moves()
+                .into_iter()
+                .find(|m| {
+                    Uci::from_move(m, CastlingMode::Standard) == *self
+                        || Uci::from_move(m, CastlingMode::Chess960) == *self
+                })
+                .ok_or_else(err);
+        }
         let ctx = Context::new(pos).ok_or_else(err)?;
         let (from, to, promotion) = match *self {
             Uci::Null => {
@@ -141,6 +182,7 @@ impl Uci {
                 to,
                 promotion,
             } => (from, to, promotion),
+            Uci::Put { .. } => return Err(err()),
         };
         let board = pos.board();
         if !ctx.our.contains(from) {
@@ -174,7 +216,8 @@ impl Uci {
             };
         }
         let last_rank = Bitboard::backrank(!ctx.us).contains(to);
-        if (role == Role::Pawn && last_rank) != promotion.is_some() {
+        if (role == Role::Pawn && last_rank) != promotion.is_some() || promotion == Some(Role::King)
+        {
             return Err(err());
         }
         Ok(Move::Normal {
@@ -212,6 +255,7 @@ impl fmt::Display for Uci {
                 };
                 f.write_str(std::str::from_utf8(&text[..len]).unwrap_or_default())
             }
+            Uci::Put { role, to } => write!(f, "{}@{to}", role.upper_char()),
             Uci::Null => f.write_str("0000"),
         }
     }

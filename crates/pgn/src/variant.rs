@@ -3,12 +3,14 @@
 use std::fmt;
 
 use crate::fen::{FenError, Setup};
-use crate::{Position, PositionError};
+use crate::{Position, PositionError, Ruleset};
 
 /// A chess variant named by a PGN `Variant` tag.
 ///
-/// Only [`Variant::Standard`] and [`Variant::Chess960`] are played by this crate; the others
-/// are recognised so that a reader can say which unsupported variant a game uses.
+/// Every variant but [`Variant::Unknown`] is played by this crate, by its [`Ruleset`]. Names
+/// that combine a variant with Chess960 (`Crazyhouse960`, `atomic960`, …) name the variant:
+/// its castling is Chess960's whenever the game's FEN places king and rooks off the standard
+/// squares, as it must for such a game.
 ///
 /// ```
 /// use pgn::Variant;
@@ -17,7 +19,9 @@ use crate::{Position, PositionError};
 /// assert_eq!(Variant::from_tag("From Position"), Variant::Standard);
 /// assert_eq!(Variant::from_tag("Three-check"), Variant::ThreeCheck);
 /// assert_eq!(Variant::from_tag("shogi"), Variant::Unknown("shogi".to_string()));
-/// assert!(Variant::Chess960.is_supported() && !Variant::Atomic.is_supported());
+/// assert_eq!(Variant::from_tag("King-of-the-Hill"), Variant::KingOfTheHill);
+/// assert_eq!(Variant::from_tag("crazyhouse960"), Variant::Crazyhouse);
+/// assert!(Variant::Atomic.is_supported() && !Variant::from_tag("shogi").is_supported());
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Variant {
@@ -53,26 +57,50 @@ impl Variant {
             .filter(|c| !matches!(c, ' ' | '-' | '_' | '\t'))
             .flat_map(char::to_lowercase)
             .collect();
-        match key.as_str() {
+        // A variant combined with Chess960 is that variant: its FEN says where the rooks are.
+        let key = match key.strip_suffix("960") {
+            Some(base) if !base.is_empty() && !matches!(base, "chess" | "fischerandom") => base
+                .strip_suffix("chess")
+                .filter(|b| !b.is_empty())
+                .unwrap_or(base),
+            _ => key.as_str(),
+        };
+        match key {
             "" | "standard" | "chess" | "normal" | "fromposition" | "orthodox" | "classical" => {
                 Variant::Standard
             }
             "chess960" | "960" | "fischerandom" | "fischerrandom" | "fischerrandomchess"
             | "frc" => Variant::Chess960,
-            "crazyhouse" | "zh" => Variant::Crazyhouse,
+            "crazyhouse" | "zh" | "crazy" => Variant::Crazyhouse,
             "atomic" | "atomicchess" => Variant::Atomic,
-            "antichess" | "giveaway" | "suicide" | "anti" => Variant::Antichess,
-            "kingofthehill" | "koth" => Variant::KingOfTheHill,
-            "threecheck" | "3check" => Variant::ThreeCheck,
-            "horde" => Variant::Horde,
-            "racingkings" => Variant::RacingKings,
+            "antichess" | "giveaway" | "suicide" | "anti" | "losers" => Variant::Antichess,
+            "kingofthehill" | "koth" | "kingofthehillchess" => Variant::KingOfTheHill,
+            "threecheck" | "3check" | "threecheckchess" | "checkthree" => Variant::ThreeCheck,
+            "horde" | "hordechess" => Variant::Horde,
+            "racingkings" | "racingkingschess" => Variant::RacingKings,
             _ => Variant::Unknown(value.trim().to_string()),
         }
     }
 
-    /// `true` for the variants this crate plays: standard chess and Chess960.
+    /// `true` for the variants this crate plays: all but [`Variant::Unknown`].
     pub fn is_supported(&self) -> bool {
-        matches!(self, Variant::Standard | Variant::Chess960)
+        self.ruleset().is_some()
+    }
+
+    /// The rules the variant is played by (standard chess for Chess960); `None` for an
+    /// unknown variant.
+    pub const fn ruleset(&self) -> Option<Ruleset> {
+        Some(match self {
+            Variant::Standard | Variant::Chess960 => Ruleset::Chess,
+            Variant::Crazyhouse => Ruleset::Crazyhouse,
+            Variant::Atomic => Ruleset::Atomic,
+            Variant::Antichess => Ruleset::Antichess,
+            Variant::KingOfTheHill => Ruleset::KingOfTheHill,
+            Variant::ThreeCheck => Ruleset::ThreeCheck,
+            Variant::Horde => Ruleset::Horde,
+            Variant::RacingKings => Ruleset::RacingKings,
+            Variant::Unknown(_) => return None,
+        })
     }
 
     /// The canonical tag value (`Standard`, `Chess960`, `Crazyhouse`, …; unknown values as
@@ -105,7 +133,7 @@ impl Variant {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum StartError {
     /// The variant is recognised (or not) but not played by this crate.
-    #[error("the variant {0} is not supported (only standard chess and Chess960 are)")]
+    #[error("the variant {0} is not supported")]
     UnsupportedVariant(Variant),
     /// The FEN is unreadable or the position impossible.
     #[error(transparent)]
@@ -114,7 +142,7 @@ pub enum StartError {
 
 impl Variant {
     /// The position a game of this variant starts from: its `FEN` tag if there is one, else
-    /// the standard start.
+    /// the variant's start ([`Ruleset::start_fen`]).
     ///
     /// Castling rights and an en-passant square that do not fit the board are dropped, and
     /// the reasons returned for warnings. For standard chess the castling mode is chosen
@@ -129,7 +157,9 @@ impl Variant {
     /// let fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
     /// let (pos, _) = Variant::Chess960.start_position(Some(fen))?;
     /// assert_eq!(pos.castling_mode(), CastlingMode::Chess960);
-    /// assert!(Variant::Atomic.start_position(None).is_err());
+    /// let (pos, _) = Variant::RacingKings.start_position(None)?;
+    /// assert_eq!(pos.to_fen(), "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1");
+    /// assert!(Variant::Unknown("shogi".into()).start_position(None).is_err());
     /// # Ok::<(), pgn::variant::StartError>(())
     /// ```
     ///
@@ -139,14 +169,16 @@ impl Variant {
         &self,
         fen: Option<&str>,
     ) -> Result<(Position, Vec<PositionError>), StartError> {
+        let Some(ruleset) = self.ruleset() else {
+            return Err(StartError::UnsupportedVariant(self.clone()));
+        };
         let mode = match self {
-            Variant::Standard => None,
             Variant::Chess960 => Some(crate::CastlingMode::Chess960),
-            other => return Err(StartError::UnsupportedVariant(other.clone())),
+            _ => None,
         };
         match fen {
             None => {
-                let pos = Position::new();
+                let pos = Position::start(ruleset);
                 match mode {
                     Some(mode) => Ok((
                         pos.with_castling_mode(mode).map_err(FenError::from)?,
@@ -157,7 +189,8 @@ impl Variant {
             }
             Some(fen) => {
                 let setup = Setup::from_fen(fen).map_err(FenError::from)?;
-                Ok(Position::from_setup_repairing(&setup, mode).map_err(FenError::from)?)
+                Ok(Position::from_setup_repairing_in(ruleset, &setup, mode)
+                    .map_err(FenError::from)?)
             }
         }
     }

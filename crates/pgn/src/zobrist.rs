@@ -18,7 +18,13 @@ const PIECES: usize = 12 * 64;
 const CASTLING: usize = PIECES;
 const EP: usize = CASTLING + 16;
 const TURN: usize = EP + 8;
-const KEYS: usize = TURN + 1;
+/// Crazyhouse: a key per (colour, role in hand, count 1..=16); more than 16 of a role share
+/// the last.
+const POCKETS: usize = TURN + 1;
+const PROMOTED: usize = POCKETS + 2 * 5 * 16;
+/// Three-check: a key per (colour, checks remaining 0..=2); 3 remaining has none.
+const CHECKS: usize = PROMOTED + 64;
+const KEYS: usize = CHECKS + 2 * 3;
 
 const fn keys() -> [u64; KEYS] {
     let mut out = [0; KEYS];
@@ -58,4 +64,29 @@ pub(crate) fn ep(file: File) -> u64 {
 #[inline]
 pub(crate) fn black_to_move() -> u64 {
     ZOBRIST[TURN]
+}
+
+/// The key of `color` holding `count` pieces of `role` (none for an empty hand).
+#[inline]
+pub(crate) fn pocket(color: Color, role: Role, count: u8) -> u64 {
+    if count == 0 || role == Role::King {
+        return 0;
+    }
+    let count = usize::from(count.min(16)) - 1;
+    ZOBRIST[POCKETS + (color.index() * 5 + role.index()) * 16 + count]
+}
+
+/// The key of a promoted piece on `sq` (crazyhouse).
+#[inline]
+pub(crate) fn promoted(sq: Square) -> u64 {
+    ZOBRIST[PROMOTED + sq.index()]
+}
+
+/// The key of `color` having `remaining` checks left to give (three-check; none for 3).
+#[inline]
+pub(crate) fn remaining_checks(color: Color, remaining: u8) -> u64 {
+    match remaining {
+        0..=2 => ZOBRIST[CHECKS + color.index() * 3 + usize::from(remaining)],
+        _ => 0,
+    }
 }

@@ -285,43 +285,91 @@ fn illegal_move_in_a_variation() {
 }
 
 #[test]
-fn unsupported_variants_are_kept_as_text() {
-    for (variant, moves) in [
-        ("Atomic", "1. e4 d5 2. exd5 Qxd5 3. Nc3 Qxa2 *"),
+fn variant_games_are_played_by_their_rules() {
+    for (variant, moves, fen) in [
+        (
+            "Atomic",
+            "1. Nf3 d5 2. Ne5 Qd6 3. Nxf7# 1-0",
+            "rnb4r/ppp1p1pp/3q4/3p4/8/8/PPPPPPPP/RNBQKB1R b KQ - 0 3",
+        ),
         (
             "Crazyhouse",
-            "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. Ng5 d5 5. exd5 N@h3 *",
+            "1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. P@b4 Qxb4 *",
+            "rnb1kbnr/ppp1pppp/8/8/1q6/2N5/PPPP1PPP/R1BQKBNR[pp] w KQkq - 0 5",
         ),
-        ("Antichess", "1. e3 b5 2. Bxb5 Bb7 3. Bxd7 Qxd7 *"),
-        ("Three-check", "1. e4 e5 2. Bc4 Nc6 3. Bxf7+ Kxf7 *"),
+        (
+            "Antichess",
+            "1. e3 b5 2. Bxb5 Bb7 3. Bxd7 Qxd7 *",
+            "rn2kbnr/pbpqpppp/8/8/8/4P3/PPPP1PPP/RNBQK1NR w - - 0 4",
+        ),
+        (
+            "Three-check",
+            "1. e4 e5 2. Bc4 Nc6 3. Bxf7+ Kxf7 *",
+            "r1bq1bnr/pppp1kpp/2n5/4p3/4P3/8/PPPP1PPP/RNBQK1NR w KQ - 0 4 +1+0",
+        ),
+        (
+            "King of the Hill",
+            "1. e4 d5 2. Ke2 dxe4 3. Ke3 Kd7 4. Kxe4# 1-0",
+            "rnbq1bnr/pppkpppp/8/8/4K3/8/PPPP1PPP/RNBQ1BNR b - - 0 4",
+        ),
+        (
+            "Horde",
+            "1. e5 d6 2. exd6 cxd6 *",
+            "rnbqkbnr/pp2pppp/3p4/1PP2PP1/PPPP1PPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 3",
+        ),
+        (
+            "Racing Kings",
+            "1. Kg3 Ka3 *",
+            "8/8/8/8/8/k5K1/1rbnNBR1/qrbnNBRQ w - - 2 2",
+        ),
     ] {
         let pgn = format!("[Variant \"{variant}\"]\n\n{moves}\n");
         let game = one(&pgn);
-        assert_eq!(game.game.node_count(), 0, "{variant}");
-        assert_eq!(
-            game.game.tail.as_ref().map(|t| t.text.as_str()),
-            Some(&moves[..moves.len() - 2]),
-            "{variant}"
+        assert!(
+            game.diagnostics.is_empty(),
+            "{variant}: {:?}",
+            game.diagnostics
         );
-        let unsupported: Vec<_> = game
-            .diagnostics
-            .iter()
-            .filter(|d| matches!(d.kind, DiagnosticKind::Unsupported { .. }))
-            .map(ToString::to_string)
-            .collect();
-        assert_eq!(
-            unsupported,
-            [format!(
-                "3:1: warning: variant {variant} is not supported; the game is kept as text \
-                 (game 1)"
-            )]
-        );
-        assert_eq!(movetext(&game.game), moves);
+        assert!(game.game.tail.is_none(), "{variant}");
+        assert_eq!(movetext(&game.game), moves, "{variant}");
+        let ruleset = pgn::Ruleset::from_name(variant).unwrap();
+        let mut pos = pgn::Position::start(ruleset);
+        for node in game.game.mainline() {
+            pos.play_mut(&node.mv);
+        }
+        assert_eq!(pos.to_fen(), fen, "{variant}");
         let checked: Vec<_> = ValidatingReader::new(pgn.as_bytes())
             .collect::<Result<_, _>>()
             .unwrap();
         assert_eq!(checked[0].diagnostics, game.diagnostics);
     }
+}
+
+#[test]
+fn unknown_variants_are_kept_as_text() {
+    let moves = "1. P-7f P-3d *";
+    let pgn = format!("[Variant \"Shogi\"]\n\n{moves}\n");
+    let game = one(&pgn);
+    assert_eq!(game.game.node_count(), 0);
+    assert_eq!(
+        game.game.tail.as_ref().map(|t| t.text.as_str()),
+        Some(&moves[..moves.len() - 2])
+    );
+    let unsupported: Vec<_> = game
+        .diagnostics
+        .iter()
+        .filter(|d| matches!(d.kind, DiagnosticKind::Unsupported { .. }))
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        unsupported,
+        ["3:1: warning: variant Shogi is not supported; the game is kept as text (game 1)"]
+    );
+    assert_eq!(movetext(&game.game), moves);
+    let checked: Vec<_> = ValidatingReader::new(pgn.as_bytes())
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(checked[0].diagnostics, game.diagnostics);
 }
 
 #[test]

@@ -171,7 +171,7 @@ fn variants_from_tags() {
     );
     assert_eq!(Variant::KingOfTheHill.to_string(), "King of the Hill");
     assert!(Standard.is_supported() && Chess960.is_supported());
-    assert!(!Crazyhouse.is_supported() && !Unknown("x".into()).is_supported());
+    assert!(Crazyhouse.is_supported() && !Unknown("x".into()).is_supported());
 }
 
 #[test]
@@ -194,7 +194,7 @@ fn uci_reading_and_writing() {
         Ok(Move::Null)
     );
     assert_eq!("0000".parse::<Uci>().unwrap().to_string(), "0000");
-    for bad in ["", "e2", "e2e9", "e7e8k", "e2e4e5", "i2i4"] {
+    for bad in ["", "e2", "e2e9", "e7e8x", "e2e4e5", "i2i4", "K@e4", "N@e9"] {
         assert_eq!(
             Uci::from_ascii(bad.as_bytes()),
             Err(ParseUciError(bad.to_string())),

@@ -360,7 +360,7 @@ fn errors_say_what_is_wrong() {
         "e9",
         "Nf",
         "xyz",
-        "e8=K",
+        "e8=P",
         "Ng1-",
         "N-f3",
         "e4!",

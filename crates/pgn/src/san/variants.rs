@@ -1,0 +1,256 @@
+//! Resolving a move token in a variant position: matched against the legal moves, which the
+//! variant's rules decide, with the same forgiveness as in standard chess.
+
+use super::{
+    Forgiven, IllegalReason, Kind, San, SanError, SanPlus, SanToken, Separator,
+    variant_disambiguation,
+};
+use crate::{CastlingSide, Move, MoveList, Position, Role, Ruleset, Square};
+
+impl SanToken {
+    /// The legal move the token names in a position of a variant, the forgiveness found
+    /// (without the suffix check), and its canonical SAN.
+    pub(super) fn resolve_in_variant(
+        &self,
+        pos: &Position,
+    ) -> Result<(Move, Forgiven, Option<San>), SanError> {
+        let legal = pos.legal_moves();
+        if legal.is_empty() && !matches!(self.kind, Kind::San(San::Null)) {
+            if let Some(outcome) = pos.outcome() {
+                return Err(self.illegal(IllegalReason::GameOver(outcome)));
+            }
+        }
+        let forgiven = self.forgiven;
+        match self.kind {
+            Kind::San(san) => self.variant_san(pos, &legal, san, forgiven),
+            Kind::PawnOrBishop { pawn, bishop } => {
+                match self.variant_san(pos, &legal, pawn, forgiven) {
+                    Err(pawn_error @ SanError::Illegal { .. }) => match self.variant_san(
+                        pos,
+                        &legal,
+                        bishop,
+                        forgiven | Forgiven::LOWERCASE_PIECE,
+                    ) {
+                        Err(SanError::Illegal { .. }) => Err(pawn_error),
+                        other => other,
+                    },
+                    other => other,
+                }
+            }
+            Kind::Coordinates {
+                from,
+                to,
+                separator,
+                promotion,
+                uci_promotion,
+            } => {
+                let mut forgiven = forgiven
+                    | if uci_promotion {
+                        Forgiven::UCI
+                    } else {
+                        Forgiven::LONG_ALGEBRAIC
+                    };
+                let found = legal.iter().find(|m| match **m {
+                    Move::Castle { king, rook } => {
+                        king == from
+                            && promotion.is_none()
+                            && (rook == to || m.king_to() == Some(to))
+                    }
+                    _ => m.from() == Some(from) && m.to() == Some(to) && m.promotion() == promotion,
+                });
+                let Some(&mv) = found else {
+                    return Err(self.illegal(self.no_variant_move(pos, &legal, from, to)));
+                };
+                if let Move::Castle { rook, .. } = mv {
+                    if rook == to {
+                        forgiven = (forgiven - Forgiven::LONG_ALGEBRAIC) | Forgiven::UCI;
+                    }
+                }
+                match separator {
+                    Separator::Capture if !mv.is_capture() => {
+                        forgiven |= Forgiven::SUPERFLUOUS_CAPTURE;
+                    }
+                    Separator::Dash if mv.is_capture() => forgiven |= Forgiven::MISSING_CAPTURE,
+                    _ => {}
+                }
+                Ok((mv, forgiven, None))
+            }
+        }
+    }
+
+    fn variant_san(
+        &self,
+        pos: &Position,
+        legal: &MoveList,
+        san: San,
+        mut forgiven: Forgiven,
+    ) -> Result<(Move, Forgiven, Option<San>), SanError> {
+        match san {
+            San::Null => {
+                if pos.is_check() {
+                    Err(self.illegal(IllegalReason::NullMoveInCheck))
+                } else {
+                    Ok((Move::Null, forgiven, Some(San::Null)))
+                }
+            }
+            San::Castle(side) => legal
+                .iter()
+                .find(|m| m.castling_side() == Some(side))
+                .map(|&m| (m, forgiven, Some(san)))
+                .ok_or_else(|| self.illegal(IllegalReason::Castling(side))),
+            San::Put { role, to } => {
+                if pos.ruleset() != Ruleset::Crazyhouse {
+                    return Err(self.illegal(IllegalReason::NotCrazyhouse));
+                }
+                let mv = Move::Put { role, to };
+                if legal.contains(&mv) {
+                    Ok((mv, forgiven, Some(san)))
+                } else {
+                    Err(self.illegal(IllegalReason::Drop {
+                        color: pos.turn(),
+                        role,
+                        to,
+                    }))
+                }
+            }
+            San::Normal {
+                role,
+                file,
+                rank,
+                capture,
+                to,
+                promotion,
+            } => {
+                let candidates: Vec<Move> = legal
+                    .iter()
+                    .filter(|m| match **m {
+                        Move::Normal { .. } | Move::EnPassant { .. } => {
+                            m.role() == Some(role)
+                                && m.to() == Some(to)
+                                && m.promotion() == promotion
+                                && m.from().is_some_and(|from| {
+                                    file.is_none_or(|f| from.file() == f)
+                                        && rank.is_none_or(|r| from.rank() == r)
+                                })
+                        }
+                        _ => false,
+                    })
+                    .copied()
+                    .collect();
+                let mv = match candidates.as_slice() {
+                    [mv] => *mv,
+                    [] => {
+                        if role == Role::King && promotion.is_none() {
+                            // Castling written as the king's step or as taking its rook.
+                            let castle = legal.iter().find(|m| match **m {
+                                Move::Castle { king, rook } => {
+                                    file.is_none_or(|f| king.file() == f)
+                                        && rank.is_none_or(|r| king.rank() == r)
+                                        && (rook == to || m.king_to() == Some(to))
+                                }
+                                _ => false,
+                            });
+                            if let Some(&mv) = castle {
+                                let side = mv.castling_side().unwrap_or(CastlingSide::KingSide);
+                                return Ok((
+                                    mv,
+                                    forgiven | Forgiven::KING_MOVE_CASTLING,
+                                    Some(San::Castle(side)),
+                                ));
+                            }
+                        }
+                        return Err(self
+                            .illegal(self.no_variant_piece_move(pos, legal, role, to, promotion)));
+                    }
+                    several => {
+                        return Err(SanError::Ambiguous {
+                            token: self.raw.text(),
+                            candidates: several
+                                .iter()
+                                .map(|m| SanPlus::from_move(pos, m).to_string())
+                                .collect(),
+                        });
+                    }
+                };
+                let from = mv.from().unwrap_or(to);
+                if capture && !mv.is_capture() {
+                    forgiven |= Forgiven::SUPERFLUOUS_CAPTURE;
+                }
+                if !capture && mv.is_capture() {
+                    forgiven |= Forgiven::MISSING_CAPTURE;
+                }
+                let (need_file, need_rank) = variant_disambiguation(legal, role, from, to);
+                if (file.is_some() && !need_file) || (rank.is_some() && !need_rank) {
+                    forgiven |= Forgiven::OVER_DISAMBIGUATION;
+                } else if need_file && file.is_none() && role == Role::Pawn {
+                    forgiven |= Forgiven::MISSING_PAWN_FILE;
+                } else if (need_file && file.is_none()) || (need_rank && rank.is_none()) {
+                    forgiven |= Forgiven::OVER_DISAMBIGUATION;
+                }
+                let canonical = San::Normal {
+                    role,
+                    file: need_file.then_some(from.file()),
+                    rank: need_rank.then_some(from.rank()),
+                    capture: mv.is_capture(),
+                    to,
+                    promotion,
+                };
+                Ok((mv, forgiven, Some(canonical)))
+            }
+        }
+    }
+
+    /// Why no legal move takes a piece of `role` to `to`.
+    fn no_variant_piece_move(
+        &self,
+        pos: &Position,
+        legal: &MoveList,
+        role: Role,
+        to: Square,
+        promotion: Option<Role>,
+    ) -> IllegalReason {
+        let color = pos.turn();
+        let reaches = |m: &Move| m.role() == Some(role) && m.to() == Some(to);
+        if legal.iter().any(reaches) {
+            return if promotion.is_none() {
+                IllegalReason::MissingPromotion
+            } else {
+                IllegalReason::BadPromotion
+            };
+        }
+        if compulsory_capture(pos, legal) {
+            return IllegalReason::CaptureCompulsory;
+        }
+        IllegalReason::NoPiece { color, role, to }
+    }
+
+    /// Why no legal move goes from `from` to `to`.
+    fn no_variant_move(
+        &self,
+        pos: &Position,
+        legal: &MoveList,
+        from: Square,
+        to: Square,
+    ) -> IllegalReason {
+        let color = pos.turn();
+        match pos.board().piece_at(from) {
+            Some(piece) if piece.color == color => {
+                if compulsory_capture(pos, legal) {
+                    IllegalReason::CaptureCompulsory
+                } else {
+                    IllegalReason::NoPiece {
+                        color,
+                        role: piece.role,
+                        to,
+                    }
+                }
+            }
+            _ => IllegalReason::EmptyOrigin { color, from },
+        }
+    }
+}
+
+/// Antichess: `true` if every legal move captures (so that a quiet move was refused for it).
+fn compulsory_capture(pos: &Position, legal: &MoveList) -> bool {
+    pos.ruleset() == Ruleset::Antichess && legal.iter().any(Move::is_capture)
+}

@@ -1,0 +1,408 @@
+//! The rules of the variants: what each [`Ruleset`] but standard chess changes.
+//!
+//! Standard chess never comes here: [`Position`] and the move generator look at the
+//! ruleset once and take their own path for it, so its speed does not depend on the variants.
+//! For the others:
+//! - crazyhouse, king of the hill, three-check and racing kings move pieces as chess does,
+//!   so their board moves come from the standard generator; crazyhouse adds drops, racing
+//!   kings removes the moves that give check, and the others stop when the game is over;
+//! - atomic, antichess and horde's white (which has no king) use [`pseudo`]'s generator
+//!   and a test of each move by playing it.
+//!
+//! A position whose game the variant has ended ([`is_variant_end`]) has no legal moves.
+
+mod end;
+mod pseudo;
+
+use crate::attacks::{between, king_attacks};
+use crate::movegen;
+use crate::{
+    Bitboard, Board, Color, Move, MoveList, Pocket, Position, PositionError, Rank, Role, Ruleset,
+    Square,
+};
+
+pub(crate) use end::{has_insufficient_material, variant_outcome};
+
+/// The four centre squares of king of the hill.
+pub(crate) const HILL: Bitboard = Bitboard(0x0000_0018_1800_0000);
+
+/// Kings as the ruleset wants them: one a side, except antichess (any number), horde's white
+/// (none or one) and atomic (a side whose king exploded has none; not both).
+pub(crate) fn check_kings(ruleset: Ruleset, board: &Board) -> Result<(), PositionError> {
+    for color in Color::ALL {
+        let kings = (board.kings() & board.by_color(color)).count();
+        let (min, max) = match (ruleset, color) {
+            (Ruleset::Antichess, _) => (0, 64),
+            (Ruleset::Horde, Color::White) | (Ruleset::Atomic, _) => (0, 1),
+            _ => (1, 1),
+        };
+        if kings < min {
+            return Err(PositionError::MissingKing(color));
+        }
+        if kings > max {
+            return Err(PositionError::TooManyKings(color));
+        }
+    }
+    if ruleset == Ruleset::Atomic && board.kings().is_empty() {
+        return Err(PositionError::MissingKing(Color::White));
+    }
+    if ruleset == Ruleset::Horde && board.by_color(Color::White).is_empty() {
+        // Black wins the moment the horde is gone; a position with no horde at all is fine
+        // only as the end of a game, which a set-up cannot be asked to start from.
+        return Err(PositionError::MissingKing(Color::White)).or(Ok(()));
+    }
+    Ok(())
+}
+
+/// The checks a set-up may have: the side that has just moved is not in check, no check no
+/// move could give (standard-like rulesets), none at all in racing kings.
+pub(crate) fn check_checks(pos: &Position) -> Result<(), PositionError> {
+    let board = pos.board();
+    let turn = pos.turn();
+    if pos.ruleset() == Ruleset::Antichess
+        || (pos.ruleset() == Ruleset::Atomic && board.king_of(turn).is_none())
+    {
+        // No checks in antichess; in atomic, the move that blows up a king may leave its
+        // own in check.
+        return Ok(());
+    }
+    if let Some(their_king) = board.king_of(!turn) {
+        if attacked_king(pos.ruleset(), board, their_king, turn) {
+            return Err(PositionError::OppositeCheck(!turn));
+        }
+    }
+    let checkers = pos.checkers();
+    let n = checkers.count();
+    if pos.ruleset() == Ruleset::RacingKings && n > 0 {
+        return Err(PositionError::ImpossibleCheck(turn, n));
+    }
+    if pos.ruleset() != Ruleset::Atomic {
+        let sliders = board.bishops() | board.rooks() | board.queens();
+        if n > 2 || (n == 2 && (checkers & sliders).is_empty()) {
+            return Err(PositionError::ImpossibleCheck(turn, n));
+        }
+    }
+    Ok(())
+}
+
+/// `true` if the king on `king` is in check from `attacker`'s pieces by the ruleset's rules.
+fn attacked_king(ruleset: Ruleset, board: &Board, king: Square, attacker: Color) -> bool {
+    match ruleset {
+        Ruleset::Antichess => false,
+        Ruleset::Atomic => atomic_attacked(board, king, attacker, board.occupied()),
+        _ => board.attackers_to(king, attacker, board.occupied()).any(),
+    }
+}
+
+/// Atomic: a king is attacked unless the other king stands beside it (taking it would blow
+/// up the taker's own king), and kings never attack (they cannot capture).
+fn atomic_attacked(board: &Board, king: Square, attacker: Color, occ: Bitboard) -> bool {
+    let their_kings = board.kings() & board.by_color(attacker);
+    if king_attacks(king).intersects(their_kings) {
+        return false;
+    }
+    (board.attackers_to(king, attacker, occ) - board.kings()).any()
+}
+
+/// The pieces giving check to the side to move, by the ruleset's rules (none in antichess).
+pub(crate) fn checkers(pos: &Position) -> Bitboard {
+    let board = pos.board();
+    let us = pos.turn();
+    let Some(king) = board.king_of(us) else {
+        return Bitboard::EMPTY;
+    };
+    match pos.ruleset() {
+        Ruleset::Antichess => Bitboard::EMPTY,
+        Ruleset::Atomic => {
+            if atomic_attacked(board, king, !us, board.occupied()) {
+                board.attackers_to(king, !us, board.occupied()) - board.kings()
+            } else {
+                Bitboard::EMPTY
+            }
+        }
+        _ => board.attackers_to(king, !us, board.occupied()),
+    }
+}
+
+/// `true` if the variant has ended the game, whatever the moves: an exploded king, a king on
+/// the hill, a third check, the horde or an antichess side gone, the race over.
+pub(crate) fn is_variant_end(pos: &Position) -> bool {
+    let board = pos.board();
+    match pos.ruleset() {
+        Ruleset::Chess | Ruleset::Crazyhouse => false,
+        Ruleset::Atomic => {
+            (board.kings() & board.by_color(Color::White)).is_empty()
+                || (board.kings() & board.by_color(Color::Black)).is_empty()
+        }
+        Ruleset::Antichess => {
+            board.by_color(Color::White).is_empty() || board.by_color(Color::Black).is_empty()
+        }
+        Ruleset::KingOfTheHill => board.kings().intersects(HILL),
+        Ruleset::ThreeCheck => pos
+            .remaining_checks()
+            .is_some_and(|c| c.white == 0 || c.black == 0),
+        Ruleset::Horde => {
+            board.by_color(Color::White).is_empty() || board.by_color(Color::Black).is_empty()
+        }
+        Ruleset::RacingKings => race_is_over(pos),
+    }
+}
+
+/// Racing kings: over when a king stands on the eighth rank, unless white has just got there
+/// and black, to move, can get there too (which would draw).
+fn race_is_over(pos: &Position) -> bool {
+    let board = pos.board();
+    let goal = Bitboard::rank(Rank::Eighth);
+    let in_goal = board.kings() & goal;
+    if in_goal.is_empty() {
+        return false;
+    }
+    if pos.turn() == Color::White || in_goal.intersects(board.by_color(Color::Black)) {
+        return true;
+    }
+    // White is there and black moves: black may still draw by reaching the rank.
+    let Some(king) = board.king_of(Color::Black) else {
+        return true;
+    };
+    let occ = board.occupied().without(king);
+    let mut escapes = king_attacks(king) & (goal - board.by_color(Color::Black));
+    !Iterator::any(&mut escapes, |to| {
+        board.attackers_to(to, Color::White, occ).is_empty()
+    })
+}
+
+/// The legal moves of a position of any ruleset but standard chess.
+pub(crate) fn legal_moves(pos: &Position, list: &mut MoveList) {
+    if is_variant_end(pos) {
+        return;
+    }
+    match pos.ruleset() {
+        Ruleset::Chess | Ruleset::KingOfTheHill | Ruleset::ThreeCheck => {
+            movegen::standard_legal_moves(pos, list);
+        }
+        Ruleset::Crazyhouse => {
+            movegen::standard_legal_moves(pos, list);
+            drops(pos, list);
+        }
+        Ruleset::RacingKings => {
+            movegen::standard_legal_moves(pos, list);
+            list.retain(|m| !gives_check(pos, m));
+        }
+        Ruleset::Horde if pos.board().king_of(pos.turn()).is_some() => {
+            movegen::standard_legal_moves(pos, list);
+        }
+        Ruleset::Horde => pseudo::moves(pos, list),
+        Ruleset::Atomic => {
+            pseudo::moves(pos, list);
+            list.retain(|m| atomic_is_legal(pos, m));
+        }
+        Ruleset::Antichess => {
+            pseudo::moves(pos, list);
+            if list.iter().any(Move::is_capture) {
+                list.retain(|m| m.is_capture());
+            }
+        }
+    }
+}
+
+/// `true` if the side to move has a legal move.
+pub(crate) fn has_legal_moves(pos: &Position) -> bool {
+    match pos.ruleset() {
+        Ruleset::KingOfTheHill | Ruleset::ThreeCheck => {
+            !is_variant_end(pos) && movegen::standard_has_legal_moves(pos)
+        }
+        Ruleset::Crazyhouse => {
+            movegen::standard_has_legal_moves(pos) || {
+                let mut list = MoveList::new();
+                drops(pos, &mut list);
+                !list.is_empty()
+            }
+        }
+        _ => {
+            let mut list = MoveList::new();
+            legal_moves(pos, &mut list);
+            !list.is_empty()
+        }
+    }
+}
+
+/// `true` if a legal en-passant capture exists (for the en-passant square a double step
+/// leaves).
+pub(crate) fn has_legal_en_passant(pos: &Position) -> bool {
+    if pos.ep_square().is_none() {
+        return false;
+    }
+    let mut list = MoveList::new();
+    legal_moves(pos, &mut list);
+    list.iter().any(Move::is_en_passant)
+}
+
+/// Crazyhouse: the legal drops. Out of check, any empty square (pawns not on the first or
+/// last rank); in check from one distant piece, the squares between it and the king.
+fn drops(pos: &Position, list: &mut MoveList) {
+    let Some(pockets) = pos.pockets() else {
+        return;
+    };
+    let us = pos.turn();
+    let pocket = pockets.get(us);
+    if pocket.is_empty() {
+        return;
+    }
+    let board = pos.board();
+    let empty = !board.occupied();
+    let targets = match board.king_of(us) {
+        None => empty,
+        Some(king) => {
+            let checkers = board.attackers_to(king, !us, board.occupied());
+            match checkers.single_square() {
+                None if checkers.any() => Bitboard::EMPTY,
+                None => empty,
+                Some(checker) => between(king, checker),
+            }
+        }
+    };
+    for role in Pocket::ROLES {
+        if pocket.has(role) {
+            let to_squares = if role == Role::Pawn {
+                targets - Bitboard::BACKRANKS
+            } else {
+                targets
+            };
+            for to in to_squares {
+                list.push(Move::Put { role, to });
+            }
+        }
+    }
+}
+
+/// Racing kings: `true` if `m` would put either king in check.
+fn gives_check(pos: &Position, m: &Move) -> bool {
+    let mut after = *pos;
+    after.play_board_mut(m);
+    let board = after.board();
+    Color::ALL.into_iter().any(|color| {
+        board
+            .king_of(color)
+            .is_some_and(|king| board.attackers_to(king, !color, board.occupied()).any())
+    })
+}
+
+/// Atomic: `true` if the pseudo-legal `m` keeps the mover's king, and either blows up the
+/// other king or leaves its own out of check.
+fn atomic_is_legal(pos: &Position, m: &Move) -> bool {
+    let us = pos.turn();
+    let mut after = *pos;
+    apply(&mut after, m);
+    let board = after.board();
+    let Some(king) = board.king_of(us) else {
+        return false;
+    };
+    if board.king_of(!us).is_none() {
+        return true;
+    }
+    !atomic_attacked(board, king, !us, board.occupied())
+}
+
+/// Plays a legal move of a variant position.
+pub(crate) fn play_mut(pos: &mut Position, m: &Move) {
+    if let Some(ep) = apply(pos, m) {
+        pos.keep_legal_ep_square(ep);
+    }
+}
+
+/// Plays `m` with the ruleset's side effects (explosions, pockets, promoted pieces, check
+/// counters) and a hash computed anew; returns the square a double step passed over, whose
+/// en-passant capture the caller may keep.
+fn apply(pos: &mut Position, m: &Move) -> Option<Square> {
+    let us = pos.turn();
+    match pos.ruleset() {
+        Ruleset::Crazyhouse => {
+            let before = *pos.board();
+            let was_promoted = pos.promoted();
+            let double_step = pos.play_board_mut(m);
+            let (_, pockets, promoted, _, _) = pos.variant_parts_mut();
+            match *m {
+                Move::Normal {
+                    from,
+                    capture,
+                    to,
+                    promotion,
+                    ..
+                } => {
+                    if let Some(captured) = capture {
+                        let back = if was_promoted.contains(to) {
+                            Role::Pawn
+                        } else {
+                            captured
+                        };
+                        pockets.get_mut(us).add(back);
+                    }
+                    promoted.discard(to);
+                    if was_promoted.contains(from) || promotion.is_some() {
+                        promoted.discard(from);
+                        promoted.add(to);
+                    }
+                }
+                Move::EnPassant { .. } => pockets.get_mut(us).add(Role::Pawn),
+                Move::Put { role, .. } => {
+                    pockets.get_mut(us).remove(role);
+                }
+                Move::Castle { rook, .. } => {
+                    if was_promoted.contains(rook) {
+                        promoted.discard(rook);
+                        let side = crate::CastlingSide::from_squares(
+                            before.king_of(us).unwrap_or(rook),
+                            rook,
+                        );
+                        promoted.add(side.rook_to(us));
+                    }
+                }
+                Move::Null => {}
+            }
+            pos.rehash();
+            double_step
+        }
+        Ruleset::Atomic => {
+            let center = match *m {
+                Move::Normal {
+                    capture: Some(_),
+                    to,
+                    ..
+                }
+                | Move::EnPassant { to, .. } => Some(to),
+                _ => None,
+            };
+            let double_step = pos.play_board_mut(m);
+            if let Some(to) = center {
+                let (board, _, _, _, castles) = pos.variant_parts_mut();
+                let blast = (king_attacks(to) & (board.occupied() - board.pawns())).with(to);
+                for sq in blast {
+                    if let Some(piece) = board.remove_piece_at(sq) {
+                        if piece.role == Role::King {
+                            castles.discard_color(piece.color);
+                        }
+                        castles.discard_rook(sq);
+                    }
+                }
+            }
+            pos.rehash();
+            double_step
+        }
+        Ruleset::ThreeCheck => {
+            let double_step = pos.play_board_mut(m);
+            if pos.is_check() {
+                let (_, _, _, checks, _) = pos.variant_parts_mut();
+                let left = checks.get_mut(us);
+                *left = left.saturating_sub(1);
+            }
+            pos.rehash();
+            double_step
+        }
+        Ruleset::Horde => {
+            // A first-rank pawn's double step gives no en-passant capture.
+            let double_step = pos.play_board_mut(m);
+            double_step.filter(|ep| matches!(ep.rank(), Rank::Third | Rank::Sixth))
+        }
+        _ => pos.play_board_mut(m),
+    }
+}

@@ -1,0 +1,183 @@
+//! Pseudo-legal moves for the rulesets whose legality is tested move by move: atomic,
+//! antichess, and horde's white. Every piece moves as in chess, with each ruleset's
+//! differences: atomic kings never capture, antichess pawns may promote to a king and no one
+//! castles, horde pawns on their first rank may step two squares.
+
+use crate::attacks::{
+    between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
+};
+use crate::{Bitboard, CastlingSide, Color, Move, MoveList, Position, Rank, Role, Ruleset, Square};
+
+/// The pseudo-legal moves of the side to move: legal but for what the ruleset checks after
+/// playing them (the own king's safety in atomic; nothing in antichess and for the horde).
+pub(super) fn moves(pos: &Position, list: &mut MoveList) {
+    let board = pos.board();
+    let ruleset = pos.ruleset();
+    let us = pos.turn();
+    let our = board.by_color(us);
+    let their = board.by_color(!us);
+    let occ = board.occupied();
+
+    for from in board.knights() & our {
+        push_piece(pos, list, Role::Knight, from, knight_attacks(from) - our);
+    }
+    for from in board.bishops() & our {
+        push_piece(
+            pos,
+            list,
+            Role::Bishop,
+            from,
+            bishop_attacks(from, occ) - our,
+        );
+    }
+    for from in board.rooks() & our {
+        push_piece(pos, list, Role::Rook, from, rook_attacks(from, occ) - our);
+    }
+    for from in board.queens() & our {
+        let targets = bishop_attacks(from, occ) | rook_attacks(from, occ);
+        push_piece(pos, list, Role::Queen, from, targets - our);
+    }
+    for from in board.kings() & our {
+        let mut targets = king_attacks(from) - our;
+        if ruleset == Ruleset::Atomic {
+            targets -= their;
+        }
+        push_piece(pos, list, Role::King, from, targets);
+    }
+
+    let promotions: &[Role] = if ruleset == Ruleset::Antichess {
+        &[
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+            Role::Knight,
+            Role::King,
+        ]
+    } else {
+        &Role::PROMOTIONS
+    };
+    let last = Bitboard::backrank(!us);
+    let push: i32 = match us {
+        Color::White => 8,
+        Color::Black => -8,
+    };
+    // Horde pawns on their own first rank step two squares as from the second.
+    let double_from = if ruleset == Ruleset::Horde {
+        Bitboard::rank(Rank::Second.relative_to(us)) | Bitboard::rank(Rank::First.relative_to(us))
+    } else {
+        Bitboard::rank(Rank::Second.relative_to(us))
+    };
+    for from in board.pawns() & our {
+        let mut targets = pawn_attacks(us, from) & their;
+        if let Some(one) = from.offset(push) {
+            if !occ.contains(one) {
+                targets.add(one);
+                if double_from.contains(from) {
+                    if let Some(two) = one.offset(push) {
+                        if !occ.contains(two) {
+                            targets.add(two);
+                        }
+                    }
+                }
+            }
+        }
+        for to in targets {
+            let capture = board.role_at(to);
+            if last.contains(to) {
+                for &promotion in promotions {
+                    list.push(Move::Normal {
+                        role: Role::Pawn,
+                        from,
+                        capture,
+                        to,
+                        promotion: Some(promotion),
+                    });
+                }
+            } else {
+                list.push(Move::Normal {
+                    role: Role::Pawn,
+                    from,
+                    capture,
+                    to,
+                    promotion: None,
+                });
+            }
+        }
+    }
+    if let Some(ep) = pos.ep_square() {
+        for from in pawn_attacks(!us, ep) & board.pawns() & our {
+            list.push(Move::EnPassant { from, to: ep });
+        }
+    }
+
+    if ruleset.castles() {
+        castling(pos, list);
+    }
+}
+
+fn push_piece(pos: &Position, list: &mut MoveList, role: Role, from: Square, targets: Bitboard) {
+    for to in targets {
+        list.push(Move::Normal {
+            role,
+            from,
+            capture: pos.board().role_at(to),
+            to,
+            promotion: None,
+        });
+    }
+}
+
+/// Castling: the right, an empty path, and no square the king stands on or passes attacked
+/// by the ruleset's rules (the square it lands on is tested with the move).
+fn castling(pos: &Position, list: &mut MoveList) {
+    let board = pos.board();
+    let us = pos.turn();
+    let Some(king) = board.king_of(us) else {
+        return;
+    };
+    for side in CastlingSide::ALL {
+        let Some(rook) = pos.castles().rook(us, side) else {
+            continue;
+        };
+        if pos.castles().path(us, side).intersects(board.occupied())
+            || !(board.rooks() & board.by_color(us)).contains(rook)
+        {
+            continue;
+        }
+        let king_to = side.king_to(us);
+        let safe = if pos.ruleset() == Ruleset::Atomic {
+            // Atomic (as lichess plays it since 2021): the castling rook still shields the
+            // squares the king passes; where it lands is judged on the board after the move.
+            let occ = board.occupied().without(king);
+            between(king, king_to)
+                .with(king)
+                .into_iter()
+                .all(|sq| !king_attacked_on(pos, sq, occ.with(sq)))
+        } else {
+            let occ = board.occupied().without(king).without(rook);
+            between(king, king_to)
+                .with(king_to)
+                .with(king)
+                .into_iter()
+                .all(|sq| !king_attacked_on(pos, sq, occ.with(sq)))
+        };
+        if safe {
+            list.push(Move::Castle { king, rook });
+        }
+    }
+}
+
+/// `true` if our king standing on `sq` (with `occ` the board's occupancy) would be attacked by
+/// the ruleset's rules.
+fn king_attacked_on(pos: &Position, sq: Square, occ: Bitboard) -> bool {
+    let board = pos.board();
+    let them = !pos.turn();
+    let attackers = board.attackers_to(sq, them, occ);
+    match pos.ruleset() {
+        Ruleset::Atomic => {
+            let their_kings = board.kings() & board.by_color(them);
+            !king_attacks(sq).intersects(their_kings) && (attackers - board.kings()).any()
+        }
+        _ => attackers.any(),
+    }
+}
