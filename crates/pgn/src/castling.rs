@@ -165,8 +165,9 @@ pub struct Castles {
     /// king side, black queen side. Meaningful only where the right is set.
     rooks: [Square; 4],
     /// For each right, the squares that must be empty to castle (all squares the king and
-    /// the rook cross or land on, except their own).
-    paths: [Bitboard; 4],
+    /// the rook cross or land on, except their own), as files of the first rank: a
+    /// position is copied at every move, and small positions copy fast.
+    paths: [u8; 4],
     mode: CastlingMode,
 }
 
@@ -199,7 +200,7 @@ impl Castles {
         Castles {
             rights: CastlingRights::empty(),
             rooks: [Square::H1, Square::A1, Square::H8, Square::A8],
-            paths: [Bitboard::EMPTY; 4],
+            paths: [0; 4],
             mode,
         }
     }
@@ -246,7 +247,8 @@ impl Castles {
     /// while that right is left).
     #[inline]
     pub const fn path(&self, color: Color, side: CastlingSide) -> Bitboard {
-        self.paths[color as usize * 2 + side as usize]
+        let files = self.paths[color as usize * 2 + side as usize] as u64;
+        Bitboard(files << (56 * color as u64))
     }
 
     pub(crate) fn set(&mut self, color: Color, side: CastlingSide, king: Square, rook: Square) {
@@ -255,10 +257,14 @@ impl Castles {
         self.rooks[i] = rook;
         let king_to = side.king_to(color);
         let rook_to = side.rook_to(color);
-        self.paths[i] = (between(king, king_to).with(king_to)
-            | between(rook, rook_to).with(rook_to))
-        .without(king)
-        .without(rook);
+        let path = (between(king, king_to).with(king_to) | between(rook, rook_to).with(rook_to))
+            .without(king)
+            .without(rook);
+        // Castling stays on the first rank: the path is that rank's files.
+        self.paths[i] = match color {
+            Color::White => path.0 as u8,
+            Color::Black => (path.0 >> 56) as u8,
+        };
     }
 
     /// Removes both rights of `color` (its king moved).
@@ -305,7 +311,7 @@ impl Castles {
         for i in 0..4 {
             if self.rights.bits() & (1 << i) == 0 {
                 self.rooks[i] = blank.rooks[i];
-                self.paths[i] = Bitboard::EMPTY;
+                self.paths[i] = 0;
             }
         }
     }

@@ -216,6 +216,7 @@ pub struct MoveList(ArrayVec<Move, MAX_MOVES>);
 
 impl MoveList {
     /// An empty list.
+    #[inline]
     pub fn new() -> MoveList {
         MoveList(ArrayVec::new())
     }

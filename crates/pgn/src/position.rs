@@ -585,6 +585,7 @@ impl Position {
     }
 
     /// All legal moves.
+    #[inline]
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
         movegen::legal_moves(self, &mut list);
@@ -657,7 +658,7 @@ impl Position {
     /// standard chess plays it; returns the square a pawn's double step passed over, for
     /// [`Position::keep_legal_ep_square`]. A drop puts the piece (the pocket is the
     /// variant's business).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn play_board_mut(&mut self, m: &Move) -> Option<Square> {
         let us = self.turn;
         let them = !us;
