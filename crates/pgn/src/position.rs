@@ -766,28 +766,17 @@ impl Position {
         }
     }
 
-    /// Replaces the hash by one computed from scratch (after variant rules changed what the
-    /// incremental update does not follow).
+    /// Toggles `key` in the hash (for what variant rules change beside the board move).
     #[inline]
-    pub(crate) fn rehash(&mut self) {
-        self.hash = self.compute_hash();
+    pub(crate) fn toggle_hash(&mut self, key: u64) {
+        self.hash ^= key;
     }
 
-    /// The hash computed from scratch (the incremental one must always equal it).
-    pub(crate) fn compute_hash(&self) -> u64 {
+    /// The part of the hash that the variants' own state gives: pockets and promoted pieces
+    /// (crazyhouse), checks left (three-check); 0 elsewhere.
+    pub(crate) fn variant_hash(&self) -> u64 {
         let mut h = 0;
-        for (sq, p) in self.board.pieces() {
-            h ^= zobrist::piece(p.color, p.role, sq);
-        }
-        h ^= zobrist::castling(self.castles.rights());
-        if let Some(ep) = self.ep_square {
-            h ^= zobrist::ep(ep.file());
-        }
-        if self.turn == Color::Black {
-            h ^= zobrist::black_to_move();
-        }
         match self.ruleset {
-            Ruleset::Chess => {}
             Ruleset::Crazyhouse => {
                 for color in Color::ALL {
                     for role in Pocket::ROLES {
@@ -806,6 +795,22 @@ impl Position {
             _ => {}
         }
         h
+    }
+
+    /// The hash computed from scratch (the incremental one must always equal it).
+    pub(crate) fn compute_hash(&self) -> u64 {
+        let mut h = 0;
+        for (sq, p) in self.board.pieces() {
+            h ^= zobrist::piece(p.color, p.role, sq);
+        }
+        h ^= zobrist::castling(self.castles.rights());
+        if let Some(ep) = self.ep_square {
+            h ^= zobrist::ep(ep.file());
+        }
+        if self.turn == Color::Black {
+            h ^= zobrist::black_to_move();
+        }
+        h ^ self.variant_hash()
     }
 }
 

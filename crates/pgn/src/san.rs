@@ -97,12 +97,34 @@ impl Suffix {
     /// The suffix a move leading to `after` deserves. In a variant, a move that wins the
     /// game by the variant's rule (an exploded king, the hill, a third check, …) gets `#`,
     /// as lichess and python-chess write it.
+    #[inline]
     pub fn for_position(after: &Position) -> Option<Suffix> {
-        if after.ruleset() != crate::Ruleset::Chess
-            && after.outcome().is_some_and(|o| o.winner().is_some())
-        {
-            return Some(Suffix::Checkmate);
+        if after.ruleset() != crate::Ruleset::Chess {
+            return Suffix::for_variant_position(after);
         }
+        Suffix::for_check(after)
+    }
+
+    /// [`Suffix::for_position`] in a variant.
+    #[inline(never)]
+    fn for_variant_position(after: &Position) -> Option<Suffix> {
+        match after.ruleset() {
+            crate::Ruleset::Antichess => {
+                // No checks; a side left without a move (or a piece) has won.
+                (!after.has_legal_moves()).then_some(Suffix::Checkmate)
+            }
+            crate::Ruleset::Crazyhouse => Suffix::for_check(after),
+            _ if after.is_variant_end() => after
+                .outcome()
+                .is_some_and(|o| o.winner().is_some())
+                .then_some(Suffix::Checkmate),
+            _ => Suffix::for_check(after),
+        }
+    }
+
+    /// `+` for a check, `#` for a mate.
+    #[inline]
+    fn for_check(after: &Position) -> Option<Suffix> {
         if !after.is_check() {
             None
         } else if after.has_legal_moves() {
@@ -1394,8 +1416,20 @@ impl Position {
     pub fn resolve_san(&self, token: &[u8]) -> Result<Resolved, SanError> {
         match quick::resolve(self, token) {
             Some(resolved) => Ok(resolved),
-            None => SanToken::from_ascii(token)?.resolve(self),
+            None => self.resolve_san_slowly(token),
         }
+    }
+
+    /// [`Position::resolve_san`] past the fast path of standard chess: the variants' own
+    /// fast path, then the general one.
+    #[inline(never)]
+    fn resolve_san_slowly(&self, token: &[u8]) -> Result<Resolved, SanError> {
+        if self.ruleset() != crate::Ruleset::Chess {
+            if let Some(resolved) = quick::resolve_in_variant(self, token) {
+                return Ok(resolved);
+            }
+        }
+        SanToken::from_ascii(token)?.resolve(self)
     }
 
     /// Reads a move token, resolves it and plays it in this position, returning the move and
@@ -1420,6 +1454,17 @@ impl Position {
     pub fn play_san(&mut self, token: &[u8]) -> Result<(Move, Forgiven), SanError> {
         if let Some(played) = quick::play(self, token) {
             return Ok(played);
+        }
+        self.play_san_slowly(token)
+    }
+
+    /// [`Position::play_san`] past the fast path of standard chess.
+    #[inline(never)]
+    fn play_san_slowly(&mut self, token: &[u8]) -> Result<(Move, Forgiven), SanError> {
+        if self.ruleset() != crate::Ruleset::Chess {
+            if let Some(played) = quick::play_in_variant(self, token) {
+                return Ok(played);
+            }
         }
         let resolved = SanToken::from_ascii(token)?.resolve(self)?;
         *self = resolved.after;
@@ -1593,6 +1638,11 @@ mod quick {
     /// The move a canonical token names, if the fast path finds it.
     #[inline(always)]
     fn find(pos: &Position, token: &[u8]) -> Option<(Parsed, Move)> {
+        // Only where pieces move as in chess and the game goes on: the legality it tests is
+        // standard chess's.
+        if pos.ruleset() != crate::Ruleset::Chess && !moves_as_in_chess(pos) {
+            return None;
+        }
         let p = parse(token)?;
         if let Some(side) = p.castle {
             let ctx = Context::new(pos)?;
@@ -1728,6 +1778,40 @@ mod quick {
         Some((p, mv))
     }
 
+    /// `true` if a variant position's legal moves of the board are standard chess's:
+    /// crazyhouse, king of the hill and three-check while the game goes on, horde's black.
+    #[inline(never)]
+    fn moves_as_in_chess(pos: &Position) -> bool {
+        match pos.ruleset() {
+            crate::Ruleset::Chess | crate::Ruleset::Crazyhouse => true,
+            crate::Ruleset::KingOfTheHill | crate::Ruleset::ThreeCheck => !pos.is_variant_end(),
+            crate::Ruleset::Horde => pos.king_of(pos.turn()).is_some(),
+            _ => false,
+        }
+    }
+
+    /// [`find`] where the legality of chess is not the ruleset's (atomic, antichess, racing
+    /// kings, horde's white): the few pseudo-legal moves of the named piece to the named
+    /// square, each tested by the ruleset; a canonical token naming the only legal one.
+    fn find_in_variant(pos: &Position, token: &[u8]) -> Option<(Parsed, Move)> {
+        let p = parse(token)?;
+        if p.castle.is_some() || pos.is_variant_end() {
+            return None;
+        }
+        let mut reaching = crate::MoveList::new();
+        crate::variants::pseudo_moves_to(pos, p.role, p.to, &mut reaching);
+        reaching.retain(|m| m.promotion() == p.promotion && crate::variants::is_legal(pos, m));
+        let [mv] = reaching[..] else {
+            return None;
+        };
+        let from = mv.from()?;
+        let canonical = match p.role {
+            Role::Pawn => p.rank.is_none() && p.file == mv.is_capture().then_some(from.file()),
+            _ => p.file.is_none() && p.rank.is_none(),
+        };
+        (canonical && p.capture == mv.is_capture()).then_some((p, mv))
+    }
+
     /// What the general path forgives in a token `find` read, given the move's suffix.
     #[inline]
     fn forgiven(p: &Parsed, mv: &Move, suffix: Option<Suffix>) -> Forgiven {
@@ -1769,6 +1853,37 @@ mod quick {
                 suffix,
             },
         })
+    }
+
+    /// The variants' fast path of [`Position::resolve_san`].
+    pub(super) fn resolve_in_variant(pos: &Position, token: &[u8]) -> Option<Resolved> {
+        let (p, mv) = find_in_variant(pos, token)?;
+        let after = pos.play(&mv);
+        let suffix = Suffix::for_position(&after);
+        Some(Resolved {
+            mv,
+            forgiven: forgiven(&p, &mv, suffix),
+            after,
+            san: SanPlus {
+                san: San::Normal {
+                    role: p.role,
+                    file: p.file,
+                    rank: p.rank,
+                    capture: mv.is_capture(),
+                    to: p.to,
+                    promotion: p.promotion,
+                },
+                suffix,
+            },
+        })
+    }
+
+    /// The variants' fast path of [`Position::play_san`].
+    pub(super) fn play_in_variant(pos: &mut Position, token: &[u8]) -> Option<(Move, Forgiven)> {
+        let (p, mv) = find_in_variant(pos, token)?;
+        pos.play_mut(&mv);
+        let suffix = Suffix::for_position(pos);
+        Some((mv, forgiven(&p, &mv, suffix)))
     }
 
     /// [`Position::play_san`]'s fast path.

@@ -1,11 +1,20 @@
-//! Resolving a move token in a variant position: matched against the legal moves, which the
-//! variant's rules decide, with the same forgiveness as in standard chess.
+//! Resolving a move token in a variant position: matched against the moves of the board
+//! that could be meant (pseudo-legal moves of the named piece to the named square), of
+//! which only those few are tested by the variant's rules; with the same forgiveness as in
+//! standard chess.
 
 use super::{
     Forgiven, IllegalReason, Kind, San, SanError, SanPlus, SanToken, Separator,
     variant_disambiguation,
 };
+use crate::variants;
 use crate::{CastlingSide, Move, MoveList, Position, Role, Ruleset, Square};
+
+/// The legal moves among the pseudo-legal ones that `keep` selects.
+fn legal_where(pos: &Position, keep: impl Fn(&Move) -> bool, list: &mut MoveList) {
+    variants::pseudo_moves(pos, list);
+    list.retain(|m| keep(m) && variants::is_legal(pos, m));
+}
 
 impl SanToken {
     /// The legal move the token names in a position of a variant, the forgiveness found
@@ -14,29 +23,23 @@ impl SanToken {
         &self,
         pos: &Position,
     ) -> Result<(Move, Forgiven, Option<San>), SanError> {
-        let legal = pos.legal_moves();
-        if legal.is_empty() && !matches!(self.kind, Kind::San(San::Null)) {
+        if pos.is_variant_end() && !matches!(self.kind, Kind::San(San::Null)) {
             if let Some(outcome) = pos.outcome() {
                 return Err(self.illegal(IllegalReason::GameOver(outcome)));
             }
         }
         let forgiven = self.forgiven;
         match self.kind {
-            Kind::San(san) => self.variant_san(pos, &legal, san, forgiven),
-            Kind::PawnOrBishop { pawn, bishop } => {
-                match self.variant_san(pos, &legal, pawn, forgiven) {
-                    Err(pawn_error @ SanError::Illegal { .. }) => match self.variant_san(
-                        pos,
-                        &legal,
-                        bishop,
-                        forgiven | Forgiven::LOWERCASE_PIECE,
-                    ) {
+            Kind::San(san) => self.variant_san(pos, san, forgiven),
+            Kind::PawnOrBishop { pawn, bishop } => match self.variant_san(pos, pawn, forgiven) {
+                Err(pawn_error @ SanError::Illegal { .. }) => {
+                    match self.variant_san(pos, bishop, forgiven | Forgiven::LOWERCASE_PIECE) {
                         Err(SanError::Illegal { .. }) => Err(pawn_error),
                         other => other,
-                    },
-                    other => other,
+                    }
                 }
-            }
+                other => other,
+            },
             Kind::Coordinates {
                 from,
                 to,
@@ -50,16 +53,18 @@ impl SanToken {
                     } else {
                         Forgiven::LONG_ALGEBRAIC
                     };
-                let found = legal.iter().find(|m| match **m {
+                let mut found = MoveList::new();
+                let keep = |m: &Move| match *m {
                     Move::Castle { king, rook } => {
                         king == from
                             && promotion.is_none()
                             && (rook == to || m.king_to() == Some(to))
                     }
                     _ => m.from() == Some(from) && m.to() == Some(to) && m.promotion() == promotion,
-                });
-                let Some(&mv) = found else {
-                    return Err(self.illegal(self.no_variant_move(pos, &legal, from, to)));
+                };
+                legal_where(pos, keep, &mut found);
+                let Some(&mv) = found.first() else {
+                    return Err(self.illegal(self.no_variant_move(pos, from, to)));
                 };
                 if let Move::Castle { rook, .. } = mv {
                     if rook == to {
@@ -81,7 +86,6 @@ impl SanToken {
     fn variant_san(
         &self,
         pos: &Position,
-        legal: &MoveList,
         san: San,
         mut forgiven: Forgiven,
     ) -> Result<(Move, Forgiven, Option<San>), SanError> {
@@ -93,17 +97,23 @@ impl SanToken {
                     Ok((Move::Null, forgiven, Some(San::Null)))
                 }
             }
-            San::Castle(side) => legal
-                .iter()
-                .find(|m| m.castling_side() == Some(side))
-                .map(|&m| (m, forgiven, Some(san)))
-                .ok_or_else(|| self.illegal(IllegalReason::Castling(side))),
+            San::Castle(side) => {
+                let mut castles = MoveList::new();
+                legal_where(pos, |m| m.castling_side() == Some(side), &mut castles);
+                castles
+                    .first()
+                    .map(|&m| (m, forgiven, Some(san)))
+                    .ok_or_else(|| self.illegal(IllegalReason::Castling(side)))
+            }
             San::Put { role, to } => {
                 if pos.ruleset() != Ruleset::Crazyhouse {
                     return Err(self.illegal(IllegalReason::NotCrazyhouse));
                 }
                 let mv = Move::Put { role, to };
-                if legal.contains(&mv) {
+                let in_hand = pos.pockets().is_some_and(|p| p.get(pos.turn()).has(role));
+                let fits = !pos.board().occupied().contains(to)
+                    && (role != Role::Pawn || !crate::Bitboard::BACKRANKS.contains(to));
+                if in_hand && fits && variants::is_legal(pos, &mv) {
                     Ok((mv, forgiven, Some(san)))
                 } else {
                     Err(self.illegal(IllegalReason::Drop {
@@ -121,36 +131,36 @@ impl SanToken {
                 to,
                 promotion,
             } => {
-                let candidates: Vec<Move> = legal
-                    .iter()
-                    .filter(|m| match **m {
-                        Move::Normal { .. } | Move::EnPassant { .. } => {
-                            m.role() == Some(role)
-                                && m.to() == Some(to)
-                                && m.promotion() == promotion
-                                && m.from().is_some_and(|from| {
-                                    file.is_none_or(|f| from.file() == f)
-                                        && rank.is_none_or(|r| from.rank() == r)
-                                })
-                        }
-                        _ => false,
-                    })
-                    .copied()
-                    .collect();
-                let mv = match candidates.as_slice() {
-                    [mv] => *mv,
-                    [] => {
+                // Every legal move of the piece to the square, for disambiguation as well.
+                let mut reaching = MoveList::new();
+                variants::pseudo_moves_to(pos, role, to, &mut reaching);
+                reaching.retain(|m| variants::is_legal(pos, m));
+                let named = |m: &&Move| {
+                    m.promotion() == promotion
+                        && m.from().is_some_and(|from| {
+                            file.is_none_or(|f| from.file() == f)
+                                && rank.is_none_or(|r| from.rank() == r)
+                        })
+                };
+                let mut candidates = reaching.iter().filter(named);
+                let first = candidates.next().copied();
+                let several = candidates.next().is_some();
+                let mv = match (first, several) {
+                    (Some(mv), false) => mv,
+                    (None, _) => {
                         if role == Role::King && promotion.is_none() {
                             // Castling written as the king's step or as taking its rook.
-                            let castle = legal.iter().find(|m| match **m {
+                            let mut castles = MoveList::new();
+                            let keep = |m: &Move| match *m {
                                 Move::Castle { king, rook } => {
                                     file.is_none_or(|f| king.file() == f)
                                         && rank.is_none_or(|r| king.rank() == r)
                                         && (rook == to || m.king_to() == Some(to))
                                 }
                                 _ => false,
-                            });
-                            if let Some(&mv) = castle {
+                            };
+                            legal_where(pos, keep, &mut castles);
+                            if let Some(&mv) = castles.first() {
                                 let side = mv.castling_side().unwrap_or(CastlingSide::KingSide);
                                 return Ok((
                                     mv,
@@ -159,14 +169,16 @@ impl SanToken {
                                 ));
                             }
                         }
-                        return Err(self
-                            .illegal(self.no_variant_piece_move(pos, legal, role, to, promotion)));
+                        return Err(
+                            self.illegal(self.no_variant_piece_move(pos, role, to, promotion))
+                        );
                     }
-                    several => {
+                    (Some(_), true) => {
                         return Err(SanError::Ambiguous {
                             token: self.raw.text(),
-                            candidates: several
+                            candidates: reaching
                                 .iter()
+                                .filter(named)
                                 .map(|m| SanPlus::from_move(pos, m).to_string())
                                 .collect(),
                         });
@@ -179,7 +191,7 @@ impl SanToken {
                 if !capture && mv.is_capture() {
                     forgiven |= Forgiven::MISSING_CAPTURE;
                 }
-                let (need_file, need_rank) = variant_disambiguation(legal, role, from, to);
+                let (need_file, need_rank) = variant_disambiguation(&reaching, role, from, to);
                 if (file.is_some() && !need_file) || (rank.is_some() && !need_rank) {
                     forgiven |= Forgiven::OVER_DISAMBIGUATION;
                 } else if need_file && file.is_none() && role == Role::Pawn {
@@ -204,11 +216,11 @@ impl SanToken {
     fn no_variant_piece_move(
         &self,
         pos: &Position,
-        legal: &MoveList,
         role: Role,
         to: Square,
         promotion: Option<Role>,
     ) -> IllegalReason {
+        let legal = &pos.legal_moves();
         let color = pos.turn();
         let reaches = |m: &Move| m.role() == Some(role) && m.to() == Some(to);
         if legal.iter().any(reaches) {
@@ -225,13 +237,8 @@ impl SanToken {
     }
 
     /// Why no legal move goes from `from` to `to`.
-    fn no_variant_move(
-        &self,
-        pos: &Position,
-        legal: &MoveList,
-        from: Square,
-        to: Square,
-    ) -> IllegalReason {
+    fn no_variant_move(&self, pos: &Position, from: Square, to: Square) -> IllegalReason {
+        let legal = &pos.legal_moves();
         let color = pos.turn();
         match pos.board().piece_at(from) {
             Some(piece) if piece.color == color => {

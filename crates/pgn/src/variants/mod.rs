@@ -16,6 +16,7 @@ mod pseudo;
 
 use crate::attacks::{between, king_attacks};
 use crate::movegen;
+use crate::zobrist;
 use crate::{
     Bitboard, Board, Color, Move, MoveList, Pocket, Position, PositionError, Rank, Role, Ruleset,
     Square,
@@ -208,6 +209,7 @@ pub(crate) fn legal_moves(pos: &Position, list: &mut MoveList) {
 /// `true` if the side to move has a legal move.
 pub(crate) fn has_legal_moves(pos: &Position) -> bool {
     match pos.ruleset() {
+        Ruleset::Antichess => !is_variant_end(pos) && pseudo::any_move(pos),
         Ruleset::KingOfTheHill | Ruleset::ThreeCheck => {
             !is_variant_end(pos) && movegen::standard_has_legal_moves(pos)
         }
@@ -275,6 +277,63 @@ fn drops(pos: &Position, list: &mut MoveList) {
     }
 }
 
+/// The pseudo-legal moves of a variant position that a move token may name: every move of
+/// the board (drops are read on their own). Legality is [`is_legal`]'s, move by move.
+pub(crate) fn pseudo_moves(pos: &Position, list: &mut MoveList) {
+    pseudo::moves(pos, list);
+}
+
+/// The pseudo-legal moves of the side to move's pieces of `role` landing on `to` (no
+/// castling); legality is [`is_legal`]'s.
+pub(crate) fn pseudo_moves_to(pos: &Position, role: Role, to: Square, list: &mut MoveList) {
+    pseudo::moves_to(pos, role, to, list);
+}
+
+/// `true` if the pseudo-legal move `m` (from [`pseudo_moves`], or a drop on an empty square
+/// from the pocket) is legal by the ruleset's rules, in a game the variant has not ended.
+pub(crate) fn is_legal(pos: &Position, m: &Move) -> bool {
+    match pos.ruleset() {
+        Ruleset::Atomic => atomic_is_legal(pos, m),
+        Ruleset::Antichess => m.is_capture() || !any_capture(pos),
+        Ruleset::Horde if pos.board().king_of(pos.turn()).is_none() => true,
+        Ruleset::RacingKings => !gives_check(pos, m),
+        _ => king_safe_after(pos, m),
+    }
+}
+
+/// `true` if the side to move keeps its king out of check by playing `m` (standard chess's
+/// test, for the rulesets that move pieces as chess does).
+fn king_safe_after(pos: &Position, m: &Move) -> bool {
+    let us = pos.turn();
+    let mut after = *pos;
+    after.play_board_mut(m);
+    let board = after.board();
+    board
+        .king_of(us)
+        .is_none_or(|king| board.attackers_to(king, !us, board.occupied()).is_empty())
+}
+
+/// Antichess: `true` if the side to move can capture something (en passant included).
+fn any_capture(pos: &Position) -> bool {
+    let board = pos.board();
+    let us = pos.turn();
+    let our = board.by_color(us);
+    let their = board.by_color(!us);
+    let occ = board.occupied();
+    if pos
+        .ep_square()
+        .is_some_and(|ep| (crate::attacks::pawn_attacks(!us, ep) & board.pawns() & our).any())
+    {
+        return true;
+    }
+    let mut pieces = our;
+    Iterator::any(&mut pieces, |from| {
+        board
+            .piece_at(from)
+            .is_some_and(|piece| crate::attacks::attacks(piece, from, occ).intersects(their))
+    })
+}
+
 /// Racing kings: `true` if `m` would put either king in check.
 fn gives_check(pos: &Position, m: &Move) -> bool {
     let mut after = *pos;
@@ -305,14 +364,25 @@ fn atomic_is_legal(pos: &Position, m: &Move) -> bool {
 
 /// Plays a legal move of a variant position.
 pub(crate) fn play_mut(pos: &mut Position, m: &Move) {
-    if let Some(ep) = apply(pos, m) {
+    let before = pos.variant_hash();
+    let double_step = apply(pos, m);
+    if matches!(
+        pos.ruleset(),
+        Ruleset::Crazyhouse | Ruleset::Atomic | Ruleset::ThreeCheck
+    ) {
+        let after = pos.variant_hash();
+        pos.toggle_hash(before ^ after);
+        // An explosion's pieces and rights are hashed where it happens (`apply`).
+    }
+    debug_assert_eq!(pos.zobrist_hash(), pos.compute_hash(), "{m}");
+    if let Some(ep) = double_step {
         pos.keep_legal_ep_square(ep);
     }
 }
 
 /// Plays `m` with the ruleset's side effects (explosions, pockets, promoted pieces, check
-/// counters) and a hash computed anew; returns the square a double step passed over, whose
-/// en-passant capture the caller may keep.
+/// counters), leaving the hash to the caller; returns the square a double step passed
+/// over, whose en-passant capture the caller may keep.
 fn apply(pos: &mut Position, m: &Move) -> Option<Square> {
     let us = pos.turn();
     match pos.ruleset() {
@@ -359,7 +429,6 @@ fn apply(pos: &mut Position, m: &Move) -> Option<Square> {
                 }
                 Move::Null => {}
             }
-            pos.rehash();
             double_step
         }
         Ruleset::Atomic => {
@@ -375,17 +444,21 @@ fn apply(pos: &mut Position, m: &Move) -> Option<Square> {
             let double_step = pos.play_board_mut(m);
             if let Some(to) = center {
                 let (board, _, _, _, castles) = pos.variant_parts_mut();
+                let rights = castles.rights();
                 let blast = (king_attacks(to) & (board.occupied() - board.pawns())).with(to);
+                let mut key = 0;
                 for sq in blast {
                     if let Some(piece) = board.remove_piece_at(sq) {
+                        key ^= zobrist::piece(piece.color, piece.role, sq);
                         if piece.role == Role::King {
                             castles.discard_color(piece.color);
                         }
                         castles.discard_rook(sq);
                     }
                 }
+                key ^= zobrist::castling(rights) ^ zobrist::castling(castles.rights());
+                pos.toggle_hash(key);
             }
-            pos.rehash();
             double_step
         }
         Ruleset::ThreeCheck => {
@@ -395,7 +468,6 @@ fn apply(pos: &mut Position, m: &Move) -> Option<Square> {
                 let left = checks.get_mut(us);
                 *left = left.saturating_sub(1);
             }
-            pos.rehash();
             double_step
         }
         Ruleset::Horde => {

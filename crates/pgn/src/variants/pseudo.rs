@@ -45,17 +45,7 @@ pub(super) fn moves(pos: &Position, list: &mut MoveList) {
         push_piece(pos, list, Role::King, from, targets);
     }
 
-    let promotions: &[Role] = if ruleset == Ruleset::Antichess {
-        &[
-            Role::Queen,
-            Role::Rook,
-            Role::Bishop,
-            Role::Knight,
-            Role::King,
-        ]
-    } else {
-        &Role::PROMOTIONS
-    };
+    let promotions = promotions(ruleset);
     let last = Bitboard::backrank(!us);
     let push: i32 = match us {
         Color::White => 8,
@@ -179,5 +169,133 @@ fn king_attacked_on(pos: &Position, sq: Square, occ: Bitboard) -> bool {
             !king_attacks(sq).intersects(their_kings) && (attackers - board.kings()).any()
         }
         _ => attackers.any(),
+    }
+}
+
+/// The pseudo-legal moves of the side to move's pieces of `role` that land on `to`
+/// (promotions and en passant included, castling not): what a move token naming that piece
+/// and square can mean, found without generating every move.
+pub(super) fn moves_to(pos: &Position, role: Role, to: Square, list: &mut MoveList) {
+    let board = pos.board();
+    let ruleset = pos.ruleset();
+    let us = pos.turn();
+    let our = board.by_color(us);
+    let their = board.by_color(!us);
+    let occ = board.occupied();
+    if our.contains(to) {
+        return;
+    }
+    let pieces = board.by_piece(role.of(us));
+    let from_squares = match role {
+        Role::Pawn => {
+            if Some(to) == pos.ep_square() {
+                for from in pawn_attacks(!us, to) & pieces {
+                    list.push(Move::EnPassant { from, to });
+                }
+                return;
+            }
+            if their.contains(to) {
+                pawn_attacks(!us, to) & pieces
+            } else {
+                let back: i32 = match us {
+                    Color::White => -8,
+                    Color::Black => 8,
+                };
+                let double_from = if ruleset == Ruleset::Horde {
+                    Bitboard::rank(Rank::Second.relative_to(us))
+                        | Bitboard::rank(Rank::First.relative_to(us))
+                } else {
+                    Bitboard::rank(Rank::Second.relative_to(us))
+                };
+                match to.offset(back) {
+                    Some(one) if pieces.contains(one) => Bitboard::from(one),
+                    Some(one) if !occ.contains(one) => one
+                        .offset(back)
+                        .filter(|&two| pieces.contains(two) && double_from.contains(two))
+                        .map_or(Bitboard::EMPTY, Bitboard::from),
+                    _ => Bitboard::EMPTY,
+                }
+            }
+        }
+        Role::Knight => knight_attacks(to) & pieces,
+        Role::Bishop => bishop_attacks(to, occ) & pieces,
+        Role::Rook => rook_attacks(to, occ) & pieces,
+        Role::Queen => (bishop_attacks(to, occ) | rook_attacks(to, occ)) & pieces,
+        Role::King => {
+            if ruleset == Ruleset::Atomic && their.contains(to) {
+                return;
+            }
+            king_attacks(to) & pieces
+        }
+    };
+    let capture = board.role_at(to);
+    let promotes = role == Role::Pawn && Bitboard::backrank(!us).contains(to);
+    for from in from_squares {
+        if promotes {
+            for &promotion in promotions(ruleset) {
+                list.push(Move::Normal {
+                    role,
+                    from,
+                    capture,
+                    to,
+                    promotion: Some(promotion),
+                });
+            }
+        } else {
+            list.push(Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion: None,
+            });
+        }
+    }
+}
+
+/// `true` if the side to move has a pseudo-legal move (in antichess, where every
+/// pseudo-legal move is legal but for compulsory captures, this is having a legal move).
+pub(super) fn any_move(pos: &Position) -> bool {
+    let board = pos.board();
+    let us = pos.turn();
+    let our = board.by_color(us);
+    let their = board.by_color(!us);
+    let occ = board.occupied();
+    if pos
+        .ep_square()
+        .is_some_and(|ep| (pawn_attacks(!us, ep) & board.pawns() & our).any())
+    {
+        return true;
+    }
+    let push: i32 = match us {
+        Color::White => 8,
+        Color::Black => -8,
+    };
+    let mut pieces = our;
+    Iterator::any(&mut pieces, |from| match board.role_at(from) {
+        Some(Role::Pawn) => {
+            (pawn_attacks(us, from) & their).any()
+                || from.offset(push).is_some_and(|one| !occ.contains(one))
+        }
+        Some(role) => {
+            let piece = role.of(us);
+            (crate::attacks::attacks(piece, from, occ) - our).any()
+        }
+        None => false,
+    })
+}
+
+/// The roles a pawn promotes to.
+fn promotions(ruleset: Ruleset) -> &'static [Role] {
+    if ruleset == Ruleset::Antichess {
+        &[
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+            Role::Knight,
+            Role::King,
+        ]
+    } else {
+        &Role::PROMOTIONS
     }
 }
