@@ -9,6 +9,28 @@
 //!
 //! Reading SAN is lenient and says what it forgave ([`Forgiven`]); writing is canonical.
 //!
+//! The lichess variants are played too: a position carries its [`Ruleset`], and its legal
+//! moves, SAN, FEN and outcome follow it.
+//!
+//! ```
+//! use pgn::{Outcome, Position, Ruleset, VariantEnd};
+//! let mut pos = Position::start(Ruleset::Crazyhouse);
+//! for san in ["e4", "d5", "exd5", "Qxd5", "Nc3", "Qa5", "P@b4"] {
+//!     pos.play_san(san.as_bytes())?;
+//! }
+//! assert_eq!(pos.to_fen(), "rnb1kbnr/ppp1pppp/8/q7/1P6/2N5/PPPP1PPP/R1BQKBNR[p] b KQkq - 0 4");
+//!
+//! let mut pos = Position::start(Ruleset::KingOfTheHill);
+//! for san in ["e4", "d5", "Ke2", "dxe4", "Ke3", "Kd7", "Kxe4#"] {
+//!     pos.play_san(san.as_bytes())?;
+//! }
+//! assert_eq!(pos.outcome(), Some(Outcome::Variant {
+//!     winner: Some(pgn::Color::White),
+//!     end: VariantEnd::KingOnHill,
+//! }));
+//! # Ok::<(), pgn::SanError>(())
+//! ```
+//!
 //! ```
 //! use pgn::{Forgiven, Position};
 //!
@@ -62,7 +84,9 @@
 //! - [`chess960`]: the 960 start positions; castling on any files is built into [`Position`].
 //! - [`outcome`]: checkmate, stalemate, insufficient material, repetitions.
 //! - [`perft`](mod@perft): move-tree counts for testing move generation.
-//! - [`Variant`]: the variants a PGN `Variant` tag can name.
+//! - [`Variant`]: the variants a PGN `Variant` tag can name; [`Ruleset`]: the rules a
+//!   [`Position`] is played by (standard chess, crazyhouse with [`Pocket`]s and drops,
+//!   atomic, antichess, king of the hill, three-check, horde, racing kings).
 //! - [`rules`]: [`Chess`], the seam with the notation layer; start positions from the tags.
 //! - [`commands`]: `[%clk]`, `[%emt]`, `[%eval]`, `[%csl]`, `[%cal]` in comments.
 //! - [`validate`]: [`Validator`], checking games without building them.

@@ -515,9 +515,17 @@ pub fn by_eco(eco: Eco) -> impl Iterator<Item = &'static Opening> {
 /// let opening = openings::classify_position(&pos).expect("named");
 /// assert_eq!((opening.eco().to_string().as_str(), opening.name()), ("C20", "King's Pawn Game"));
 /// assert!(openings::classify_position(&Position::new()).is_none());
+/// // Only standard chess: the same pieces in a crazyhouse game are not named.
+/// let zh = Position::from_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR[] w KQkq - 0 2")?;
+/// assert!(openings::classify_position(&zh).is_none());
 /// # Ok::<(), pgn::FenError>(())
 /// ```
 pub fn classify_position(position: &Position) -> Option<&'static Opening> {
+    // The table names positions of standard chess; a variant's position is another game
+    // whatever its pieces (a crazyhouse pocket, a three-check counter, an atomic capture).
+    if position.ruleset() != crate::Ruleset::Chess {
+        return None;
+    }
     let table = table();
     let first = *table.by_hash.get(&position.zobrist_hash())?;
     LINES.get(first)

@@ -232,3 +232,36 @@ def test_an_iterator_dropped_early_stops_the_reading():
         assert next(games).number == 1
         del games
     assert next(notate.read(data)).number == 1
+
+
+def test_variant_games_are_played_by_their_rules_and_agree_with_python_chess():
+    """Every variant game of the corpus: read without a diagnostic, converted to the
+    python-chess board of its variant, and, its main line's moves played there by
+    python-chess's rules, the same pieces, pockets and side to move after every move."""
+    variant = pytest.importorskip(
+        "chess.variant", reason="python-chess is installed by cargo xtask test"
+    )
+    import chess
+
+    games = list(notate.read(CORPUS / "pgn" / "variants.pgn"))
+    assert {game.variant for game in games} == {
+        "Crazyhouse",
+        "Atomic",
+        "Antichess",
+        "King of the Hill",
+        "Three-check",
+        "Horde",
+        "Racing Kings",
+    }
+    for game in games:
+        assert not game.diagnostics, game.number
+        board_class = variant.find_variant(game.variant)
+        assert type(game.to_python_chess().board()) is board_class, game.variant
+        board = board_class(game.start_fen) if game.start_fen else board_class()
+        ours = game.fens()
+        assert len(ours) == len(game.moves)
+        for ply, move in enumerate(game.moves):
+            board.push(chess.Move.from_uci(move.uci))
+            # Placement (with pockets and promoted marks) and side to move; python-chess
+            # writes three-check counters in another of the FEN forms.
+            assert ours[ply].split(" ")[:2] == board.fen().split(" ")[:2], (game.number, ply)
