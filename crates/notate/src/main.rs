@@ -261,14 +261,18 @@ enum Command {
         #[command(flatten)]
         inputs: Inputs,
     },
-    /// Count the leaves of the legal-move tree (perft), for chess or draughts.
+    /// Count the leaves of the legal-move tree (perft), for chess, its variants or draughts.
     ///
-    /// `notate perft 5`, `notate perft "FEN" 5`, `notate perft --variant english 8`.
+    /// `notate perft 5`, `notate perft "FEN" 5`, `notate perft --variant english 8`,
+    /// `notate perft --variant crazyhouse "2k5/8/8/8/8/8/8/4K3[Qn] w - -" 2`.
     /// The count is the last line printed.
     Perft {
-        /// The game: chess (default), chess960, international, english, italian, pool,
-        /// spanish, russian, brazilian, canadian, portuguese, czech, turkish, thai,
-        /// frisian, spantsiretti, or a PDN GameType number.
+        /// The game: chess (default), chess960, a chess variant (crazyhouse, atomic,
+        /// antichess or giveaway, kingofthehill, threecheck or 3check, horde, racingkings:
+        /// as a PGN Variant tag names it), a draughts variant (international, english,
+        /// italian, pool, spanish, russian, brazilian, canadian, portuguese, czech,
+        /// turkish, thai, frisian, spantsiretti), or a PDN GameType number. A FEN is read
+        /// by that game's rules.
         #[arg(long, default_value = "chess", value_name = "NAME")]
         variant: String,
         /// An optional FEN (one argument, quoted, or its fields as separate arguments),
@@ -1332,7 +1336,7 @@ fn run_show(pick: &Pick, view: show::View, to: Option<&PathBuf>) -> Result<ExitC
         let game_type = match variant {
             Some(name) => match perft::Game::parse(name).map_err(fail)? {
                 perft::Game::Draughts(_) => Some(games::parse_game_type(name).map_err(fail)?),
-                perft::Game::Chess | perft::Game::Chess960 => None,
+                perft::Game::Chess | perft::Game::Chess960 | perft::Game::ChessVariant(_) => None,
             },
             None => None,
         };
