@@ -294,7 +294,8 @@ enum Command {
     /// Draw a position as an SVG picture: a FEN, or a game of a file after some plies.
     ///
     /// Chess: the last move, a king in check, and the [%csl] squares and [%cal] arrows of
-    /// the comments after that move. Draughts (every board: 8×8, 10×10, 12×12, 10×8,
+    /// the comments after that move (the board only: a crazyhouse position's pieces in
+    /// hand and three-check's checks are not drawn; show prints them). Draughts (every board: 8×8, 10×10, 12×12, 10×8,
     /// Turkish): men and kings, the last move with a capture's path and the pieces it
     /// took.
     Svg {
@@ -323,7 +324,8 @@ enum Command {
 #[derive(Args, Clone)]
 struct Pick {
     /// A FEN (chess, or draughts `W:W31-50:B1-20`), or a file (`-` for standard input).
-    /// (A FEN may also be given as its fields, unquoted.)
+    /// (A FEN may also be given as its fields, unquoted.) A chess FEN with pieces in hand
+    /// (`[Qn]`) is crazyhouse, one with check counters (`+1+0`) three-check.
     #[arg(required = true, num_args = 1.., value_name = "FEN|FILE")]
     target: Vec<String>,
     /// Which game of the file, from 1.
@@ -332,8 +334,10 @@ struct Pick {
     /// The position after this many plies of the main line [default: all].
     #[arg(long, value_name = "K")]
     ply: Option<usize>,
-    /// The game of a FEN (as for perft), guessed from the FEN otherwise; for a file,
-    /// the game type of its draughts games that declare none (as for check).
+    /// The game of a FEN (as for perft: chess, chess960, a chess variant such as
+    /// crazyhouse or atomic, a draughts variant), guessed from the FEN otherwise; for a
+    /// file, the game type of its draughts games that declare none (as for check; a chess
+    /// game's variant is its Variant tag's).
     #[arg(long, value_name = "NAME")]
     variant: Option<String>,
     /// Read the file as this format instead of guessing it.
