@@ -382,3 +382,44 @@ fn show_and_svg_of_a_fen_take_a_variant() {
     let o = run(&["svg", "--variant", "shogi", horde]);
     assert_eq!(code(&o), 2);
 }
+
+#[test]
+fn dedupe_tells_the_variants_apart() {
+    let t = Temp::new("variants-dedupe");
+    // The same moves in standard chess and four variants whose start FEN is standard
+    // chess's (crazyhouse's has its pockets, antichess's no castling rights); and the
+    // three-check game once more, from a position whose counters alone differ.
+    let game = |event: &str, tags: &str| {
+        format!("[Event \"{event}\"]\n{tags}[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n")
+    };
+    let three_check_fen = |counters: &str| {
+        format!(
+            "[Variant \"Three-check\"]\n[SetUp \"1\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/8/8/\
+             PPPPPPPP/RNBQKBNR w KQkq - 0 1 {counters}\"]\n"
+        )
+    };
+    let mut text = game("standard", "");
+    for variant in ["Atomic", "King of the Hill", "Three-check", "Crazyhouse"] {
+        text.push_str(&game(variant, &format!("[Variant \"{variant}\"]\n")));
+    }
+    text.push_str(&game("three-check +0+0", &three_check_fen("+0+0")));
+    text.push_str(&game("three-check +1+0", &three_check_fen("+1+0")));
+    text.push_str(&game("atomic again", "[Variant \"atomic\"]\n"));
+    let file = t.file("same-moves.pgn", text.as_bytes());
+    for by in ["moves", "position"] {
+        let o = run(&["dedupe", &file, "--by", by]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        assert_eq!(
+            values(&stdout(&o), "Event"),
+            [
+                "standard",
+                "Atomic",
+                "King of the Hill",
+                "Three-check",
+                "Crazyhouse",
+                "three-check +1+0"
+            ],
+            "--by {by}"
+        );
+    }
+}
