@@ -163,13 +163,14 @@ impl Boards for pgn::Chess {
         })
     }
 
+    /// As the position's outcome says, by its ruleset's rules: a variant's own end (an
+    /// exploded king, all pieces lost, a third check, a king on the hill) is neither
+    /// checkmate nor stalemate, though it leaves the side to move no legal move.
     fn end(&self, position: &pgn::Position) -> End {
-        if position.has_legal_moves() {
-            End::Open
-        } else if position.is_check() {
-            End::Checkmate
-        } else {
-            End::Stalemate
+        match position.outcome() {
+            Some(pgn::Outcome::Checkmate { .. }) => End::Checkmate,
+            Some(pgn::Outcome::Stalemate) => End::Stalemate,
+            _ => End::Open,
         }
     }
 
@@ -428,6 +429,45 @@ mod tests {
         assert!(!rules.has_material(&kings, &start, false));
         assert!(rules.has_material(&kings, &start, true));
         assert!(rules.material("KX").is_err());
+    }
+
+    #[test]
+    fn checkmate_and_stalemate_by_the_position_s_ruleset() {
+        let rules = pgn::Chess;
+        let end = |ruleset: pgn::Ruleset, fen: &str| {
+            let setup = pgn::Setup::from_fen(fen).expect("a FEN");
+            let position = pgn::Position::from_setup_auto_in(ruleset, &setup).expect("legal");
+            rules.end(&position)
+        };
+        let mate = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
+        assert_eq!(end(pgn::Ruleset::Chess, mate), End::Checkmate);
+        assert_eq!(
+            end(pgn::Ruleset::Crazyhouse, mate),
+            End::Checkmate,
+            "nothing in hand"
+        );
+        let in_hand = mate.replacen(" w ", "[P] w ", 1);
+        assert_eq!(
+            end(pgn::Ruleset::Crazyhouse, &in_hand),
+            End::Open,
+            "a pawn dropped on f2 or g3 parries"
+        );
+        let stalemate = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
+        assert_eq!(end(pgn::Ruleset::Chess, stalemate), End::Stalemate);
+        // Antichess: a side that has lost every piece, or cannot move, has won.
+        assert_eq!(
+            end(pgn::Ruleset::Antichess, "8/8/8/8/8/K6P/3R4/8 b - - 0 45"),
+            End::Open
+        );
+        let blocked = "8/8/8/8/8/p7/P7/8 b - - 0 1";
+        assert_eq!(end(pgn::Ruleset::Antichess, blocked), End::Open);
+        // Three-check: the third check ends the game, mate or not.
+        let third = "4k3/8/8/8/8/8/8/R3K3 b - - 0 1 +3+0";
+        assert_eq!(end(pgn::Ruleset::ThreeCheck, third), End::Open);
+        assert_eq!(
+            end(pgn::Ruleset::Chess, "4k3/8/8/8/8/8/8/R3K3 b - - 0 1"),
+            End::Open
+        );
     }
 
     #[test]

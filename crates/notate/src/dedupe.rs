@@ -2,8 +2,9 @@
 //!
 //! Two games are duplicates when they start from the same position and play the same
 //! main-line moves (`--by moves`), or reach the same final position after the same
-//! number of plies (`--by position`, pgn-extract's notion); tags, comments and
-//! variations do not count. A game is known by a 128-bit digest of that ([`Key`]),
+//! number of plies (`--by position`, pgn-extract's notion), by the same rules (a chess
+//! variant's game is no duplicate of a standard one); tags, comments and variations do
+//! not count. A game is known by a 128-bit digest of that ([`Key`]),
 //! computed in the worker that read it; the emitter, in input order, keeps one digest per
 //! distinct game, so that memory grows with the number of distinct games (16 bytes each
 //! in the table of `--keep first`, 24 in that of `--keep richest`, and the table's slack),
@@ -288,6 +289,21 @@ fn chess_move_key(mv: &pgn::Move) -> u16 {
     }
 }
 
+/// What a chess position's FEN key leaves out: the ruleset it is played by (an atomic and
+/// a standard game of the same moves are two games) and three-check's counters. Nothing
+/// for standard chess, whose digests are as they were before the variants.
+fn write_ruleset(position: &pgn::Position, bytes: &mut Bytes) {
+    let ruleset = position.ruleset();
+    if ruleset != pgn::Ruleset::Chess {
+        bytes.write(ruleset.name().as_bytes());
+        if let Some(left) = position.remaining_checks() {
+            bytes.write_u8(left.white);
+            bytes.write_u8(left.black);
+        }
+        bytes.write_u8(0);
+    }
+}
+
 /// Digests every chess game of `input` with the validating visitor, which plays every
 /// move without building a tree (`check`'s speed), keeping an outline of the main line.
 pub fn digest_chess(
@@ -317,6 +333,7 @@ pub fn digest_chess(
             };
             match by {
                 By::Moves => {
+                    write_ruleset(&outline.start, &mut bytes);
                     bytes.write(fen(&outline.start).as_bytes());
                     bytes.write_u8(0);
                     bytes.0.reserve(2 * outline.moves.len());
@@ -325,6 +342,7 @@ pub fn digest_chess(
                     }
                 }
                 By::Position => {
+                    write_ruleset(&outline.end, &mut bytes);
                     bytes.write(fen(&outline.end).as_bytes());
                     bytes.write_u64(outline.moves.len() as u64);
                 }

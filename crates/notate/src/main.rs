@@ -261,14 +261,18 @@ enum Command {
         #[command(flatten)]
         inputs: Inputs,
     },
-    /// Count the leaves of the legal-move tree (perft), for chess or draughts.
+    /// Count the leaves of the legal-move tree (perft), for chess, its variants or draughts.
     ///
-    /// `notate perft 5`, `notate perft "FEN" 5`, `notate perft --variant english 8`.
+    /// `notate perft 5`, `notate perft "FEN" 5`, `notate perft --variant english 8`,
+    /// `notate perft --variant crazyhouse "2k5/8/8/8/8/8/8/4K3[Qn] w - -" 2`.
     /// The count is the last line printed.
     Perft {
-        /// The game: chess (default), chess960, international, english, italian, pool,
-        /// spanish, russian, brazilian, canadian, portuguese, czech, turkish, thai,
-        /// frisian, spantsiretti, or a PDN GameType number.
+        /// The game: chess (default), chess960, a chess variant (crazyhouse, atomic,
+        /// antichess or giveaway, kingofthehill, threecheck or 3check, horde, racingkings:
+        /// as a PGN Variant tag names it), a draughts variant (international, english,
+        /// italian, pool, spanish, russian, brazilian, canadian, portuguese, czech,
+        /// turkish, thai, frisian, spantsiretti), or a PDN GameType number. A FEN is read
+        /// by that game's rules.
         #[arg(long, default_value = "chess", value_name = "NAME")]
         variant: String,
         /// An optional FEN (one argument, quoted, or its fields as separate arguments),
@@ -290,7 +294,8 @@ enum Command {
     /// Draw a position as an SVG picture: a FEN, or a game of a file after some plies.
     ///
     /// Chess: the last move, a king in check, and the [%csl] squares and [%cal] arrows of
-    /// the comments after that move. Draughts (every board: 8×8, 10×10, 12×12, 10×8,
+    /// the comments after that move (the board only: a crazyhouse position's pieces in
+    /// hand and three-check's checks are not drawn; show prints them). Draughts (every board: 8×8, 10×10, 12×12, 10×8,
     /// Turkish): men and kings, the last move with a capture's path and the pieces it
     /// took.
     Svg {
@@ -319,7 +324,8 @@ enum Command {
 #[derive(Args, Clone)]
 struct Pick {
     /// A FEN (chess, or draughts `W:W31-50:B1-20`), or a file (`-` for standard input).
-    /// (A FEN may also be given as its fields, unquoted.)
+    /// (A FEN may also be given as its fields, unquoted.) A chess FEN with pieces in hand
+    /// (`[Qn]`) is crazyhouse, one with check counters (`+1+0`) three-check.
     #[arg(required = true, num_args = 1.., value_name = "FEN|FILE")]
     target: Vec<String>,
     /// Which game of the file, from 1.
@@ -328,8 +334,10 @@ struct Pick {
     /// The position after this many plies of the main line [default: all].
     #[arg(long, value_name = "K")]
     ply: Option<usize>,
-    /// The game of a FEN (as for perft), guessed from the FEN otherwise; for a file,
-    /// the game type of its draughts games that declare none (as for check).
+    /// The game of a FEN (as for perft: chess, chess960, a chess variant such as
+    /// crazyhouse or atomic, a draughts variant), guessed from the FEN otherwise; for a
+    /// file, the game type of its draughts games that declare none (as for check; a chess
+    /// game's variant is its Variant tag's).
     #[arg(long, value_name = "NAME")]
     variant: Option<String>,
     /// Read the file as this format instead of guessing it.
@@ -1332,7 +1340,7 @@ fn run_show(pick: &Pick, view: show::View, to: Option<&PathBuf>) -> Result<ExitC
         let game_type = match variant {
             Some(name) => match perft::Game::parse(name).map_err(fail)? {
                 perft::Game::Draughts(_) => Some(games::parse_game_type(name).map_err(fail)?),
-                perft::Game::Chess | perft::Game::Chess960 => None,
+                perft::Game::Chess | perft::Game::Chess960 | perft::Game::ChessVariant(_) => None,
             },
             None => None,
         };

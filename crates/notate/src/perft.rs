@@ -1,4 +1,5 @@
-//! `notate perft`: leaf counts of the legal-move tree, chess or draughts.
+//! `notate perft`: leaf counts of the legal-move tree, chess (and the lichess variants) or
+//! draughts.
 //!
 //! The count is split by first move over `--jobs` threads: the subtrees of the root's
 //! moves are independent, so the work divides without any sharing but a counter of
@@ -7,7 +8,7 @@
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use pgn::{CastlingMode, Uci};
+use pgn::{CastlingMode, Ruleset, Uci};
 
 /// A game `perft` and `show` know, by the name `--variant` gives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,15 +17,32 @@ pub enum Game {
     Chess,
     /// Chess960: Chess960 castling notation.
     Chess960,
+    /// A chess variant lichess plays (crazyhouse, atomic, antichess, king of the hill,
+    /// three-check, horde, racing kings), by its ruleset. [`Game::parse`] gives
+    /// [`Game::Chess`] for standard chess, never `ChessVariant(Ruleset::Chess)` (which plays
+    /// as standard chess all the same).
+    ChessVariant(Ruleset),
     /// A draughts variant.
     Draughts(pdn::Variant),
 }
 
 impl Game {
     /// Reads a variant name (lower-case English, any case accepted) or a PDN `GameType`
-    /// number (0 is chess).
+    /// number (0 is chess). The chess variants are named as a PGN `Variant` tag names them,
+    /// ignoring case, spaces, `-` and `_` (`crazyhouse`, `King of the Hill`, `3check`,
+    /// `giveaway`, `racing-kings`, …).
+    ///
+    /// ```
+    /// use notate::perft::Game;
+    /// assert_eq!(Game::parse("king-of-the-hill"), Ok(Game::ChessVariant(pgn::Ruleset::KingOfTheHill)));
+    /// assert_eq!(Game::parse("Russian"), Ok(Game::Draughts(pdn::Variant::Russian)));
+    /// ```
+    ///
+    /// # Errors
+    /// A message listing the names it knows.
     pub fn parse(name: &str) -> Result<Game, String> {
         let lower = name.trim().to_ascii_lowercase();
+        // Before the numbers: 960 is no GameType.
         match lower.as_str() {
             "chess" | "standard" | "0" => return Ok(Game::Chess),
             "chess960" | "960" | "fischerandom" => return Ok(Game::Chess960),
@@ -37,17 +55,29 @@ impl Game {
                     format!("GameType {number} is not a draughts variant notate plays")
                 });
         }
-        lower
-            .parse::<pdn::Variant>()
-            .map(Game::Draughts)
-            .map_err(|_| {
-                format!(
-                    "unknown variant {name:?}; expected chess, chess960, international, english, \
-                 italian, pool, spanish, russian, brazilian, canadian, portuguese, czech, \
-                 turkish, thai, frisian, spantsiretti, or a GameType number"
-                )
-            })
+        if let Ok(variant) = lower.parse::<pdn::Variant>() {
+            return Ok(Game::Draughts(variant));
+        }
+        match pgn::Variant::from_tag(&lower) {
+            _ if lower.is_empty() => Err(unknown(name)),
+            pgn::Variant::Chess960 => Ok(Game::Chess960),
+            variant => match variant.ruleset() {
+                Some(Ruleset::Chess) => Ok(Game::Chess),
+                Some(ruleset) => Ok(Game::ChessVariant(ruleset)),
+                None => Err(unknown(name)),
+            },
+        }
     }
+}
+
+/// The message for a name [`Game::parse`] does not know.
+fn unknown(name: &str) -> String {
+    format!(
+        "unknown variant {name:?}; expected chess, chess960, crazyhouse, atomic, antichess, \
+         kingofthehill, threecheck, horde, racingkings, international, english, italian, \
+         pool, spanish, russian, brazilian, canadian, portuguese, czech, turkish, thai, \
+         frisian, spantsiretti, or a GameType number"
+    )
 }
 
 /// A position to count from.
@@ -74,6 +104,18 @@ impl Start {
                     .map(|p| (Start::Chess(p), Vec::new()))
                     .map_err(|e| format!("{fen:?}: {e}"))
             }
+            (Game::ChessVariant(ruleset), None) => {
+                Ok((Start::Chess(pgn::Position::start(ruleset)), Vec::new()))
+            }
+            // Read by the ruleset's rules (a horde FEN has no white king, …), the castling
+            // mode as the FEN's rights need it.
+            (Game::ChessVariant(ruleset), Some(fen)) => pgn::Setup::from_fen(fen)
+                .map_err(pgn::FenError::from)
+                .and_then(|setup| {
+                    pgn::Position::from_setup_auto_in(ruleset, &setup).map_err(pgn::FenError::from)
+                })
+                .map(|p| (Start::Chess(p), Vec::new()))
+                .map_err(|e| format!("{fen:?}: {e}")),
             (Game::Draughts(variant), None) => {
                 Ok((Start::Draughts(pdn::Position::new(variant)), Vec::new()))
             }
@@ -214,6 +256,110 @@ mod tests {
         assert!(divided.ends_with("\n\n400\n"));
     }
 
+    /// Published counts (lichess's and python-chess's perft suites) of every chess variant,
+    /// from its start position and from FENs read by its rules.
+    #[test]
+    fn chess_variant_counts() {
+        let variant = |name: &str| Game::parse(name).expect("a chess variant");
+        let cases: [(&str, Option<&str>, u32, &str); 9] = [
+            ("crazyhouse", None, 3, "8902\n"),
+            ("atomic", None, 4, "197326\n"),
+            ("antichess", None, 4, "153299\n"),
+            ("horde", None, 4, "23310\n"),
+            ("racingkings", None, 3, "11264\n"),
+            ("kingofthehill", None, 3, "8902\n"),
+            (
+                "threecheck",
+                Some("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 1+1"),
+                3,
+                "13410\n",
+            ),
+            (
+                "crazyhouse",
+                Some("2k5/8/8/8/8/8/8/4K3[Qn] w - -"),
+                2,
+                "3083\n",
+            ),
+            (
+                "kingofthehill",
+                Some("8/5k2/1pp2p2/8/3P1PP1/P3K3/1P6/8 b - -"),
+                4,
+                "12460\n",
+            ),
+        ];
+        for (name, fen, depth, expected) in cases {
+            for jobs in [1, 3] {
+                assert_eq!(
+                    count(variant(name), fen, depth, false, jobs),
+                    expected,
+                    "{name} {fen:?} depth {depth}, {jobs} jobs"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn chess_variants_start_from_their_own_position_and_read_fens_by_their_rules() {
+        let fen = |game: Game, fen: Option<&str>| match Start::new(game, fen) {
+            Ok((Start::Chess(pos), _)) => (pos.ruleset(), pos.to_fen()),
+            Ok((Start::Draughts(_), _)) => panic!("{game:?}: a draughts position"),
+            Err(e) => panic!("{game:?} {fen:?}: {e}"),
+        };
+        for ruleset in pgn::Ruleset::ALL {
+            let game = Game::parse(ruleset.name()).expect("the ruleset's own name");
+            let (read, start) = fen(game, None);
+            assert_eq!(read, ruleset);
+            assert_eq!(start, pgn::Position::start(ruleset).to_fen());
+        }
+        // Horde's white has no king: not a chess position, a horde one.
+        let horde = pgn::Ruleset::Horde.start_fen();
+        assert!(Start::new(Game::Chess, Some(horde)).is_err());
+        assert_eq!(
+            fen(Game::ChessVariant(pgn::Ruleset::Horde), Some(horde)),
+            (pgn::Ruleset::Horde, horde.to_owned())
+        );
+        // Chess960 castling rights are read as such in a variant too.
+        let (ruleset, atomic960) = fen(
+            Game::ChessVariant(pgn::Ruleset::Atomic),
+            Some("bqrkrnnb/pppppppp/8/8/8/8/PPPPPPPP/BQRKRNNB w KQkq - 0 1"),
+        );
+        assert_eq!(ruleset, pgn::Ruleset::Atomic);
+        assert!(atomic960.contains(" w KQkq "), "{atomic960}");
+    }
+
+    #[test]
+    fn chess_variant_divide_names_drops() {
+        let fen = "2k5/8/8/8/8/8/8/4K3[Qn] w - -";
+        let divided = count(
+            Game::ChessVariant(pgn::Ruleset::Crazyhouse),
+            Some(fen),
+            2,
+            true,
+            2,
+        );
+        let lines: Vec<&str> = divided.lines().collect();
+        // A move per line, a blank line, and the total, which is the lines' sum.
+        let (total, moves) = lines.split_last().expect("a total");
+        assert_eq!(*total, "3083");
+        let sum: u64 = moves
+            .iter()
+            .filter(|l| !l.is_empty())
+            .map(|l| {
+                let (_, n) = l.split_once(": ").expect("move: count");
+                n.parse::<u64>().expect("a count")
+            })
+            .sum();
+        assert_eq!(sum, 3083);
+        // Five king moves and the queen dropped on each of the 62 empty squares.
+        assert_eq!(
+            moves.iter().filter(|l| !l.is_empty()).count(),
+            67,
+            "{divided}"
+        );
+        assert_eq!(moves.iter().filter(|l| l.starts_with("Q@")).count(), 62);
+        assert!(moves.iter().any(|l| l.starts_with("e1d2: ")), "{divided}");
+    }
+
     #[test]
     fn draughts_counts() {
         assert_eq!(
@@ -234,5 +380,31 @@ mod tests {
             Ok(Game::Draughts(pdn::Variant::Frisian))
         );
         assert!(Game::parse("go").is_err());
+        assert!(Game::parse("").is_err());
+        for (name, ruleset) in [
+            ("crazyhouse", pgn::Ruleset::Crazyhouse),
+            ("Atomic", pgn::Ruleset::Atomic),
+            ("antichess", pgn::Ruleset::Antichess),
+            ("giveaway", pgn::Ruleset::Antichess),
+            ("kingofthehill", pgn::Ruleset::KingOfTheHill),
+            ("king-of-the-hill", pgn::Ruleset::KingOfTheHill),
+            ("King of the Hill", pgn::Ruleset::KingOfTheHill),
+            ("threecheck", pgn::Ruleset::ThreeCheck),
+            ("3check", pgn::Ruleset::ThreeCheck),
+            ("horde", pgn::Ruleset::Horde),
+            ("racingkings", pgn::Ruleset::RacingKings),
+            ("racing-kings", pgn::Ruleset::RacingKings),
+        ] {
+            assert_eq!(Game::parse(name), Ok(Game::ChessVariant(ruleset)), "{name}");
+        }
+        assert_eq!(Game::parse("chess960"), Ok(Game::Chess960));
+        assert_eq!(Game::parse("Fischer Random"), Ok(Game::Chess960));
+        // The draughts names are still draughts, standard still chess.
+        assert_eq!(Game::parse("standard"), Ok(Game::Chess));
+        assert_eq!(Game::parse("pool"), Ok(Game::Draughts(pdn::Variant::Pool)));
+        let message = Game::parse("shogi").expect_err("not a game notate plays");
+        for name in ["crazyhouse", "racingkings", "threecheck", "frisian"] {
+            assert!(message.contains(name), "{message}");
+        }
     }
 }

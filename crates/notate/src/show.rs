@@ -10,7 +10,8 @@ use crate::perft::{Game, Start};
 use crate::svg;
 
 /// A chess position as a diagram: ranks 8 to 1, files a to h, FEN letters for pieces,
-/// `.` for empty squares; then whose turn it is and the FEN.
+/// `.` for empty squares; then whose turn it is, the variant when it is not standard chess
+/// (with the pieces in hand in crazyhouse and the checks given in three-check), and the FEN.
 pub fn chess_diagram(pos: &pgn::Position) -> String {
     use pgn::{File, Rank, Square};
     let mut out = String::new();
@@ -31,8 +32,43 @@ pub fn chess_diagram(pos: &pgn::Position) -> String {
         pgn::Color::Black => "Black",
     };
     let _ = writeln!(out, "{turn} to move");
+    if pos.ruleset() != pgn::Ruleset::Chess {
+        let _ = writeln!(out, "Variant: {}", pos.ruleset().name());
+    }
+    if let Some(pockets) = pos.pockets() {
+        let _ = writeln!(
+            out,
+            "In hand: White {}, Black {}",
+            in_hand(&pockets.white, pgn::Color::White),
+            in_hand(&pockets.black, pgn::Color::Black)
+        );
+    }
+    if let Some(left) = pos.remaining_checks() {
+        let given = |left: u8| 3u8.saturating_sub(left);
+        let _ = writeln!(
+            out,
+            "Checks given: White {}, Black {}",
+            given(left.white),
+            given(left.black)
+        );
+    }
     let _ = writeln!(out, "FEN: {}", pos.to_fen());
     out
+}
+
+/// A crazyhouse pocket as the diagram's letters (`QNP` for White, `qnp` for Black, queens
+/// first), `-` when empty.
+fn in_hand(pocket: &pgn::Pocket, color: pgn::Color) -> String {
+    if pocket.is_empty() {
+        return "-".to_owned();
+    }
+    let mut letters = String::new();
+    for role in pgn::Pocket::ROLES {
+        for _ in 0..pocket.count(role) {
+            letters.push(pgn::Piece { color, role }.char());
+        }
+    }
+    letters
 }
 
 /// A draughts position as a diagram (`w`/`b` men, `W`/`B` kings, `.` empty playing
@@ -252,4 +288,78 @@ fn game_text<G: Notate>(rules: &G, at: &AtPly<G>) -> Option<String> {
     }
     out.push_str(&diagram);
     Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lines of `show`'s diagram of a FEN after the board.
+    fn under_the_board(fen: &str, game: Option<Game>) -> Vec<String> {
+        let diagram = fen_diagram(fen, game).expect("a position");
+        let lines: Vec<String> = diagram.lines().map(str::to_owned).collect();
+        let files = lines
+            .iter()
+            .position(|l| l == "    a b c d e f g h")
+            .expect("the files under the board");
+        lines[files + 1..].to_vec()
+    }
+
+    #[test]
+    fn standard_chess_names_no_variant() {
+        assert_eq!(
+            under_the_board("4k3/8/8/8/8/8/8/4K3 b - - 0 1", None),
+            ["Black to move", "FEN: 4k3/8/8/8/8/8/8/4K3 b - - 0 1"]
+        );
+    }
+
+    #[test]
+    fn crazyhouse_pieces_in_hand() {
+        // A FEN with a pocket is crazyhouse, with or without --variant.
+        let fen = "2k5/8/8/8/8/8/8/4K3[QNNpb] b - - 0 1";
+        let expected = [
+            "Black to move",
+            "Variant: Crazyhouse",
+            "In hand: White QNN, Black bp",
+            "FEN: 2k5/8/8/8/8/8/8/4K3[QNNbp] b - - 0 1",
+        ];
+        assert_eq!(under_the_board(fen, None), expected);
+        let crazyhouse = Game::parse("crazyhouse").expect("a variant");
+        assert_eq!(under_the_board(fen, Some(crazyhouse)), expected);
+        // The start, read as crazyhouse: nothing in hand.
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert_eq!(
+            under_the_board(start, Some(crazyhouse))[2],
+            "In hand: White -, Black -"
+        );
+    }
+
+    #[test]
+    fn three_check_checks_given() {
+        // lichess's two forms: the checks left before the clocks, the checks given after.
+        for fen in [
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 2+3 0 1",
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 +1+0",
+        ] {
+            assert_eq!(
+                under_the_board(fen, Game::parse("threecheck").ok()),
+                [
+                    "White to move",
+                    "Variant: Three-check",
+                    "Checks given: White 1, Black 0",
+                    "FEN: r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 +1+0",
+                ],
+                "{fen}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_variant_reads_the_fen_by_its_rules() {
+        let horde = pgn::Ruleset::Horde.start_fen();
+        assert!(fen_diagram(horde, None).is_err(), "no white king in chess");
+        let lines = under_the_board(horde, Game::parse("horde").ok());
+        assert_eq!(lines[1], "Variant: Horde");
+        assert_eq!(lines[2], format!("FEN: {horde}"));
+    }
 }

@@ -384,6 +384,84 @@ fn lichess_tags_have_lichess_types_and_moves_their_clocks_and_evaluations() {
 }
 
 #[test]
+fn variant_games_are_rows_of_their_variant_with_drops_and_variant_ends() {
+    let temp = Temp::new("parquet-variants");
+    let table = temp.path("games.parquet");
+    let positions = temp.path("positions.parquet");
+    let o = run(&[
+        "parquet",
+        "-q",
+        "corpus/pgn/variants.pgn",
+        "-o",
+        table.to_str().expect("utf-8"),
+        "--positions",
+        positions.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let games = rows(&read(&table));
+    let variants: Vec<&str> = games
+        .iter()
+        .map(|r| r["game_variant"].as_str().expect("a variant"))
+        .collect();
+    let expected: Vec<&str> = [
+        "Crazyhouse",
+        "Atomic",
+        "Antichess",
+        "King of the Hill",
+        "Three-check",
+        "Horde",
+        "Racing Kings",
+    ]
+    .iter()
+    .flat_map(|v| [*v, *v])
+    .collect();
+    assert_eq!(variants, expected);
+    // The crazyhouse games drop pieces, in SAN and UCI alike.
+    for row in &games[..2] {
+        let uci = row["moves_uci"].as_array().expect("UCI moves");
+        let san = row["moves_san"].as_array().expect("SAN moves");
+        let drops: Vec<(&Value, &Value)> = san
+            .iter()
+            .zip(uci)
+            .filter(|(s, _)| s.as_str().is_some_and(|s| s.contains('@')))
+            .collect();
+        assert!(!drops.is_empty(), "{row:?}");
+        for (s, u) in drops {
+            let (s, u) = (
+                s.as_str().unwrap_or_default(),
+                u.as_str().unwrap_or_default(),
+            );
+            assert_eq!(s.trim_end_matches(['+', '#']), u, "a drop is written alike");
+        }
+    }
+    // What the final positions decide, by each variant's rules.
+    let outcomes: Vec<&Value> = games.iter().map(|r| &r["outcome"]).collect();
+    assert_eq!(outcomes[3], "checkmate", "atomic game 4");
+    assert_eq!(outcomes[5], "all pieces lost", "antichess game 6");
+    assert_eq!(outcomes[7], "checkmate", "king of the hill game 8");
+    assert_eq!(outcomes[8], "third check", "three-check game 9");
+    assert_eq!(
+        outcomes.iter().filter(|o| o.is_null()).count(),
+        10,
+        "the other games are open"
+    );
+    // A position per ply and one for the start; a crazyhouse FEN holds the pockets.
+    let positions = rows(&read(&positions));
+    let plies: u64 = games
+        .iter()
+        .map(|r| r["plies"].as_u64().expect("plies") + 1)
+        .sum();
+    assert_eq!(positions.len() as u64, plies);
+    assert!(
+        positions
+            .iter()
+            .filter(|p| p["game"] == 2)
+            .all(|p| p["fen"].as_str().is_some_and(|f| f.contains('['))),
+        "every position of crazyhouse game 2 has its pockets"
+    );
+}
+
+#[test]
 fn a_game_with_an_error_is_a_row_with_its_moves_up_to_the_error() {
     let temp = Temp::new("parquet-error");
     let pgn = temp.file(
