@@ -505,3 +505,67 @@ fn a_passed_over_game_has_its_moves_neither_played_nor_checked() {
     assert_eq!(second.diagnostics[0].severity, Severity::Error);
     assert!(games.read_game().unwrap().is_none());
 }
+
+/// What each variant refuses, with the reason: moves legal in chess but not by the variant
+/// (a non-capture where a capture is compulsory, a check in racing kings, a king capture in
+/// atomic), moves after the variant ended the game, and a piece named from the wrong square.
+#[test]
+fn variant_moves_are_refused_by_the_variants_rules() {
+    for (tags, moves, message) in [
+        (
+            "[Variant \"Antichess\"]",
+            "1. e3 b5 2. a3 *",
+            "a capture is possible, and captures are compulsory",
+        ),
+        (
+            "[Variant \"Racing Kings\"]",
+            "1. Nc3 *",
+            "no white knight can move to c3",
+        ),
+        (
+            "[Variant \"Atomic\"]\n[FEN \"4k3/8/8/8/8/8/3p4/4K3 w - - 0 1\"]",
+            "1. Kxd2 *",
+            "no white king can move to d2",
+        ),
+        (
+            "[Variant \"King of the Hill\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"]",
+            "1. Ke2 Kd7 2. Ke3 Kd6 3. Kd4# Ke6 *",
+            "the game is over (white wins: a king reached the hill)",
+        ),
+        (
+            "[Variant \"Three-check\"]\n[FEN \"4k3/8/8/8/8/8/8/R3K3 w - - 0 1 +2+0\"]",
+            "1. Ra8# Kd7 *",
+            "the game is over (white wins: third check)",
+        ),
+        (
+            "[Variant \"Racing Kings\"]\n[FEN \"8/6K1/k7/8/8/8/8/8 w - - 0 1\"]",
+            "1. Kg8# Kb7 *",
+            "the game is over (white wins: a king reached the eighth rank)",
+        ),
+        (
+            "[Variant \"Crazyhouse\"]\n[FEN \"4k3/8/8/8/8/4K3/8/8 w - - 0 1\"]",
+            "1. Ke1-d4 *",
+            "no white king can move to d4",
+        ),
+        (
+            "[Variant \"Crazyhouse\"]",
+            "1. N@e4 *",
+            "no white knight in hand can be dropped on e4",
+        ),
+    ] {
+        let pgn = format!("{tags}\n[SetUp \"1\"]\n\n{moves}\n");
+        let game = one(&pgn);
+        let errors: Vec<String> = game
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(errors.len(), 1, "{moves}: {errors:?}");
+        assert!(errors[0].contains(message), "{moves}: {}", errors[0]);
+        let checked: Vec<_> = ValidatingReader::new(pgn.as_bytes())
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(checked[0].diagnostics, game.diagnostics, "{moves}");
+    }
+}

@@ -169,9 +169,13 @@ impl SanToken {
                                 ));
                             }
                         }
-                        return Err(
-                            self.illegal(self.no_variant_piece_move(pos, role, to, promotion))
-                        );
+                        return Err(self.illegal(self.no_variant_piece_move(
+                            pos,
+                            role,
+                            to,
+                            (file, rank),
+                            promotion,
+                        )));
                     }
                     (Some(_), true) => {
                         return Err(SanError::Ambiguous {
@@ -218,11 +222,21 @@ impl SanToken {
         pos: &Position,
         role: Role,
         to: Square,
+        origin: (Option<crate::File>, Option<crate::Rank>),
         promotion: Option<Role>,
     ) -> IllegalReason {
         let legal = &pos.legal_moves();
         let color = pos.turn();
-        let reaches = |m: &Move| m.role() == Some(role) && m.to() == Some(to);
+        // A pawn that gets there, from where the token says, but promotes otherwise.
+        let (file, rank) = origin;
+        let reaches = |m: &Move| {
+            role == Role::Pawn
+                && m.role() == Some(role)
+                && m.to() == Some(to)
+                && m.from().is_some_and(|from| {
+                    file.is_none_or(|f| from.file() == f) && rank.is_none_or(|r| from.rank() == r)
+                })
+        };
         if legal.iter().any(reaches) {
             return if promotion.is_none() {
                 IllegalReason::MissingPromotion
