@@ -154,7 +154,9 @@ fn check(
 }
 
 /// The number of leaf positions `depth` plies below `fen` (the start position when
-/// `None`): chess, `"chess960"`, or a draughts variant by name or `GameType` number.
+/// `None`): chess, `"chess960"`, a chess variant (`"crazyhouse"`, `"atomic"`,
+/// `"antichess"`, `"kingofthehill"`, `"threecheck"`, `"horde"`, `"racingkings"`), or a
+/// draughts variant by name or `GameType` number.
 #[pyfunction]
 #[pyo3(signature = (fen, depth, variant=None))]
 fn perft(py: Python<'_>, fen: Option<&str>, depth: u32, variant: Option<&str>) -> PyResult<u64> {

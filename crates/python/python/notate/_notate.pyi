@@ -154,7 +154,10 @@ def check(
     """Reads every game and plays every move, on every core."""
 
 def perft(fen: Optional[str], depth: int, variant: Optional[str] = None) -> int:
-    """Leaf positions ``depth`` plies below ``fen`` (the start position when ``None``)."""
+    """Leaf positions ``depth`` plies below ``fen`` (the start position when ``None``) of
+    chess, ``"chess960"``, a chess variant (``"crazyhouse"``, ``"atomic"``, ``"antichess"``,
+    ``"kingofthehill"``, ``"threecheck"``, ``"horde"``, ``"racingkings"``) or a draughts
+    variant (a name or a ``GameType`` number)."""
 
 def to_arrow(
     source: Source,
