@@ -172,10 +172,19 @@ impl Position {
         if ruleset == Ruleset::Chess {
             return Position::new();
         }
-        Setup::from_fen(ruleset.start_fen())
-            .ok()
-            .and_then(|setup| Position::from_setup_in(ruleset, &setup, CastlingMode::Standard).ok())
-            .unwrap_or_default()
+        // Read from FEN once: every game of a file starts here.
+        static STARTS: std::sync::OnceLock<[Position; 8]> = std::sync::OnceLock::new();
+        let starts = STARTS.get_or_init(|| {
+            Ruleset::ALL.map(|ruleset| {
+                Setup::from_fen(ruleset.start_fen())
+                    .ok()
+                    .and_then(|setup| {
+                        Position::from_setup_in(ruleset, &setup, CastlingMode::Standard).ok()
+                    })
+                    .unwrap_or_default()
+            })
+        });
+        starts[ruleset as usize]
     }
 
     /// Builds a position from a setup, checking that it is legal.
@@ -581,6 +590,9 @@ impl Position {
     /// `true` if the side to move is in check.
     #[inline]
     pub fn is_check(&self) -> bool {
+        if self.ruleset != Ruleset::Chess {
+            return variants::is_check(self);
+        }
         self.checkers().any()
     }
 

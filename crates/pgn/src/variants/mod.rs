@@ -72,11 +72,18 @@ pub(crate) fn check_checks(pos: &Position) -> Result<(), PositionError> {
             return Err(PositionError::OppositeCheck(!turn));
         }
     }
+    if pos.ruleset() == Ruleset::RacingKings {
+        // `checkers` is empty by the rules; a set-up must be checked for it.
+        let n = board.king_of(turn).map_or(0, |king| {
+            board.attackers_to(king, !turn, board.occupied()).count()
+        });
+        if n > 0 {
+            return Err(PositionError::ImpossibleCheck(turn, n));
+        }
+        return Ok(());
+    }
     let checkers = pos.checkers();
     let n = checkers.count();
-    if pos.ruleset() == Ruleset::RacingKings && n > 0 {
-        return Err(PositionError::ImpossibleCheck(turn, n));
-    }
     if pos.ruleset() != Ruleset::Atomic {
         let sliders = board.bishops() | board.rooks() | board.queens();
         if n > 2 || (n == 2 && (checkers & sliders).is_empty()) {
@@ -113,7 +120,9 @@ pub(crate) fn checkers(pos: &Position) -> Bitboard {
         return Bitboard::EMPTY;
     };
     match pos.ruleset() {
-        Ruleset::Antichess => Bitboard::EMPTY,
+        // No checks in antichess; none in racing kings either, where no move may give one
+        // and no set-up may hold one.
+        Ruleset::Antichess | Ruleset::RacingKings => Bitboard::EMPTY,
         Ruleset::Atomic => {
             if atomic_attacked(board, king, !us, board.occupied()) {
                 board.attackers_to(king, !us, board.occupied()) - board.kings()
@@ -231,12 +240,28 @@ pub(crate) fn has_legal_moves(pos: &Position) -> bool {
 /// `true` if a legal en-passant capture exists (for the en-passant square a double step
 /// leaves).
 pub(crate) fn has_legal_en_passant(pos: &Position) -> bool {
-    if pos.ep_square().is_none() {
+    let Some(ep) = pos.ep_square() else {
+        return false;
+    };
+    if is_variant_end(pos) {
         return false;
     }
     let mut list = MoveList::new();
-    legal_moves(pos, &mut list);
-    list.iter().any(Move::is_en_passant)
+    pseudo::moves_to(pos, Role::Pawn, ep, &mut list);
+    list.iter().any(|m| m.is_en_passant() && is_legal(pos, m))
+}
+
+/// `true` if the side to move is in check by the ruleset's rules ([`checkers`] not empty).
+pub(crate) fn is_check(pos: &Position) -> bool {
+    let board = pos.board();
+    let us = pos.turn();
+    match pos.ruleset() {
+        Ruleset::Antichess | Ruleset::RacingKings => false,
+        Ruleset::Atomic => board
+            .king_of(us)
+            .is_some_and(|king| atomic_attacked(board, king, !us, board.occupied())),
+        _ => checkers(pos).any(),
+    }
 }
 
 /// Crazyhouse: the legal drops. Out of check, any empty square (pawns not on the first or
@@ -305,12 +330,48 @@ pub(crate) fn is_legal(pos: &Position, m: &Move) -> bool {
 /// test, for the rulesets that move pieces as chess does).
 fn king_safe_after(pos: &Position, m: &Move) -> bool {
     let us = pos.turn();
-    let mut after = *pos;
-    after.play_board_mut(m);
-    let board = after.board();
+    let board = board_after(pos, m);
     board
         .king_of(us)
         .is_none_or(|king| board.attackers_to(king, !us, board.occupied()).is_empty())
+}
+
+/// The pieces after `m`, without the rest of the position (for testing a move's legality:
+/// no rights, counters or hash to keep up).
+#[inline]
+fn board_after(pos: &Position, m: &Move) -> Board {
+    let us = pos.turn();
+    let mut board = *pos.board();
+    match *m {
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } => {
+            if let Some(captured) = capture {
+                board.take(to, !us, captured);
+            }
+            board.take(from, us, role);
+            board.put(to, us, promotion.unwrap_or(role));
+        }
+        Move::EnPassant { from, to } => {
+            board.take(Square::from_coords(to.file(), from.rank()), !us, Role::Pawn);
+            board.take(from, us, Role::Pawn);
+            board.put(to, us, Role::Pawn);
+        }
+        Move::Castle { king, rook } => {
+            let side = crate::CastlingSide::from_squares(king, rook);
+            board.take(king, us, Role::King);
+            board.take(rook, us, Role::Rook);
+            board.put(side.king_to(us), us, Role::King);
+            board.put(side.rook_to(us), us, Role::Rook);
+        }
+        Move::Put { role, to } => board.put(to, us, role),
+        Move::Null => {}
+    }
+    board
 }
 
 /// Antichess: `true` if the side to move can capture something (en passant included).
@@ -326,19 +387,34 @@ fn any_capture(pos: &Position) -> bool {
     {
         return true;
     }
-    let mut pieces = our;
-    Iterator::any(&mut pieces, |from| {
-        board
-            .piece_at(from)
-            .is_some_and(|piece| crate::attacks::attacks(piece, from, occ).intersects(their))
-    })
+    let pawns = board.pawns() & our;
+    let pawn_hits = match us {
+        Color::White => {
+            Bitboard((pawns - Bitboard::file(crate::File::A)).0 << 7)
+                | Bitboard((pawns - Bitboard::file(crate::File::H)).0 << 9)
+        }
+        Color::Black => {
+            Bitboard((pawns - Bitboard::file(crate::File::A)).0 >> 9)
+                | Bitboard((pawns - Bitboard::file(crate::File::H)).0 >> 7)
+        }
+    };
+    if pawn_hits.intersects(their) {
+        return true;
+    }
+    use crate::attacks::{bishop_attacks, knight_attacks, rook_attacks};
+    let hits = |pieces: Bitboard, attacks: &dyn Fn(Square) -> Bitboard| {
+        let mut pieces = pieces & our;
+        Iterator::any(&mut pieces, |from| attacks(from).intersects(their))
+    };
+    hits(board.knights(), &knight_attacks)
+        || hits(board.kings(), &king_attacks)
+        || hits(board.bishops_and_queens(), &|sq| bishop_attacks(sq, occ))
+        || hits(board.rooks_and_queens(), &|sq| rook_attacks(sq, occ))
 }
 
 /// Racing kings: `true` if `m` would put either king in check.
 fn gives_check(pos: &Position, m: &Move) -> bool {
-    let mut after = *pos;
-    after.play_board_mut(m);
-    let board = after.board();
+    let board = board_after(pos, m);
     Color::ALL.into_iter().any(|color| {
         board
             .king_of(color)
@@ -350,9 +426,22 @@ fn gives_check(pos: &Position, m: &Move) -> bool {
 /// other king or leaves its own out of check.
 fn atomic_is_legal(pos: &Position, m: &Move) -> bool {
     let us = pos.turn();
-    let mut after = *pos;
-    apply(&mut after, m);
-    let board = after.board();
+    let mut board = board_after(pos, m);
+    let center = match *m {
+        Move::Normal {
+            capture: Some(_),
+            to,
+            ..
+        }
+        | Move::EnPassant { to, .. } => Some(to),
+        _ => None,
+    };
+    if let Some(to) = center {
+        for sq in blast(&board, to) {
+            board.remove_piece_at(sq);
+        }
+    }
+    let board = &board;
     let Some(king) = board.king_of(us) else {
         return false;
     };
@@ -360,6 +449,13 @@ fn atomic_is_legal(pos: &Position, m: &Move) -> bool {
         return true;
     }
     !atomic_attacked(board, king, !us, board.occupied())
+}
+
+/// Atomic: the squares a capture on `to` clears: the capturer's, and every piece but pawns
+/// around it.
+#[inline]
+fn blast(board: &Board, to: Square) -> Bitboard {
+    (king_attacks(to) & (board.occupied() - board.pawns())).with(to)
 }
 
 /// Plays a legal move of a variant position.
@@ -445,9 +541,8 @@ fn apply(pos: &mut Position, m: &Move) -> Option<Square> {
             if let Some(to) = center {
                 let (board, _, _, _, castles) = pos.variant_parts_mut();
                 let rights = castles.rights();
-                let blast = (king_attacks(to) & (board.occupied() - board.pawns())).with(to);
                 let mut key = 0;
-                for sq in blast {
+                for sq in blast(board, to) {
                     if let Some(piece) = board.remove_piece_at(sq) {
                         key ^= zobrist::piece(piece.color, piece.role, sq);
                         if piece.role == Role::King {
