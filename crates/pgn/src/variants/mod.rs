@@ -105,11 +105,18 @@ fn attacked_king(ruleset: Ruleset, board: &Board, king: Square, attacker: Color)
 /// Atomic: a king is attacked unless the other king stands beside it (taking it would blow
 /// up the taker's own king), and kings never attack (they cannot capture).
 fn atomic_attacked(board: &Board, king: Square, attacker: Color, occ: Bitboard) -> bool {
-    let their_kings = board.kings() & board.by_color(attacker);
-    if king_attacks(king).intersects(their_kings) {
+    use crate::attacks::{bishop_attacks, knight_attacks, pawn_attacks, rook_attacks};
+    let them = board.by_color(attacker);
+    if king_attacks(king).intersects(board.kings() & them) {
         return false;
     }
-    (board.attackers_to(king, attacker, occ) - board.kings()).any()
+    // Kings never capture: every other piece of theirs on a square of `occ`.
+    let theirs = them & occ;
+    ((rook_attacks(king, occ) & board.rooks_and_queens())
+        | (bishop_attacks(king, occ) & board.bishops_and_queens())
+        | (knight_attacks(king) & board.knights())
+        | (pawn_attacks(!attacker, king) & board.pawns()))
+    .intersects(theirs)
 }
 
 /// The pieces giving check to the side to move, by the ruleset's rules (none in antichess).
@@ -426,6 +433,28 @@ fn gives_check(pos: &Position, m: &Move) -> bool {
 /// other king or leaves its own out of check.
 fn atomic_is_legal(pos: &Position, m: &Move) -> bool {
     let us = pos.turn();
+    if let Move::Normal {
+        role,
+        from,
+        capture: None,
+        to,
+        ..
+    } = *m
+    {
+        // A quiet move explodes nothing: only the occupancy changes (and the king's square,
+        // if it moves), and the pieces that attack are all the other side's, unmoved.
+        let board = pos.board();
+        let king = if role == Role::King {
+            Some(to)
+        } else {
+            board.king_of(us)
+        };
+        let Some(king) = king else {
+            return false;
+        };
+        let occ = board.occupied().without(from).with(to);
+        return board.king_of(!us).is_none() || !atomic_attacked(board, king, !us, occ);
+    }
     let mut board = board_after(pos, m);
     let center = match *m {
         Move::Normal {
@@ -460,15 +489,14 @@ fn blast(board: &Board, to: Square) -> Bitboard {
 
 /// Plays a legal move of a variant position.
 pub(crate) fn play_mut(pos: &mut Position, m: &Move) {
-    let before = pos.variant_hash();
+    // An explosion's pieces and rights are hashed where it happens (`apply`); the pockets,
+    // promoted pieces and counters here.
+    let keeps_state = matches!(pos.ruleset(), Ruleset::Crazyhouse | Ruleset::ThreeCheck);
+    let before = if keeps_state { pos.variant_hash() } else { 0 };
     let double_step = apply(pos, m);
-    if matches!(
-        pos.ruleset(),
-        Ruleset::Crazyhouse | Ruleset::Atomic | Ruleset::ThreeCheck
-    ) {
+    if keeps_state {
         let after = pos.variant_hash();
         pos.toggle_hash(before ^ after);
-        // An explosion's pieces and rights are hashed where it happens (`apply`).
     }
     debug_assert_eq!(pos.zobrist_hash(), pos.compute_hash(), "{m}");
     if let Some(ep) = double_step {
