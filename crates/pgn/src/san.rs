@@ -1794,6 +1794,9 @@ mod quick {
     /// kings, horde's white): the few pseudo-legal moves of the named piece to the named
     /// square, each tested by the ruleset; a canonical token naming the only legal one.
     fn find_in_variant(pos: &Position, token: &[u8]) -> Option<(Parsed, Move)> {
+        if pos.ruleset() == crate::Ruleset::Crazyhouse {
+            return find_drop(pos, token);
+        }
         let p = parse(token)?;
         if p.castle.is_some() || pos.is_variant_end() {
             return None;
@@ -1810,6 +1813,37 @@ mod quick {
             _ => p.file.is_none() && p.rank.is_none(),
         };
         (canonical && p.capture == mv.is_capture()).then_some((p, mv))
+    }
+
+    /// Crazyhouse: a drop written as SAN writes it (`N@f3`, `P@e4`, with `+` or `#`), if legal.
+    fn find_drop(pos: &Position, token: &[u8]) -> Option<(Parsed, Move)> {
+        let (body, suffix) = match token {
+            [body @ .., b'+'] => (body, Some(Suffix::Check)),
+            [body @ .., b'#'] => (body, Some(Suffix::Checkmate)),
+            body => (body, None),
+        };
+        let [letter, b'@', f, r] = *body else {
+            return None;
+        };
+        let role = Role::from_upper_byte(letter).filter(|&role| role != Role::King)?;
+        let to = square(f, r)?;
+        let in_hand = pos.pockets()?.get(pos.turn()).has(role);
+        let fits = !pos.board().occupied().contains(to)
+            && (role != Role::Pawn || !Bitboard::BACKRANKS.contains(to));
+        let mv = Move::Put { role, to };
+        (in_hand && fits && crate::variants::is_legal(pos, &mv)).then_some((
+            Parsed {
+                role,
+                file: None,
+                rank: None,
+                castle: None,
+                capture: false,
+                to,
+                promotion: None,
+                suffix,
+            },
+            mv,
+        ))
     }
 
     /// What the general path forgives in a token `find` read, given the move's suffix.
@@ -1860,21 +1894,22 @@ mod quick {
         let (p, mv) = find_in_variant(pos, token)?;
         let after = pos.play(&mv);
         let suffix = Suffix::for_position(&after);
+        let san = match mv {
+            Move::Put { role, to } => San::Put { role, to },
+            _ => San::Normal {
+                role: p.role,
+                file: p.file,
+                rank: p.rank,
+                capture: mv.is_capture(),
+                to: p.to,
+                promotion: p.promotion,
+            },
+        };
         Some(Resolved {
             mv,
             forgiven: forgiven(&p, &mv, suffix),
             after,
-            san: SanPlus {
-                san: San::Normal {
-                    role: p.role,
-                    file: p.file,
-                    rank: p.rank,
-                    capture: mv.is_capture(),
-                    to: p.to,
-                    promotion: p.promotion,
-                },
-                suffix,
-            },
+            san: SanPlus { san, suffix },
         })
     }
 
