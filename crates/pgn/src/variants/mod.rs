@@ -489,15 +489,7 @@ fn blast(board: &Board, to: Square) -> Bitboard {
 
 /// Plays a legal move of a variant position.
 pub(crate) fn play_mut(pos: &mut Position, m: &Move) {
-    // An explosion's pieces and rights are hashed where it happens (`apply`); the pockets,
-    // promoted pieces and counters here.
-    let keeps_state = matches!(pos.ruleset(), Ruleset::Crazyhouse | Ruleset::ThreeCheck);
-    let before = if keeps_state { pos.variant_hash() } else { 0 };
     let double_step = apply(pos, m);
-    if keeps_state {
-        let after = pos.variant_hash();
-        pos.toggle_hash(before ^ after);
-    }
     debug_assert_eq!(pos.zobrist_hash(), pos.compute_hash(), "{m}");
     if let Some(ep) = double_step {
         pos.keep_legal_ep_square(ep);
@@ -505,16 +497,28 @@ pub(crate) fn play_mut(pos: &mut Position, m: &Move) {
 }
 
 /// Plays `m` with the ruleset's side effects (explosions, pockets, promoted pieces, check
-/// counters), leaving the hash to the caller; returns the square a double step passed
-/// over, whose en-passant capture the caller may keep.
+/// counters), each hashed as it happens; returns the square a double step passed over,
+/// whose en-passant capture the caller may keep.
 fn apply(pos: &mut Position, m: &Move) -> Option<Square> {
     let us = pos.turn();
     match pos.ruleset() {
         Ruleset::Crazyhouse => {
-            let before = *pos.board();
+            let king = pos.board().king_of(us);
             let was_promoted = pos.promoted();
             let double_step = pos.play_board_mut(m);
             let (_, pockets, promoted, _, _) = pos.variant_parts_mut();
+            let pocket = pockets.get_mut(us);
+            let mut key = 0;
+            let mut change = |role: Role, add: bool| {
+                let count = pocket.count(role);
+                if add {
+                    pocket.add(role);
+                } else {
+                    pocket.remove(role);
+                }
+                key ^= zobrist::pocket(us, role, count)
+                    ^ zobrist::pocket(us, role, pocket.count(role));
+            };
             match *m {
                 Move::Normal {
                     from,
@@ -529,7 +533,7 @@ fn apply(pos: &mut Position, m: &Move) -> Option<Square> {
                         } else {
                             captured
                         };
-                        pockets.get_mut(us).add(back);
+                        change(back, true);
                     }
                     promoted.discard(to);
                     if was_promoted.contains(from) || promotion.is_some() {
@@ -537,22 +541,21 @@ fn apply(pos: &mut Position, m: &Move) -> Option<Square> {
                         promoted.add(to);
                     }
                 }
-                Move::EnPassant { .. } => pockets.get_mut(us).add(Role::Pawn),
-                Move::Put { role, .. } => {
-                    pockets.get_mut(us).remove(role);
-                }
+                Move::EnPassant { .. } => change(Role::Pawn, true),
+                Move::Put { role, .. } => change(role, false),
                 Move::Castle { rook, .. } => {
                     if was_promoted.contains(rook) {
                         promoted.discard(rook);
-                        let side = crate::CastlingSide::from_squares(
-                            before.king_of(us).unwrap_or(rook),
-                            rook,
-                        );
+                        let side = crate::CastlingSide::from_squares(king.unwrap_or(rook), rook);
                         promoted.add(side.rook_to(us));
                     }
                 }
                 Move::Null => {}
             }
+            for sq in was_promoted ^ *promoted {
+                key ^= zobrist::promoted(sq);
+            }
+            pos.toggle_hash(key);
             double_step
         }
         Ruleset::Atomic => {
@@ -589,7 +592,11 @@ fn apply(pos: &mut Position, m: &Move) -> Option<Square> {
             if pos.is_check() {
                 let (_, _, _, checks, _) = pos.variant_parts_mut();
                 let left = checks.get_mut(us);
-                *left = left.saturating_sub(1);
+                let before = *left;
+                *left = before.saturating_sub(1);
+                let key =
+                    zobrist::remaining_checks(us, before) ^ zobrist::remaining_checks(us, *left);
+                pos.toggle_hash(key);
             }
             double_step
         }
