@@ -1803,10 +1803,13 @@ mod quick {
         }
         let mut reaching = crate::MoveList::new();
         crate::variants::pseudo_moves_to(pos, p.role, p.to, &mut reaching);
-        reaching.retain(|m| m.promotion() == p.promotion && crate::variants::is_legal(pos, m));
-        let [mv] = reaching[..] else {
+        let mut legal = reaching
+            .iter()
+            .filter(|m| m.promotion() == p.promotion && crate::variants::is_legal(pos, m));
+        let mv = *legal.next()?;
+        if legal.next().is_some() {
             return None;
-        };
+        }
         let from = mv.from()?;
         let canonical = match p.role {
             Role::Pawn => p.rank.is_none() && p.file == mv.is_capture().then_some(from.file()),
