@@ -88,13 +88,6 @@ impl Ruleset {
         }
     }
 
-    /// `true` if a side must keep exactly one king that may not be left in check (standard
-    /// chess and most variants; not antichess, where the king is an ordinary piece, nor
-    /// horde's white).
-    pub const fn has_royal_kings(self) -> bool {
-        !matches!(self, Ruleset::Antichess)
-    }
-
     /// `true` if castling exists (not in antichess or racing kings).
     pub const fn castles(self) -> bool {
         !matches!(self, Ruleset::Antichess | Ruleset::RacingKings)

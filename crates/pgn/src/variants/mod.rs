@@ -47,11 +47,8 @@ pub(crate) fn check_kings(ruleset: Ruleset, board: &Board) -> Result<(), Positio
     if ruleset == Ruleset::Atomic && board.kings().is_empty() {
         return Err(PositionError::MissingKing(Color::White));
     }
-    if ruleset == Ruleset::Horde && board.by_color(Color::White).is_empty() {
-        // Black wins the moment the horde is gone; a position with no horde at all is fine
-        // only as the end of a game, which a set-up cannot be asked to start from.
-        return Err(PositionError::MissingKing(Color::White)).or(Ok(()));
-    }
+    // (A horde position with no white piece left is the end of a game black won: a FEN of
+    // it reads, as the final position of such a game must.)
     Ok(())
 }
 
@@ -456,16 +453,7 @@ fn atomic_is_legal(pos: &Position, m: &Move) -> bool {
         return board.king_of(!us).is_none() || !atomic_attacked(board, king, !us, occ);
     }
     let mut board = board_after(pos, m);
-    let center = match *m {
-        Move::Normal {
-            capture: Some(_),
-            to,
-            ..
-        }
-        | Move::EnPassant { to, .. } => Some(to),
-        _ => None,
-    };
-    if let Some(to) = center {
+    if let Some(to) = capture_square(m) {
         for sq in blast(&board, to) {
             board.remove_piece_at(sq);
         }
@@ -478,6 +466,20 @@ fn atomic_is_legal(pos: &Position, m: &Move) -> bool {
         return true;
     }
     !atomic_attacked(board, king, !us, board.occupied())
+}
+
+/// Atomic: where a capture explodes (the capturer's landing square, en passant too).
+#[inline]
+fn capture_square(m: &Move) -> Option<Square> {
+    match *m {
+        Move::Normal {
+            capture: Some(_),
+            to,
+            ..
+        }
+        | Move::EnPassant { to, .. } => Some(to),
+        _ => None,
+    }
 }
 
 /// Atomic: the squares a capture on `to` clears: the capturer's, and every piece but pawns
@@ -559,15 +561,7 @@ fn apply(pos: &mut Position, m: &Move) -> Option<Square> {
             double_step
         }
         Ruleset::Atomic => {
-            let center = match *m {
-                Move::Normal {
-                    capture: Some(_),
-                    to,
-                    ..
-                }
-                | Move::EnPassant { to, .. } => Some(to),
-                _ => None,
-            };
+            let center = capture_square(m);
             let double_step = pos.play_board_mut(m);
             if let Some(to) = center {
                 let (board, _, _, _, castles) = pos.variant_parts_mut();

@@ -72,26 +72,8 @@ pub(super) fn moves(pos: &Position, list: &mut MoveList) {
             }
         }
         for to in targets {
-            let capture = board.role_at(to);
-            if last.contains(to) {
-                for &promotion in promotions {
-                    list.push(Move::Normal {
-                        role: Role::Pawn,
-                        from,
-                        capture,
-                        to,
-                        promotion: Some(promotion),
-                    });
-                }
-            } else {
-                list.push(Move::Normal {
-                    role: Role::Pawn,
-                    from,
-                    capture,
-                    to,
-                    promotion: None,
-                });
-            }
+            let promoting = last.contains(to).then_some(promotions);
+            push_move(list, Role::Pawn, from, board.role_at(to), to, promoting);
         }
     }
     if let Some(ep) = pos.ep_square() {
@@ -231,8 +213,29 @@ pub(super) fn moves_to(pos: &Position, role: Role, to: Square, list: &mut MoveLi
     let capture = board.role_at(to);
     let promotes = role == Role::Pawn && Bitboard::backrank(!us).contains(to);
     for from in from_squares {
-        if promotes {
-            for &promotion in promotions(ruleset) {
+        push_move(
+            list,
+            role,
+            from,
+            capture,
+            to,
+            promotes.then(|| promotions(ruleset)),
+        );
+    }
+}
+
+/// A move of `role` from `from` to `to`, once for each role of `promoting` if it promotes.
+fn push_move(
+    list: &mut MoveList,
+    role: Role,
+    from: Square,
+    capture: Option<Role>,
+    to: Square,
+    promoting: Option<&[Role]>,
+) {
+    match promoting {
+        Some(roles) => {
+            for &promotion in roles {
                 list.push(Move::Normal {
                     role,
                     from,
@@ -241,15 +244,14 @@ pub(super) fn moves_to(pos: &Position, role: Role, to: Square, list: &mut MoveLi
                     promotion: Some(promotion),
                 });
             }
-        } else {
-            list.push(Move::Normal {
-                role,
-                from,
-                capture,
-                to,
-                promotion: None,
-            });
         }
+        None => list.push(Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion: None,
+        }),
     }
 }
 
