@@ -151,3 +151,28 @@ fn every_legal_move_reads_back_from_its_san_and_uci() {
         }
     }
 }
+
+/// Set-ups each ruleset refuses or allows by its own rules.
+#[test]
+fn set_ups_are_judged_by_the_ruleset() {
+    let read = |ruleset: Ruleset, fen: &str| {
+        let setup = pgn::Setup::from_fen(fen).unwrap();
+        Position::from_setup_auto_in(ruleset, &setup)
+    };
+    // Racing kings: no check, whichever side.
+    assert!(read(Ruleset::RacingKings, "k7/8/8/8/8/8/8/R6K b - - 0 1").is_err());
+    assert!(read(Ruleset::RacingKings, "k7/8/8/8/8/8/8/R6K w - - 0 1").is_err());
+    assert!(read(Ruleset::RacingKings, "k7/8/8/8/8/8/8/1R5K w - - 0 1").is_ok());
+    // Horde: no white king, pawns on white's first rank; none on black's.
+    assert!(read(Ruleset::Horde, "4k3/8/8/8/8/8/8/PPPPPPPP b - - 0 1").is_ok());
+    assert!(read(Ruleset::Horde, "4k3/8/8/8/8/8/8/pPPPPPPP b - - 0 1").is_err());
+    assert!(read(Ruleset::Chess, "4k3/8/8/8/8/8/8/PPPPPPPP b - - 0 1").is_err());
+    // Antichess: any number of kings, and no castling (the right is dropped when repaired).
+    assert!(read(Ruleset::Antichess, "kk6/8/8/8/8/8/8/KKK5 w - - 0 1").is_ok());
+    assert!(read(Ruleset::Antichess, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").is_err());
+    // Atomic: kings side by side are no check; the side that just moved may be in check
+    // only once its move blew up the other king.
+    assert!(read(Ruleset::Atomic, "8/8/8/3kK3/8/8/8/8 w - - 0 1").is_ok());
+    assert!(read(Ruleset::Atomic, "8/8/8/8/8/8/8/q3K3 w - - 0 1").is_ok());
+    assert!(read(Ruleset::Atomic, "4k3/8/8/8/8/8/8/4K2r b - - 0 1").is_err());
+}
