@@ -189,6 +189,14 @@ impl Board {
         self.by_color[color as usize].discard(sq);
     }
 
+    /// Removes every piece on the squares of `mask`.
+    #[inline]
+    pub(crate) fn clear(&mut self, mask: Bitboard) {
+        for bb in self.by_role.iter_mut().chain(self.by_color.iter_mut()) {
+            *bb = *bb - mask;
+        }
+    }
+
     /// Pieces of `attacker` that attack `sq`, with `occupied` as the blockers.
     #[inline]
     pub fn attackers_to(&self, sq: Square, attacker: Color, occupied: Bitboard) -> Bitboard {

@@ -1640,7 +1640,7 @@ mod quick {
     fn find(pos: &Position, token: &[u8]) -> Option<(Parsed, Move)> {
         // Only where pieces move as in chess and the game goes on: the legality it tests is
         // standard chess's.
-        if pos.ruleset() != crate::Ruleset::Chess && !moves_as_in_chess(pos) {
+        if pos.ruleset() != crate::Ruleset::Chess && !moves_as_in_chess(pos, token) {
             return None;
         }
         let p = parse(token)?;
@@ -1778,14 +1778,48 @@ mod quick {
         Some((p, mv))
     }
 
-    /// `true` if a variant position's legal moves of the board are standard chess's:
-    /// crazyhouse, king of the hill and three-check while the game goes on, horde's black.
+    /// `true` if a variant position's legal moves of the board are standard chess's, for
+    /// the move `token` names: crazyhouse, king of the hill and three-check while the game
+    /// goes on, horde's black, and atomic's quiet moves while the kings stand apart.
     #[inline(never)]
-    fn moves_as_in_chess(pos: &Position) -> bool {
+    fn moves_as_in_chess(pos: &Position, token: &[u8]) -> bool {
         match pos.ruleset() {
             crate::Ruleset::Chess | crate::Ruleset::Crazyhouse => true,
             crate::Ruleset::KingOfTheHill | crate::Ruleset::ThreeCheck => !pos.is_variant_end(),
             crate::Ruleset::Horde => pos.king_of(pos.turn()).is_some(),
+            // A move that takes nothing explodes nothing; with the kings apart (no check
+            // cancelled by touching kings, and a king cannot step beside the other in
+            // chess), a quiet move is legal in atomic exactly when it is in chess, and so
+            // are the other moves of its piece to its square (telling it apart the same).
+            crate::Ruleset::Atomic => {
+                let board = pos.board();
+                let kings_apart = match (board.king_of(Color::White), board.king_of(Color::Black)) {
+                    (Some(white), Some(black)) => !king_attacks(white).contains(black),
+                    _ => false,
+                };
+                kings_apart && quiet_target(pos, token)
+            }
+            _ => false,
+        }
+    }
+
+    /// `true` if the square a token moves to holds nothing of the other side and is not the
+    /// en-passant square (castling, which names none, included).
+    fn quiet_target(pos: &Position, token: &[u8]) -> bool {
+        let body = match token {
+            [body @ .., b'+' | b'#'] => body,
+            body => body,
+        };
+        let body = match body {
+            [head @ .., b'=', _] => head,
+            body => body,
+        };
+        match body {
+            [.., f, r] if matches!(f, b'a'..=b'h') && matches!(r, b'1'..=b'8') => square(*f, *r)
+                .is_some_and(|to| {
+                    !pos.board().by_color(!pos.turn()).contains(to) && pos.ep_square() != Some(to)
+                }),
+            b"O-O" | b"O-O-O" => true,
             _ => false,
         }
     }

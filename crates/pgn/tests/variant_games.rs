@@ -116,7 +116,8 @@ fn random_games_of_every_variant_round_trip() {
 }
 
 /// Every move a variant position allows is written in SAN that reads back as that move with
-/// nothing forgiven, and in UCI that reads back too.
+/// nothing forgiven, and in UCI that reads back too; whether a move exists and whether the
+/// side to move is in check, found without the move list, agree with it.
 #[test]
 fn every_legal_move_reads_back_from_its_san_and_uci() {
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);
@@ -129,6 +130,19 @@ fn every_legal_move_reads_back_from_its_san_and_uci() {
                     None => break,
                 }
             }
+            // The shortcuts agree with the move list and the checkers.
+            assert_eq!(
+                pos.has_legal_moves(),
+                !pos.legal_moves().is_empty(),
+                "{ruleset} {}",
+                pos.to_fen()
+            );
+            assert_eq!(
+                pos.is_check(),
+                pos.checkers().any(),
+                "{ruleset} {}",
+                pos.to_fen()
+            );
             for mv in pos.legal_moves() {
                 let san = pos.san(&mv).to_string();
                 let read = pos

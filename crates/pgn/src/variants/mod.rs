@@ -454,9 +454,7 @@ fn atomic_is_legal(pos: &Position, m: &Move) -> bool {
     }
     let mut board = board_after(pos, m);
     if let Some(to) = capture_square(m) {
-        for sq in blast(&board, to) {
-            board.remove_piece_at(sq);
-        }
+        board.clear(blast(&board, to));
     }
     let board = &board;
     let Some(king) = board.king_of(us) else {

@@ -263,28 +263,36 @@ pub(super) fn any_move(pos: &Position) -> bool {
     let our = board.by_color(us);
     let their = board.by_color(!us);
     let occ = board.occupied();
-    if pos
-        .ep_square()
-        .is_some_and(|ep| (pawn_attacks(!us, ep) & board.pawns() & our).any())
-    {
+    // Pawns as a set: a step forward, or a capture (en passant included).
+    let pawns = board.pawns() & our;
+    let (ahead, left, right) = match us {
+        Color::White => (
+            Bitboard(pawns.0 << 8),
+            Bitboard((pawns - Bitboard::file(crate::File::A)).0 << 7),
+            Bitboard((pawns - Bitboard::file(crate::File::H)).0 << 9),
+        ),
+        Color::Black => (
+            Bitboard(pawns.0 >> 8),
+            Bitboard((pawns - Bitboard::file(crate::File::A)).0 >> 9),
+            Bitboard((pawns - Bitboard::file(crate::File::H)).0 >> 7),
+        ),
+    };
+    let mut takes = their;
+    if let Some(ep) = pos.ep_square() {
+        takes.add(ep);
+    }
+    if (ahead - occ).any() || (left | right).intersects(takes) {
         return true;
     }
-    let push: i32 = match us {
-        Color::White => 8,
-        Color::Black => -8,
+    let free = !our;
+    let moves = |pieces: Bitboard, attacks: &dyn Fn(Square) -> Bitboard| {
+        let mut pieces = pieces & our;
+        Iterator::any(&mut pieces, |from| attacks(from).intersects(free))
     };
-    let mut pieces = our;
-    Iterator::any(&mut pieces, |from| match board.role_at(from) {
-        Some(Role::Pawn) => {
-            (pawn_attacks(us, from) & their).any()
-                || from.offset(push).is_some_and(|one| !occ.contains(one))
-        }
-        Some(role) => {
-            let piece = role.of(us);
-            (crate::attacks::attacks(piece, from, occ) - our).any()
-        }
-        None => false,
-    })
+    moves(board.knights(), &knight_attacks)
+        || moves(board.kings(), &king_attacks)
+        || moves(board.bishops_and_queens(), &|sq| bishop_attacks(sq, occ))
+        || moves(board.rooks_and_queens(), &|sq| rook_attacks(sq, occ))
 }
 
 /// The roles a pawn promotes to.
