@@ -193,7 +193,7 @@ impl Board {
     #[inline]
     pub(crate) fn clear(&mut self, mask: Bitboard) {
         for bb in self.by_role.iter_mut().chain(self.by_color.iter_mut()) {
-            *bb = *bb - mask;
+            *bb -= mask;
         }
     }
 
