@@ -190,3 +190,151 @@ fn set_ups_are_judged_by_the_ruleset() {
     assert!(read(Ruleset::Atomic, "8/8/8/8/8/8/8/q3K3 w - - 0 1").is_ok());
     assert!(read(Ruleset::Atomic, "4k3/8/8/8/8/8/8/4K2r b - - 0 1").is_err());
 }
+
+/// How each variant's games end, and who can still win.
+#[test]
+fn outcomes_and_insufficient_material_follow_each_variant() {
+    use pgn::{Color, Outcome, VariantEnd};
+    let read = |ruleset: Ruleset, fen: &str| {
+        let setup = pgn::Setup::from_fen(fen).unwrap();
+        Position::from_setup_auto_in(ruleset, &setup).unwrap()
+    };
+    let won = |winner: Color, end: VariantEnd| {
+        Some(Outcome::Variant {
+            winner: Some(winner),
+            end,
+        })
+    };
+    for (ruleset, fen, outcome) in [
+        (
+            Ruleset::Atomic,
+            "rnb4r/ppp1p1pp/3q4/3p4/8/8/PPPPPPPP/RNBQKB1R b KQ - 0 3",
+            won(Color::White, VariantEnd::KingExploded),
+        ),
+        (
+            Ruleset::Antichess,
+            "8/8/8/8/8/8/8/4K3 b - - 0 30",
+            won(Color::Black, VariantEnd::AllPiecesLost),
+        ),
+        // Black's pawn is blocked: black cannot move, and so wins.
+        (
+            Ruleset::Antichess,
+            "8/8/8/8/8/p7/P7/8 b - - 0 30",
+            won(Color::Black, VariantEnd::NoMoveLeft),
+        ),
+        (
+            Ruleset::KingOfTheHill,
+            "4k3/8/8/8/3K4/8/8/8 b - - 0 9",
+            won(Color::White, VariantEnd::KingOnHill),
+        ),
+        (
+            Ruleset::ThreeCheck,
+            "4k3/4R3/8/8/8/8/8/4K3 b - - 0 9 +3+0",
+            won(Color::White, VariantEnd::ThirdCheck),
+        ),
+        (
+            Ruleset::Horde,
+            "4k3/8/8/8/8/8/8/8 w - - 0 40",
+            won(Color::Black, VariantEnd::HordeGone),
+        ),
+        (
+            Ruleset::RacingKings,
+            "1k6/6K1/8/8/8/8/8/8 w - - 0 1",
+            won(Color::Black, VariantEnd::KingHome),
+        ),
+        // White is home, and black cannot follow at once: white wins.
+        (
+            Ruleset::RacingKings,
+            "2KR4/k7/2Q5/4q3/8/8/8/2N5 b - - 0 1",
+            won(Color::White, VariantEnd::KingHome),
+        ),
+        // White is home, and black can follow: the game goes on.
+        (Ruleset::RacingKings, "1K6/7k/8/8/8/8/8/8 b - - 0 1", None),
+        (
+            Ruleset::RacingKings,
+            "kr3NK1/1q2R3/8/8/8/5n2/2N5/1rb2B1R w - - 11 14",
+            Some(Outcome::Variant {
+                winner: None,
+                end: VariantEnd::BothKingsHome,
+            }),
+        ),
+    ] {
+        let pos = read(ruleset, fen);
+        assert_eq!(pos.outcome(), outcome, "{ruleset} {fen}");
+        assert_eq!(pos.has_legal_moves(), outcome.is_none(), "{ruleset} {fen}");
+    }
+
+    // Who can still win.
+    for (ruleset, fen, white, black) in [
+        // A bare king cannot explode anything; a lone knight cannot against a bare king.
+        (
+            Ruleset::Atomic,
+            "8/3k4/8/8/2N5/8/3K4/8 b - - 0 1",
+            true,
+            true,
+        ),
+        // A rook can be blown up beside its own king: the knight's side can win.
+        (
+            Ruleset::Atomic,
+            "8/3k4/4r3/8/2N5/8/3K4/8 b - - 0 1",
+            false,
+            false,
+        ),
+        (
+            Ruleset::KingOfTheHill,
+            "8/3k4/8/8/8/8/3K4/8 w - - 0 1",
+            false,
+            false,
+        ),
+        (
+            Ruleset::RacingKings,
+            "8/8/8/8/8/8/k6K/8 w - - 0 1",
+            false,
+            false,
+        ),
+        // Any piece gives checks; a bare king does not.
+        (
+            Ruleset::ThreeCheck,
+            "8/3k4/8/8/8/8/3K3N/8 w - - 0 1 +0+0",
+            false,
+            true,
+        ),
+        // Bishops on squares of opposite colours can never meet.
+        (
+            Ruleset::Antichess,
+            "8/8/8/8/8/8/b7/B7 w - - 0 1",
+            true,
+            true,
+        ),
+        (
+            Ruleset::Crazyhouse,
+            "8/3k4/8/8/8/8/3K3N/8[] w - - 0 1",
+            true,
+            true,
+        ),
+        // A pawn in hand can be dropped and promote.
+        (
+            Ruleset::Crazyhouse,
+            "8/3k4/8/8/8/8/3K4/8[p] w - - 0 1",
+            false,
+            false,
+        ),
+        // The horde's two knights cannot mate a bare king; the king's side can always win.
+        (
+            Ruleset::Horde,
+            "8/5k2/8/8/8/4NN2/8/8 w - - 0 1",
+            true,
+            false,
+        ),
+    ] {
+        let pos = read(ruleset, fen);
+        assert_eq!(
+            (
+                pos.has_insufficient_material(Color::White),
+                pos.has_insufficient_material(Color::Black)
+            ),
+            (white, black),
+            "{ruleset} {fen}"
+        );
+    }
+}
