@@ -270,6 +270,12 @@ fn variant_disambiguation(legal: &[Move], role: Role, from: Square, to: Square) 
             }
         }
     }
+    told_apart(from, others)
+}
+
+/// SAN's rule for a piece on `from` that `others` of its kind could replace: the file if it
+/// suffices, else the rank, else both; nothing when there are none.
+fn told_apart(from: Square, others: Bitboard) -> (bool, bool) {
     if others.is_empty() {
         (false, false)
     } else if (others & Bitboard::file(from.file())).is_empty() {
@@ -279,6 +285,34 @@ fn variant_disambiguation(legal: &[Move], role: Role, from: Square, to: Square) 
     } else {
         (true, true)
     }
+}
+
+/// What a piece move's token forgave in its capture mark and in the part of its origin it
+/// wrote (`file`, `rank`), given how much of it SAN shows (`need`).
+fn origin_forgiveness(
+    role: Role,
+    written: (Option<File>, Option<Rank>, bool),
+    mv: &Move,
+    need: (bool, bool),
+) -> Forgiven {
+    let (file, rank, capture) = written;
+    let (need_file, need_rank) = need;
+    let mut forgiven = Forgiven::empty();
+    if capture && !mv.is_capture() {
+        forgiven |= Forgiven::SUPERFLUOUS_CAPTURE;
+    }
+    if !capture && mv.is_capture() {
+        forgiven |= Forgiven::MISSING_CAPTURE;
+    }
+    if (file.is_some() && !need_file) || (rank.is_some() && !need_rank) {
+        forgiven |= Forgiven::OVER_DISAMBIGUATION;
+    } else if need_file && file.is_none() && role == Role::Pawn {
+        forgiven |= Forgiven::MISSING_PAWN_FILE;
+    } else if (need_file && file.is_none()) || (need_rank && rank.is_none()) {
+        // Told apart by the other coordinate than SAN's rule picks (`N1d2` for `Nbd2`).
+        forgiven |= Forgiven::OVER_DISAMBIGUATION;
+    }
+    forgiven
 }
 
 /// How much of the origin square canonical SAN shows for a piece move.
@@ -292,18 +326,10 @@ fn disambiguation(
     match role {
         Role::Pawn => (from.file() != to.file(), false),
         Role::King => (false, false),
-        _ => {
-            let others = movegen::legal_origins(pos, ctx, role, to, Bitboard::FULL).without(from);
-            if others.is_empty() {
-                (false, false)
-            } else if (others & Bitboard::file(from.file())).is_empty() {
-                (true, false)
-            } else if (others & Bitboard::rank(from.rank())).is_empty() {
-                (false, true)
-            } else {
-                (true, true)
-            }
-        }
+        _ => told_apart(
+            from,
+            movegen::legal_origins(pos, ctx, role, to, Bitboard::FULL).without(from),
+        ),
     }
 }
 
@@ -1208,12 +1234,6 @@ impl SanToken {
                     None => return Err(self.ambiguous(pos, role, origins, to, promotion)),
                 };
                 let mv = self.build(pos, role, from, to, promotion)?;
-                if capture && !mv.is_capture() {
-                    forgiven |= Forgiven::SUPERFLUOUS_CAPTURE;
-                }
-                if !capture && mv.is_capture() {
-                    forgiven |= Forgiven::MISSING_CAPTURE;
-                }
                 let (need_file, need_rank) = if role == Role::Pawn {
                     (from.file() != to.file(), false)
                 } else if file.is_none() && rank.is_none() {
@@ -1222,14 +1242,8 @@ impl SanToken {
                 } else {
                     disambiguation(pos, ctx, role, from, to)
                 };
-                if (file.is_some() && !need_file) || (rank.is_some() && !need_rank) {
-                    forgiven |= Forgiven::OVER_DISAMBIGUATION;
-                } else if need_file && file.is_none() && role == Role::Pawn {
-                    forgiven |= Forgiven::MISSING_PAWN_FILE;
-                } else if (need_file && file.is_none()) || (need_rank && rank.is_none()) {
-                    // Told apart by the other coordinate than SAN's rule picks (`N1d2` for `Nbd2`).
-                    forgiven |= Forgiven::OVER_DISAMBIGUATION;
-                }
+                forgiven |=
+                    origin_forgiveness(role, (file, rank, capture), &mv, (need_file, need_rank));
                 let san = match mv {
                     Move::Normal { capture, .. } => San::Normal {
                         role,

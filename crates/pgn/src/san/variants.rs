@@ -4,7 +4,7 @@
 //! standard chess.
 
 use super::{
-    Forgiven, IllegalReason, Kind, San, SanError, SanPlus, SanToken, Separator,
+    Forgiven, IllegalReason, Kind, San, SanError, SanPlus, SanToken, Separator, origin_forgiveness,
     variant_disambiguation,
 };
 use crate::variants;
@@ -189,20 +189,9 @@ impl SanToken {
                     }
                 };
                 let from = mv.from().unwrap_or(to);
-                if capture && !mv.is_capture() {
-                    forgiven |= Forgiven::SUPERFLUOUS_CAPTURE;
-                }
-                if !capture && mv.is_capture() {
-                    forgiven |= Forgiven::MISSING_CAPTURE;
-                }
                 let (need_file, need_rank) = variant_disambiguation(&reaching, role, from, to);
-                if (file.is_some() && !need_file) || (rank.is_some() && !need_rank) {
-                    forgiven |= Forgiven::OVER_DISAMBIGUATION;
-                } else if need_file && file.is_none() && role == Role::Pawn {
-                    forgiven |= Forgiven::MISSING_PAWN_FILE;
-                } else if (need_file && file.is_none()) || (need_rank && rank.is_none()) {
-                    forgiven |= Forgiven::OVER_DISAMBIGUATION;
-                }
+                forgiven |=
+                    origin_forgiveness(role, (file, rank, capture), &mv, (need_file, need_rank));
                 let canonical = San::Normal {
                     role,
                     file: need_file.then_some(from.file()),

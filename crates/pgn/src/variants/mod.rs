@@ -323,7 +323,7 @@ pub(crate) fn pseudo_moves_to(pos: &Position, role: Role, to: Square, list: &mut
 pub(crate) fn is_legal(pos: &Position, m: &Move) -> bool {
     match pos.ruleset() {
         Ruleset::Atomic => atomic_is_legal(pos, m),
-        Ruleset::Antichess => m.is_capture() || !any_capture(pos),
+        Ruleset::Antichess => m.is_capture() || !pseudo::any_capture(pos),
         Ruleset::Horde if pos.board().king_of(pos.turn()).is_none() => true,
         Ruleset::RacingKings => !gives_check(pos, m),
         _ => king_safe_after(pos, m),
@@ -376,44 +376,6 @@ fn board_after(pos: &Position, m: &Move) -> Board {
         Move::Null => {}
     }
     board
-}
-
-/// Antichess: `true` if the side to move can capture something (en passant included).
-fn any_capture(pos: &Position) -> bool {
-    let board = pos.board();
-    let us = pos.turn();
-    let our = board.by_color(us);
-    let their = board.by_color(!us);
-    let occ = board.occupied();
-    if pos
-        .ep_square()
-        .is_some_and(|ep| (crate::attacks::pawn_attacks(!us, ep) & board.pawns() & our).any())
-    {
-        return true;
-    }
-    let pawns = board.pawns() & our;
-    let pawn_hits = match us {
-        Color::White => {
-            Bitboard((pawns - Bitboard::file(crate::File::A)).0 << 7)
-                | Bitboard((pawns - Bitboard::file(crate::File::H)).0 << 9)
-        }
-        Color::Black => {
-            Bitboard((pawns - Bitboard::file(crate::File::A)).0 >> 9)
-                | Bitboard((pawns - Bitboard::file(crate::File::H)).0 >> 7)
-        }
-    };
-    if pawn_hits.intersects(their) {
-        return true;
-    }
-    use crate::attacks::{bishop_attacks, knight_attacks, rook_attacks};
-    let hits = |pieces: Bitboard, attacks: &dyn Fn(Square) -> Bitboard| {
-        let mut pieces = pieces & our;
-        Iterator::any(&mut pieces, |from| attacks(from).intersects(their))
-    };
-    hits(board.knights(), &knight_attacks)
-        || hits(board.kings(), &king_attacks)
-        || hits(board.bishops_and_queens(), &|sq| bishop_attacks(sq, occ))
-        || hits(board.rooks_and_queens(), &|sq| rook_attacks(sq, occ))
 }
 
 /// Racing kings: `true` if `m` would put either king in check.

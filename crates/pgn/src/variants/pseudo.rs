@@ -260,39 +260,53 @@ fn push_move(
 pub(super) fn any_move(pos: &Position) -> bool {
     let board = pos.board();
     let us = pos.turn();
-    let our = board.by_color(us);
-    let their = board.by_color(!us);
-    let occ = board.occupied();
-    // Pawns as a set: a step forward, or a capture (en passant included).
-    let pawns = board.pawns() & our;
-    let (ahead, left, right) = match us {
-        Color::White => (
-            Bitboard(pawns.0 << 8),
-            Bitboard((pawns - Bitboard::file(crate::File::A)).0 << 7),
-            Bitboard((pawns - Bitboard::file(crate::File::H)).0 << 9),
-        ),
-        Color::Black => (
-            Bitboard(pawns.0 >> 8),
-            Bitboard((pawns - Bitboard::file(crate::File::A)).0 >> 9),
-            Bitboard((pawns - Bitboard::file(crate::File::H)).0 >> 7),
-        ),
+    let pawns = board.pawns() & board.by_color(us);
+    let ahead = match us {
+        Color::White => Bitboard(pawns.0 << 8),
+        Color::Black => Bitboard(pawns.0 >> 8),
     };
-    let mut takes = their;
-    if let Some(ep) = pos.ep_square() {
-        takes.add(ep);
-    }
-    if (ahead - occ).any() || (left | right).intersects(takes) {
+    (ahead - board.occupied()).any() || reaches(pos, !board.by_color(us))
+}
+
+/// Antichess: `true` if the side to move can capture something (en passant included).
+pub(super) fn any_capture(pos: &Position) -> bool {
+    reaches(pos, pos.board().by_color(!pos.turn()))
+}
+
+/// `true` if a piece of the side to move attacks a square of `targets` (pawns: their
+/// captures, en passant included), as pseudo-legal moves go.
+fn reaches(pos: &Position, targets: Bitboard) -> bool {
+    let board = pos.board();
+    let us = pos.turn();
+    let our = board.by_color(us);
+    let occ = board.occupied();
+    if pos
+        .ep_square()
+        .is_some_and(|ep| (pawn_attacks(!us, ep) & board.pawns() & our).any())
+    {
         return true;
     }
-    let free = !our;
-    let moves = |pieces: Bitboard, attacks: &dyn Fn(Square) -> Bitboard| {
-        let mut pieces = pieces & our;
-        Iterator::any(&mut pieces, |from| attacks(from).intersects(free))
+    // Pawn captures as a set: each pawn's diagonal steps, off the board's edge files.
+    let pawns = board.pawns() & our;
+    let (west, east) = (
+        pawns - Bitboard::file(crate::File::A),
+        pawns - Bitboard::file(crate::File::H),
+    );
+    let captures = match us {
+        Color::White => Bitboard(west.0 << 7) | Bitboard(east.0 << 9),
+        Color::Black => Bitboard(west.0 >> 9) | Bitboard(east.0 >> 7),
     };
-    moves(board.knights(), &knight_attacks)
-        || moves(board.kings(), &king_attacks)
-        || moves(board.bishops_and_queens(), &|sq| bishop_attacks(sq, occ))
-        || moves(board.rooks_and_queens(), &|sq| rook_attacks(sq, occ))
+    if captures.intersects(targets & board.by_color(!us)) {
+        return true;
+    }
+    let hits = |pieces: Bitboard, attacks: &dyn Fn(Square) -> Bitboard| {
+        let mut pieces = pieces & our;
+        Iterator::any(&mut pieces, |from| attacks(from).intersects(targets))
+    };
+    hits(board.knights(), &knight_attacks)
+        || hits(board.kings(), &king_attacks)
+        || hits(board.bishops_and_queens(), &|sq| bishop_attacks(sq, occ))
+        || hits(board.rooks_and_queens(), &|sq| rook_attacks(sq, occ))
 }
 
 /// The roles a pawn promotes to.
