@@ -370,9 +370,8 @@ impl Notate for pgn::Chess {
         text: &mut String,
         uci: &mut String,
     ) {
-        use std::fmt::Write;
-        let _ = write!(text, "{}", position.san(mv));
-        let _ = write!(uci, "{}", pgn::Uci::from_move(mv, position.castling_mode()));
+        position.san(mv).append_to(text);
+        pgn::Uci::from_move(mv, position.castling_mode()).append_to(uci);
     }
 
     fn play_with_columns(
@@ -382,12 +381,11 @@ impl Notate for pgn::Chess {
         text: &mut String,
         uci: &mut String,
     ) {
-        use std::fmt::Write;
         let san = pgn::San::from_move(position, mv);
-        let _ = write!(uci, "{}", pgn::Uci::from_move(mv, position.castling_mode()));
+        pgn::Uci::from_move(mv, position.castling_mode()).append_to(uci);
         position.play_mut(mv);
         let suffix = pgn::san::Suffix::for_position(position);
-        let _ = write!(text, "{}", pgn::SanPlus { san, suffix });
+        pgn::SanPlus { san, suffix }.append_to(text);
     }
 
     fn position_key(&self, position: &pgn::Position) -> Option<u64> {
@@ -413,18 +411,20 @@ impl Notate for pgn::Chess {
     ) -> (Option<f64>, Option<columnar::Eval>) {
         use pgn::commands::{ClockTime, names_and_args};
         let (mut clock, mut eval) = (None, None);
-        for (name, args) in comments.iter().flat_map(|c| names_and_args(c)) {
-            match name {
-                "clk" | "clock" if clock.is_none() => {
-                    clock = args
-                        .parse::<ClockTime>()
-                        .ok()
-                        .map(|time| time.millis() as f64 / 1000.0);
+        for comment in comments {
+            for (name, args) in names_and_args(comment) {
+                match name {
+                    "clk" | "clock" if clock.is_none() => {
+                        clock = args
+                            .parse::<ClockTime>()
+                            .ok()
+                            .map(|time| time.millis() as f64 / 1000.0);
+                    }
+                    "eval" if eval.is_none() => {
+                        eval = read_eval(args);
+                    }
+                    _ => {}
                 }
-                "eval" if eval.is_none() => {
-                    eval = read_eval(args);
-                }
-                _ => {}
             }
         }
         (clock, eval)
@@ -650,9 +650,29 @@ pub fn apply_setup<R: Rules>(rules: &R, position: R::Position, setup: Option<&st
 /// the set-up before the first move cannot be set up.
 pub fn walk_main_line<R: Rules>(
     rules: &R,
-    mut position: R::Position,
+    position: R::Position,
     game: &Game<R::Move>,
     mut each: impl FnMut(&R::Position, Option<&R::Move>) -> bool,
+) -> bool {
+    walk_main_line_playing(rules, position, game, |position, mv| {
+        if !each(position, mv) {
+            return false;
+        }
+        if let Some(mv) = mv {
+            rules.play(position, mv);
+        }
+        true
+    })
+}
+
+/// [`walk_main_line`] for a caller that plays each move itself (so that it can write the
+/// move as it plays it, [`Notate::play_with_columns`]): `each` gets the position and the
+/// move to play from it, and leaves the position after that move when it goes on.
+pub fn walk_main_line_playing<R: Rules>(
+    rules: &R,
+    mut position: R::Position,
+    game: &Game<R::Move>,
+    mut each: impl FnMut(&mut R::Position, Option<&R::Move>) -> bool,
 ) -> bool {
     if let Some(text) = &game.line(LineId::MAIN).setup {
         match rules.inline_setup(&position, text) {
@@ -661,10 +681,9 @@ pub fn walk_main_line<R: Rules>(
         }
     }
     for node in game.mainline() {
-        if !each(&position, Some(&node.mv)) {
+        if !each(&mut position, Some(&node.mv)) {
             return true;
         }
-        rules.play(&mut position, &node.mv);
         if let Some(text) = &node.setup {
             match rules.inline_setup(&position, text) {
                 Ok(setup) => position = setup.position,
@@ -672,7 +691,7 @@ pub fn walk_main_line<R: Rules>(
             }
         }
     }
-    each(&position, None);
+    each(&mut position, None);
     true
 }
 

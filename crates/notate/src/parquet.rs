@@ -19,7 +19,7 @@ use notation::{
     Diagnostic, GameReader, KeepRaw, LineId, Player, ReadGame, ReadOptions, Severity, WriteOptions,
 };
 
-use crate::games::{Notate, walk_main_line};
+use crate::games::{Notate, walk_main_line_playing};
 use crate::pipeline::{Input, OncePerInput, Origin, Task};
 
 /// A batch is handed on once its rows hold about this many bytes of text (one worker
@@ -176,7 +176,7 @@ impl<G: Notate> ParquetTask<'_, G> {
         // The clock and evaluation written after the move that led to a position.
         let mut after_last: (Option<f64>, Option<columnar::Eval>) = (None, None);
         if let Some(setup) = start {
-            walk_main_line(rules, setup.position, game, |position, mv| {
+            walk_main_line_playing(rules, setup.position, game, |position, mv| {
                 if rules.names_openings() && !openings.is_done() {
                     rules.see_opening(&mut openings, position);
                 }
@@ -189,41 +189,62 @@ impl<G: Notate> ParquetTask<'_, G> {
                     None => None,
                 };
                 let chess = notation == columnar::Notation::Chess;
-                if let Some((mv, _)) = played {
-                    rows.text.clear();
-                    rows.uci.clear();
-                    rules.move_columns(position, mv, &mut rows.text, &mut rows.uci);
-                }
-                if let Some(positions) = &mut rows.positions {
-                    let fen = rules.fen(position);
-                    let text = played.is_some().then_some(rows.text.as_str());
+                // What the positions table needs of the position, before the move is
+                // played from it.
+                let position_row = rows
+                    .positions
+                    .is_some()
+                    .then(|| (rules.fen(position), rules.position_key(position)));
+                let Some((mv, node)) = played else {
+                    if let (Some(positions), Some((fen, hash))) =
+                        (&mut rows.positions, position_row)
+                    {
+                        positions.push(&PositionRecord {
+                            file: self.name,
+                            offset,
+                            game: number,
+                            ply: plies,
+                            fen: fen.as_deref(),
+                            hash,
+                            move_san: None,
+                            move_uci: None,
+                            move_text: None,
+                            clock: after_last.0,
+                            eval: after_last.1,
+                        });
+                    }
+                    end = Some(position.clone());
+                    return true;
+                };
+                let (clock, eval) = rules.clock_and_eval(position, &node.comments);
+                let turn = rules.turn(position);
+                let number_of_move = rules.move_number(position);
+                rows.text.clear();
+                rows.uci.clear();
+                rules.play_with_columns(position, mv, &mut rows.text, &mut rows.uci);
+                if let (Some(positions), Some((fen, hash))) = (&mut rows.positions, position_row) {
+                    let text = Some(rows.text.as_str());
                     positions.push(&PositionRecord {
                         file: self.name,
                         offset,
                         game: number,
                         ply: plies,
                         fen: fen.as_deref(),
-                        hash: rules.position_key(position),
+                        hash,
                         move_san: text.filter(|_| chess),
-                        move_uci: played.filter(|_| chess).map(|_| rows.uci.as_str()),
+                        move_uci: chess.then_some(rows.uci.as_str()),
                         move_text: text.filter(|_| !chess),
                         clock: after_last.0,
                         eval: after_last.1,
                     });
                 }
-                let Some((_, node)) = played else {
-                    end = Some(position.clone());
-                    return true;
-                };
-                let (clock, eval) = rules.clock_and_eval(position, &node.comments);
                 rows.nags.clear();
                 rows.nags.extend(node.nags.iter().map(|nag| nag.0));
                 if movetext {
-                    let turn = rules.turn(position);
                     let out = &mut rows.movetext;
                     if turn == Player::First || number_second {
                         space(out);
-                        push_number(out, rules.move_number(position));
+                        push_number(out, number_of_move);
                         out.push_str(if turn == Player::First { "." } else { "..." });
                     }
                     space(out);

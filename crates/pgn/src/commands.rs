@@ -115,9 +115,10 @@ impl std::str::FromStr for ClockTime {
     }
 }
 
-/// The milliseconds of a clock written `H:MM:SS.fff` (see [`ClockTime`]'s `FromStr`).
+/// The milliseconds of a clock written `H:MM:SS.fff` (see [`ClockTime`]'s `FromStr`), in
+/// one pass over the bytes.
 fn parse_clock(text: &[u8]) -> Option<ClockTime> {
-    let (whole, fraction) = match memchr::memchr(b'.', text) {
+    let (whole, fraction) = match text.iter().position(|&b| b == b'.') {
         Some(dot) => (&text[..dot], Some(&text[dot + 1..])),
         None => (text, None),
     };
@@ -126,14 +127,25 @@ fn parse_clock(text: &[u8]) -> Option<ClockTime> {
         Some(f) if (1..=3).contains(&f.len()) => digits(f)? * 10u64.pow(3 - f.len() as u32),
         Some(_) => return None,
     };
-    let mut seconds: u64 = 0;
-    for (i, part) in whole.split(|&b| b == b':').enumerate() {
-        let value = digits(part)?;
-        // Minutes and seconds after a larger unit are below 60; at most three parts.
-        if i > 2 || (i > 0 && value >= 60) {
+    let (mut seconds, mut part, mut part_len, mut parts) = (0u64, 0u64, 0usize, 0usize);
+    for i in 0..=whole.len() {
+        // A `:` after the last part ends it as the others are ended.
+        let b = whole.get(i).copied().unwrap_or(b':');
+        if b.is_ascii_digit() {
+            part = part * 10 + u64::from(b - b'0');
+            part_len += 1;
+            if part_len > 12 {
+                return None;
+            }
+            continue;
+        }
+        // A part ends: minutes and seconds after a larger unit are below 60, and there
+        // are at most three parts.
+        if b != b':' || part_len == 0 || parts > 2 || (parts > 0 && part >= 60) {
             return None;
         }
-        seconds = seconds.checked_mul(60)?.checked_add(value)?;
+        seconds = seconds.checked_mul(60)?.checked_add(part)?;
+        (part, part_len, parts) = (0, 0, parts + 1);
     }
     let millis = seconds.checked_mul(1000)?.checked_add(millis)?;
     Some(ClockTime { millis })
@@ -545,43 +557,81 @@ struct RawCommand<'a> {
 /// whose name is not followed by white space or `]`, or whose arguments hold a `[`, is
 /// text.
 fn raw_commands(comment: &str) -> impl Iterator<Item = RawCommand<'_>> {
-    // Byte by byte with memchr: comments are read by the million (a clock and an
-    // evaluation after every move of a lichess game), and every index found is that of
-    // an ASCII byte, so a character boundary.
-    let bytes = comment.as_bytes();
     let mut offset = 0;
     std::iter::from_fn(move || {
-        loop {
-            let start = offset + memchr::memchr(b'[', bytes.get(offset..)?)?;
-            if bytes.get(start + 1) != Some(&b'%') {
-                offset = start + 1;
-                continue;
-            }
-            let after = start + 2;
-            let close = after + memchr::memchr(b']', &bytes[after..])?;
-            let inner = &comment[after..close];
-            let name_len = inner
-                .bytes()
-                .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
-                .count();
-            let (name, args) = inner.split_at(name_len);
-            let valid = !name.is_empty()
-                && (args.is_empty() || args.starts_with(|c: char| c.is_whitespace()))
-                && memchr::memchr(b'[', args.as_bytes()).is_none();
-            if valid {
-                let end = close + 1;
-                offset = end;
-                return Some(RawCommand {
-                    name,
-                    args: args.trim(),
-                    start,
-                    end,
-                });
-            }
-            // Not a command: look again after this `[%`.
-            offset = after;
-        }
+        let found = next_command(comment, offset)?;
+        offset = found.end;
+        Some(found)
     })
+}
+
+/// The first command of `comment` at or after byte `offset`.
+fn next_command(comment: &str, mut offset: usize) -> Option<RawCommand<'_>> {
+    // Byte by byte, in plain loops: comments are read by the million (a clock and an
+    // evaluation after every move of a lichess game), each a few bytes long, and every
+    // index found is that of an ASCII byte, so a character boundary.
+    let bytes = comment.as_bytes();
+    loop {
+        let start = offset + find_byte(b'[', bytes.get(offset..)?)?;
+        if bytes.get(start + 1) != Some(&b'%') {
+            offset = start + 1;
+            continue;
+        }
+        let after = start + 2;
+        let mut name_end = after;
+        while bytes
+            .get(name_end)
+            .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_')
+        {
+            name_end += 1;
+        }
+        // The arguments run to the `]`, and hold no `[`.
+        let mut close = name_end;
+        loop {
+            match bytes.get(close)? {
+                b']' => break,
+                b'[' => break,
+                _ => close += 1,
+            }
+        }
+        let args = &comment[name_end..close];
+        let valid = bytes[close] == b']'
+            && name_end > after
+            && (args.is_empty() || args.starts_with(|c: char| c.is_whitespace()));
+        if valid {
+            return Some(RawCommand {
+                name: &comment[after..name_end],
+                args: trim(args),
+                start,
+                end: close + 1,
+            });
+        }
+        // Not a command: look again after this `[%`.
+        offset = after;
+    }
+}
+
+/// `text` without the white space at its ends (`str::trim`), quicker for the ASCII text
+/// commands nearly always are. ASCII's white space is Unicode's less the vertical tab.
+fn trim(text: &str) -> &str {
+    let ascii = text.trim_ascii();
+    let plain = |b: Option<&u8>| b.is_some_and(|&b| b.is_ascii() && b != 0x0b);
+    if plain(ascii.as_bytes().first()) && plain(ascii.as_bytes().last()) {
+        ascii
+    } else {
+        text.trim()
+    }
+}
+
+/// The index of the first `byte` in `text`: a plain loop for the few bytes of a
+/// command, where memchr's set-up costs more than the search.
+#[inline]
+fn find_byte(byte: u8, text: &[u8]) -> Option<usize> {
+    if text.len() < 32 {
+        text.iter().position(|&b| b == byte)
+    } else {
+        memchr::memchr(byte, text)
+    }
 }
 
 /// Writes segments back into a comment: text and commands read from a comment as they were
@@ -703,6 +753,31 @@ mod tests {
             "1:60:00".parse::<ClockTime>(),
             Err(CommandError::Time("1:60:00".to_owned()))
         );
+    }
+
+    /// A command's arguments lose the white space at their ends as `str::trim` says,
+    /// the vertical tab and Unicode's spaces included.
+    #[test]
+    fn arguments_are_trimmed_of_any_white_space() {
+        for (comment, name, args) in [
+            ("[%clk 0:05:00]", "clk", "0:05:00"),
+            ("[%clk   0:05:00  ]", "clk", "0:05:00"),
+            ("[%clk\u{b}0:05:00\u{b}]", "clk", "0:05:00"),
+            ("[%clk\u{a0}0:05:00\u{2003}]", "clk", "0:05:00"),
+            ("[%clk \u{b}\t0:05:00 \u{a0}]", "clk", "0:05:00"),
+            ("[%cal \u{e9}]", "cal", "\u{e9}"),
+            ("[%clk ]", "clk", ""),
+            ("[%clk]", "clk", ""),
+        ] {
+            let found: Vec<_> = names_and_args(comment).collect();
+            assert_eq!(found, [(name, args)], "{comment:?}");
+        }
+        // A `[` in the arguments makes it text; a `]` missing too.
+        assert_eq!(
+            names_and_args("[%clk 0:0[5] [%eval 1]").collect::<Vec<_>>(),
+            [("eval", "1")]
+        );
+        assert_eq!(names_and_args("[%clk 0:05").count(), 0);
     }
 
     #[test]

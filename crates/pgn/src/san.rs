@@ -162,14 +162,36 @@ impl SanPlus {
     }
 }
 
-impl fmt::Display for SanPlus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl SanPlus {
+    /// Appends the move's text to `out`: what `to_string` gives, without the formatter's
+    /// machinery, which costs more than the spelling (moves are written by the million).
+    ///
+    /// ```
+    /// use pgn::{san::SanPlus, Position};
+    /// let pos = Position::new();
+    /// let mut text = String::from("1. ");
+    /// SanPlus::from_move(&pos, &pos.resolve_san(b"Nf3")?.mv).append_to(&mut text);
+    /// assert_eq!(text, "1. Nf3");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn append_to(&self, out: &mut String) {
+        let text = self.spelled();
+        out.extend(text.bytes[..text.len].iter().map(|&b| char::from(b)));
+    }
+
+    fn spelled(&self) -> AsciiBuf {
         let mut text = AsciiBuf::default();
         self.san.spell(&mut text);
         if let Some(s) = self.suffix {
             text.push(s.char());
         }
-        f.write_str(text.as_str())
+        text
+    }
+}
+
+impl fmt::Display for SanPlus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.spelled().as_str())
     }
 }
 
@@ -333,6 +355,15 @@ fn disambiguation(
     }
 }
 
+/// Whether another piece of `role` of the side to move reaches `to` by its way of moving,
+/// pins and checks aside (a knight, bishop, rook or queen moving from `from`).
+fn has_rivals(pos: &Position, role: Role, from: Square, to: Square) -> bool {
+    let board = pos.board();
+    let rivals = board.by_piece(role.of(pos.turn())).without(from);
+    rivals.any()
+        && (crate::attacks::attacks(role.of(pos.turn()), to, board.occupied()) & rivals).any()
+}
+
 impl San {
     /// The canonical SAN of a legal move in `pos` (without suffix).
     pub fn from_move(pos: &Position, m: &Move) -> San {
@@ -346,10 +377,16 @@ impl San {
             } => {
                 let (file, rank) = if pos.ruleset() != crate::Ruleset::Chess {
                     variant_disambiguation(&pos.legal_moves(), role, from, to)
+                } else if role == Role::Pawn {
+                    (from.file() != to.file(), false)
+                } else if role == Role::King || !has_rivals(pos, role, from, to) {
+                    // Nearly every move: no other piece of its kind reaches the square
+                    // even ignoring pins, so the costlier legal test is not needed.
+                    (false, false)
                 } else {
                     match Context::new(pos) {
                         Some(ctx) => disambiguation(pos, &ctx, role, from, to),
-                        None => (role == Role::Pawn && capture.is_some(), false),
+                        None => (false, false),
                     }
                 };
                 San::Normal {
@@ -2070,5 +2107,67 @@ mod quick_tests {
         }
         // Nearly every canonical token takes the fast path.
         assert!(quick_hits * 10 > total * 8, "{quick_hits} of {total}");
+    }
+}
+
+#[cfg(test)]
+mod writing_tests {
+    use super::{San, told_apart, variant_disambiguation};
+    use crate::{Move, Position};
+
+    /// SAN as the rule says, from the whole list of legal moves: the reference that
+    /// `San::from_move`'s shortcuts (no legality test when no other piece of the kind
+    /// reaches the square) are held to.
+    fn reference(pos: &Position, m: &Move) -> San {
+        let legal = pos.legal_moves();
+        match *m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                let (file, rank) = match role {
+                    crate::Role::King => told_apart(from, crate::Bitboard::EMPTY),
+                    _ => variant_disambiguation(&legal, role, from, to),
+                };
+                San::Normal {
+                    role,
+                    file: file.then_some(from.file()),
+                    rank: rank.then_some(from.rank()),
+                    capture: capture.is_some(),
+                    to,
+                    promotion,
+                }
+            }
+            _ => San::from_move(pos, m),
+        }
+    }
+
+    /// Every move of every position two plies deep from positions full of pieces that
+    /// can replace each other: pins, checks, promotions to a third queen or knight.
+    #[test]
+    fn written_san_tells_pieces_apart_as_the_legal_moves_say() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "kn4n1/3P1P2/8/2N1N3/8/2N1N1Q1/1Q3Q2/4K2R w K - 0 1",
+            "4k3/8/8/3q1q2/2B1R1B1/3Q1Q2/8/4K3 b - - 0 1",
+            "3r3k/8/8/R2N1N1r/8/8/8/3RK2R w K - 0 1",
+        ];
+        let mut moves = 0;
+        for fen in fens {
+            let start = Position::from_fen(fen).expect("a legal position");
+            for first in start.legal_moves() {
+                let next = start.play(&first);
+                for pos in [&start, &next] {
+                    for m in pos.legal_moves() {
+                        assert_eq!(San::from_move(pos, &m), reference(pos, &m), "{fen}");
+                        moves += 1;
+                    }
+                }
+            }
+        }
+        assert!(moves > 10_000, "{moves} moves written");
     }
 }

@@ -230,15 +230,30 @@ impl Uci {
     }
 }
 
-impl fmt::Display for Uci {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Uci {
+    /// Appends the move's text to `out`: what `to_string` gives, without the formatter's
+    /// machinery (moves are written by the million).
+    ///
+    /// ```
+    /// use pgn::Uci;
+    /// let mut text = String::new();
+    /// "e7e8q".parse::<Uci>()?.append_to(&mut text);
+    /// assert_eq!(text, "e7e8q");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn append_to(&self, out: &mut String) {
+        let (text, len) = self.spelled();
+        out.extend(text[..len].iter().map(|&b| char::from(b)));
+    }
+
+    /// The move's ASCII text on the stack, and its length.
+    fn spelled(&self) -> ([u8; 5], usize) {
         match *self {
             Uci::Normal {
                 from,
                 to,
                 promotion,
             } => {
-                // Spelled on the stack and written at once (see `San`'s `Display`).
                 let mut text = [
                     from.file().char() as u8,
                     from.rank().char() as u8,
@@ -253,11 +268,28 @@ impl fmt::Display for Uci {
                     }
                     None => 4,
                 };
-                f.write_str(std::str::from_utf8(&text[..len]).unwrap_or_default())
+                (text, len)
             }
-            Uci::Put { role, to } => write!(f, "{}@{to}", role.upper_char()),
-            Uci::Null => f.write_str("0000"),
+            Uci::Put { role, to } => (
+                [
+                    role.upper_char() as u8,
+                    b'@',
+                    to.file().char() as u8,
+                    to.rank().char() as u8,
+                    b' ',
+                ],
+                4,
+            ),
+            Uci::Null => (*b"0000 ", 4),
         }
+    }
+}
+
+impl fmt::Display for Uci {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Spelled on the stack and written at once (see `San`'s `Display`).
+        let (text, len) = self.spelled();
+        f.write_str(std::str::from_utf8(&text[..len]).unwrap_or_default())
     }
 }
 

@@ -22,6 +22,12 @@ use game::{Diagnostic, Eval, Game, Move};
 use reading::Games;
 use source::Given;
 
+/// The readers' workers allocate and free many small things (tags, trees, each move's
+/// text): with mimalloc rather than the C library's allocator, `to_arrow` on the lichess
+/// bench file ×10 took 0.069 s instead of 0.087 s (warm, median of 8).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Options of a reading: strict or lenient.
 fn read_options(strict: bool) -> ReadOptions {
     if strict {
