@@ -144,7 +144,7 @@ static CLASS: [u8; 256] = {
 
 /// Whether a byte may continue a symbol.
 #[inline]
-pub(crate) fn is_symbol_byte(b: u8) -> bool {
+pub(crate) const fn is_symbol_byte(b: u8) -> bool {
     CLASS[b as usize] & SYMBOL != 0
 }
 

@@ -26,6 +26,7 @@ mod raw;
 mod reader;
 mod rules;
 mod second;
+mod skim;
 mod span;
 mod stream;
 mod tags;

@@ -315,6 +315,9 @@ enum Ending {
 /// ```
 pub struct Reader<R> {
     inner: R,
+    /// Whether a stopped game's plain tokens are passed over a block at a time
+    /// ([`crate::skim`]); off only in the test that holds it to the token loop.
+    skim: bool,
     dialect: Dialect,
     /// Where a symbol may go on past its symbol bytes (a move mark of the dialect, a
     /// backslash), for the fast path.
@@ -510,6 +513,7 @@ impl<R: Read> Reader<R> {
     ) -> Reader<R> {
         Reader {
             inner,
+            skim: true,
             continuations: SymbolContinuations::new(dialect.move_marks),
             dialect,
             options,
@@ -1860,6 +1864,16 @@ impl<R: Read> Reader<R> {
         // The end of the last token read.
         let mut done = pos;
         loop {
+            if muted && self.skim {
+                // Runs of plain moves and move numbers tell nothing here: passed over
+                // whole, up to the first token this loop must look at.
+                let end = crate::skim::plain_tokens_end(buf, pos);
+                if end > pos {
+                    any = true;
+                    done = end;
+                    pos = end;
+                }
+            }
             let (start, first) = match buf.get(pos..pos + 2) {
                 // Most tokens follow one space.
                 Some(&[b' ', b]) if !is_space(b) => (pos + 1, b),
@@ -2271,6 +2285,158 @@ fn evaluation_symbol_spelled(symbol: &[u8]) -> Option<Nag> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What a reading shows of games whose visitor stops at their movetext: where each
+    /// ends, its diagnostics, and what the reader says at the end.
+    #[derive(Default)]
+    struct StopAtMovetext {
+        seen: Vec<String>,
+    }
+
+    impl Visitor for StopAtMovetext {
+        type Output = ();
+
+        fn begin_movetext(&mut self) -> ControlFlow<()> {
+            ControlFlow::Break(())
+        }
+
+        fn diagnostic(&mut self, diagnostic: Diagnostic) {
+            self.seen.push(format!("{diagnostic:?}"));
+        }
+
+        fn end_game(&mut self, raw: RawGame<'_>) {
+            self.seen.push(format!("game {} {:?}", raw.index, raw.span));
+        }
+    }
+
+    /// A source that gives a few bytes per read, so that tokens and blocks meet the
+    /// buffer's end everywhere.
+    struct Trickle<'a> {
+        text: &'a [u8],
+        step: usize,
+    }
+
+    impl io::Read for Trickle<'_> {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            let n = self.step.min(out.len()).min(self.text.len());
+            out[..n].copy_from_slice(&self.text[..n]);
+            self.text = &self.text[n..];
+            Ok(n)
+        }
+    }
+
+    fn stopped_reading(text: &[u8], dialect: Dialect, skim: bool, step: usize) -> Vec<String> {
+        let source = Trickle { text, step };
+        let mut reader = Reader::with_buffer(source, dialect, ReadOptions::default(), 16);
+        reader.skim = skim;
+        let mut visitor = StopAtMovetext::default();
+        while reader
+            .read_game(&mut visitor)
+            .expect("reading from memory")
+            .is_some()
+        {}
+        visitor.seen
+    }
+
+    /// The texts the skim is held to the token loop on: the project's corpus, the
+    /// shared corpus when there is one, and edits of them that put in what the skim must
+    /// stop at (markers, comments, variations, glyphs, blank lines, tabs, tag lines).
+    fn skim_texts() -> Vec<(std::path::PathBuf, Vec<u8>)> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut dirs = vec![root.join("corpus/pgn"), root.join("corpus/pdn")];
+        if let Some(shared) = std::env::var_os("NOTATION_SHARED_CORPUS") {
+            let shared = std::path::PathBuf::from(shared);
+            dirs.extend(
+                [
+                    "pgn/bench",
+                    "pgn/python-chess",
+                    "pgn/scalachess",
+                    "pdn/pdn3-conformance/succeed",
+                    "pdn/pdn3-conformance/fail",
+                ]
+                .map(|d| shared.join(d)),
+            );
+        }
+        let mut texts = Vec::new();
+        for dir in dirs {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if path.is_file() {
+                    if let Ok(text) = std::fs::read(&path) {
+                        texts.push((path, text));
+                    }
+                }
+            }
+        }
+        texts.sort();
+        texts
+    }
+
+    /// A stopped game is passed over block by block as the token loop passes it over:
+    /// the same games, ending at the same bytes, with the same diagnostics.
+    #[test]
+    fn skimming_a_stopped_game_is_reading_it_token_by_token() {
+        let inserts: [&[u8]; 16] = [
+            b" 1-0 ",
+            b"*",
+            b" {c} ",
+            b"(",
+            b")",
+            b" $1 ",
+            b"!",
+            b" N ",
+            b"\n\n",
+            b"\t",
+            b"\r\n",
+            b"\n[Event \"x\"]\n",
+            b"\n%x\n",
+            b" 12 ",
+            b"1.",
+            b"\xc3\xa9",
+        ];
+        let mut seed = 7u64;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        let mut games = 0;
+        for (path, text) in skim_texts() {
+            let dialect = if path.extension().is_some_and(|e| e == "pdn") {
+                Dialect::PDN
+            } else {
+                Dialect::PGN
+            };
+            // Long files are held to it whole once, and cut for the edits.
+            let mut variants = vec![(text.clone(), 1 << 16)];
+            let head = &text[..text.len().min(20_000)];
+            for _ in 0..4 {
+                let mut edited = head.to_vec();
+                for _ in 0..1 + next(8) {
+                    let at = next(edited.len() + 1);
+                    let insert = inserts[next(inserts.len())];
+                    edited.splice(at..at, insert.iter().copied());
+                }
+                variants.push((edited, 1 + next(100)));
+            }
+            for (text, step) in variants {
+                let skimmed = stopped_reading(&text, dialect, true, step);
+                let read = stopped_reading(&text, dialect, false, step);
+                games += read.iter().filter(|s| s.starts_with("game")).count();
+                assert_eq!(
+                    skimmed,
+                    read,
+                    "{} (read {step} bytes at a time)",
+                    path.display()
+                );
+            }
+        }
+        assert!(games > 500, "{games} games read");
+    }
 
     /// [`locate`] the plain way: byte by byte from the start.
     fn locate_naive(text: &[u8], start: Location, at: u64) -> Location {
