@@ -131,6 +131,13 @@ pub trait Notate: Rules + Sync {
         self.play(position, mv);
     }
 
+    /// These rules as chess's, for the work that has a way of its own for chess (the
+    /// games table's rows, built without a tree); `None` for any other rules (the
+    /// default).
+    fn as_chess(&self) -> Option<&pgn::Chess> {
+        None
+    }
+
     /// A position's key for the positions table: for chess, its Polyglot key; `None`
     /// for rules with no such key (the default).
     fn position_key(&self, _position: &Self::Position) -> Option<u64> {
@@ -386,6 +393,10 @@ impl Notate for pgn::Chess {
         position.play_mut(mv);
         let suffix = pgn::san::Suffix::for_position(position);
         pgn::SanPlus { san, suffix }.append_to(text);
+    }
+
+    fn as_chess(&self) -> Option<&pgn::Chess> {
+        Some(self)
     }
 
     fn position_key(&self, position: &pgn::Position) -> Option<u64> {

@@ -16,7 +16,8 @@ use columnar::{
     PositionsBuilder, RecordBatch,
 };
 use notation::{
-    Diagnostic, GameReader, KeepRaw, LineId, Player, ReadGame, ReadOptions, Severity, WriteOptions,
+    Diagnostic, Ended, GameBuilder, GameReader, GameSink, KeepRaw, LineId, Nag, NodeId, Place,
+    Player, ReadGame, ReadOptions, Rules, Severity, WriteOptions,
 };
 
 use crate::games::{Notate, walk_main_line_playing};
@@ -85,6 +86,18 @@ struct Rows {
 }
 
 impl Rows {
+    fn new(positions: bool) -> Rows {
+        Rows {
+            games: GamesBuilder::new(),
+            positions: positions.then(PositionsBuilder::new),
+            diagnostics: Vec::new(),
+            text: String::new(),
+            uci: String::new(),
+            movetext: String::new(),
+            nags: Vec::new(),
+        }
+    }
+
     fn take(&mut self) -> Item {
         Item {
             games: self.games.finish(),
@@ -100,21 +113,29 @@ impl<G: Notate> Task for ParquetTask<'_, G> {
 
     fn run(
         &self,
+        input: Input<'_>,
+        origin: Origin,
+        sink: &mut dyn FnMut(Item) -> io::Result<()>,
+    ) -> io::Result<u64> {
+        match self.rules.as_chess() {
+            Some(chess) if !self.positions => self.run_chess(chess, input, origin, sink),
+            _ => self.run_tree(input, origin, sink),
+        }
+    }
+}
+
+impl<G: Notate> ParquetTask<'_, G> {
+    /// [`Task::run`] for any rules: each game read into a tree, whose main line is
+    /// walked for its rows ([`ParquetTask::add`]).
+    fn run_tree(
+        &self,
         mut input: Input<'_>,
         origin: Origin,
         sink: &mut dyn FnMut(Item) -> io::Result<()>,
     ) -> io::Result<u64> {
         let reader = input.reader(self.rules.dialect(), self.options);
         let mut reader = GameReader::from_reader(self.rules, reader).keep_raw(KeepRaw::Never);
-        let mut rows = Rows {
-            games: GamesBuilder::new(),
-            positions: self.positions.then(PositionsBuilder::new),
-            diagnostics: Vec::new(),
-            text: String::new(),
-            uci: String::new(),
-            movetext: String::new(),
-            nags: Vec::new(),
-        };
+        let mut rows = Rows::new(self.positions);
         let mut games = 0;
         while let Some(mut game) = reader.read_game()? {
             games += 1;
@@ -142,9 +163,50 @@ impl<G: Notate> Task for ParquetTask<'_, G> {
         }
         Ok(games)
     }
-}
 
-impl<G: Notate> ParquetTask<'_, G> {
+    /// [`Task::run`] for chess games without the positions table: the rows are built as
+    /// the builder reads, without a tree ([`ChessRows`]).
+    fn run_chess(
+        &self,
+        chess: &pgn::Chess,
+        mut input: Input<'_>,
+        origin: Origin,
+        sink: &mut dyn FnMut(Item) -> io::Result<()>,
+    ) -> io::Result<u64> {
+        let task = ParquetTask {
+            rules: chess,
+            options: self.options,
+            name: self.name,
+            placing: self.placing,
+            positions: false,
+        };
+        let mut reader = input.reader(chess.dialect(), self.options);
+        let rows = ChessRows::new(task, origin);
+        let mut builder =
+            GameBuilder::with_sink(chess, self.options, rows).keep_raw(KeepRaw::Never);
+        let mut games = 0;
+        while reader.read_game(&mut builder)?.is_some() {
+            games += 1;
+            let rows = &mut builder.sink_mut().rows;
+            if rows.games.bytes() >= BATCH_BYTES {
+                sink(rows.take())?;
+            }
+        }
+        let mut orphans = builder.take_orphans();
+        let buffer = reader.into_vec();
+        input.give_back(buffer);
+        for d in &mut orphans {
+            origin.place(d);
+        }
+        let rows = &mut builder.sink_mut().rows;
+        if !rows.games.is_empty() || !orphans.is_empty() {
+            let mut item = rows.take();
+            item.orphans = orphans;
+            sink(item)?;
+        }
+        Ok(games)
+    }
+
     /// Adds a game's rows. Its number is its index in the chunk, from 1: the emitter
     /// adds the games before the chunk. Returns the diagnostic of a movetext too long for
     /// a cell, cut there.
@@ -302,16 +364,50 @@ impl<G: Notate> ParquetTask<'_, G> {
             rows.movetext.clear();
             write_main_line(rules, game, &mut rows.movetext);
         }
+        let first_location = read.diagnostics.first().map(|d| d.location);
+        let opening = openings.opening();
+        self.finish_row(
+            rows,
+            game,
+            read.index,
+            first_location,
+            plies,
+            end.as_ref(),
+            opening,
+            offset,
+        )
+    }
+
+    /// Ends a game's row, its movetext written in `rows.movetext`: its tags, FENs,
+    /// outcome, variant and opening. Returns the diagnostic of a movetext too long for a
+    /// cell, cut there (at the game's first diagnostic's place).
+    #[allow(clippy::too_many_arguments)]
+    fn finish_row(
+        &self,
+        rows: &mut Rows,
+        game: &notation::Game<G::Move>,
+        index: u64,
+        first_location: Option<notation::Location>,
+        plies: u32,
+        end: Option<&G::Position>,
+        opening: Option<&'static pgn::openings::Opening>,
+        offset: u64,
+    ) -> Option<Diagnostic> {
+        let rules = self.rules;
+        let notation = rules.columnar_notation();
+        let number = match self.placing {
+            Placing::Whole => Some(index + 1),
+            Placing::From(_) => None,
+        };
         let tags: Vec<(&str, &str)> = game
             .tags
             .iter()
             .map(|t| (t.name.as_str(), t.value.as_str()))
             .collect();
         let start_fen = rules.start(game).and_then(|p| rules.fen(&p));
-        let final_fen = end.as_ref().and_then(|p| rules.fen(p));
-        let outcome = end.as_ref().and_then(|p| rules.outcome_name(p));
+        let final_fen = end.and_then(|p| rules.fen(p));
+        let outcome = end.and_then(|p| rules.outcome_name(p));
         let variant = rules.variant(game);
-        let opening = openings.opening();
         let eco = opening.map(|o| o.eco().to_string());
         let whole = rows.games.end_game(&GameRecord {
             notation,
@@ -332,17 +428,362 @@ impl<G: Notate> ParquetTask<'_, G> {
         });
         (!whole).then(|| Diagnostic {
             severity: Severity::Error,
-            location: read
-                .diagnostics
-                .first()
-                .map(|d| d.location)
-                .unwrap_or_default(),
-            game: read.index,
+            location: first_location.unwrap_or_default(),
+            game: index,
             kind: notation::DiagnosticKind::TextOutOfMemory {
                 what: "the movetext, cut in the table at its limit of a cell",
                 bytes: rows.movetext.len(),
             },
         })
+    }
+}
+
+/// The games table's rows of chess games, built as the builder reads them: no tree, and
+/// no second walk of the main line. A main-line move's columns are written when the
+/// position after it comes (the next move's, or the game's end), which gives its check
+/// sign; its glyphs and comments are gathered until then, as the export format writes
+/// them after it. A game whose movetext only the export-format writer can write (text
+/// left unread, a set-up, a comment holding a `}`, a comment too large to copy on the
+/// way), or whose start cannot be set up, is read again from its text into a tree and
+/// goes the way of every game of other rules ([`ParquetTask::add`]). A test holds the
+/// rows and diagnostics to that way's on every corpus file.
+struct ChessRows<'r> {
+    task: ParquetTask<'r, pgn::Chess>,
+    origin: Origin,
+    rows: Rows,
+    /// The game being read.
+    game: ChessGame,
+}
+
+/// What [`ChessRows`] holds of the game being read; its buffers are kept from game to
+/// game.
+#[derive(Default)]
+struct ChessGame {
+    /// Whether the rows are built as the game is read (else it is read again).
+    plain: bool,
+    /// Whether its start position could be set up.
+    started: bool,
+    /// Moves read, variations included (the builder's numbering).
+    nodes: u32,
+    /// Lines opened, the main line included.
+    lines: u32,
+    /// Whether each move read is on the main line.
+    main: Vec<bool>,
+    /// The last main-line move, its columns not yet written.
+    pending: Option<PendingMove>,
+    /// Its glyphs and comments (folded), the first `comments_used` of `comments`.
+    nags: Vec<Nag>,
+    comments: Vec<String>,
+    comments_used: usize,
+    /// The main line's moves so far.
+    plies: u32,
+    /// Whether the next move of the second player is written with its number.
+    number_second: bool,
+    openings: pgn::openings::Classifier,
+    /// The columns of the main line's moves written so far: texts one after another,
+    /// each one's end; glyphs likewise.
+    san: String,
+    san_ends: Vec<usize>,
+    uci: String,
+    uci_ends: Vec<usize>,
+    clocks: Vec<Option<f64>>,
+    evals: Vec<Option<columnar::Eval>>,
+    nag_values: Vec<u16>,
+    nag_ends: Vec<usize>,
+    /// A comment folded, on its way.
+    folded: String,
+}
+
+/// A main-line move whose columns wait for the position after it.
+#[derive(Clone, Copy)]
+struct PendingMove {
+    node: u32,
+    san: pgn::San,
+    uci: pgn::Uci,
+    turn: Player,
+    number: u64,
+}
+
+/// Comments longer than this are not copied on the way (their copy is not allocated
+/// fallibly): such a game is read again into a tree, which copies them so.
+const LARGE_COMMENT: usize = 1 << 20;
+
+impl<'r> ChessRows<'r> {
+    fn new(task: ParquetTask<'r, pgn::Chess>, origin: Origin) -> ChessRows<'r> {
+        ChessRows {
+            task,
+            origin,
+            rows: Rows::new(false),
+            game: ChessGame::default(),
+        }
+    }
+
+    /// Writes the columns of the pending move, now that the position after it is known.
+    fn write_pending(&mut self, after: &pgn::Position) {
+        let Some(pending) = self.game.pending.take() else {
+            return;
+        };
+        let game = &mut self.game;
+        let start = game.san.len();
+        let suffix = pgn::san::Suffix::for_position(after);
+        pgn::SanPlus {
+            san: pending.san,
+            suffix,
+        }
+        .append_to(&mut game.san);
+        game.san_ends.push(game.san.len());
+        pending.uci.append_to(&mut game.uci);
+        game.uci_ends.push(game.uci.len());
+        let comments = &game.comments[..game.comments_used];
+        let (clock, eval) = self.task.rules.clock_and_eval(after, comments);
+        game.clocks.push(clock);
+        game.evals.push(eval);
+        game.nag_values.extend(game.nags.iter().map(|nag| nag.0));
+        game.nag_ends.push(game.nag_values.len());
+        // The movetext, as `ParquetTask::add` writes it.
+        let out = &mut self.rows.movetext;
+        if pending.turn == Player::First || game.number_second {
+            space(out);
+            push_number(out, pending.number);
+            out.push_str(if pending.turn == Player::First {
+                "."
+            } else {
+                "..."
+            });
+        }
+        space(out);
+        out.push_str(&game.san[start..]);
+        let glued = game
+            .nags
+            .first()
+            .and_then(|nag| nag.suffix())
+            .filter(|_| self.task.rules.write_options().suffix_symbols);
+        out.push_str(glued.unwrap_or_default());
+        let apart = &game.nags[usize::from(glued.is_some())..];
+        for nag in apart {
+            space(out);
+            let _ = write!(out, "{nag}");
+        }
+        for comment in comments {
+            push_comment(out, comment);
+        }
+        game.number_second =
+            pending.turn == Player::Second || !apart.is_empty() || !comments.is_empty();
+        game.nags.clear();
+        game.comments_used = 0;
+    }
+
+    /// Whether move `node` is on the main line.
+    fn on_main_line(&self, node: NodeId) -> bool {
+        self.game.main.get(node.index()).copied().unwrap_or(false)
+    }
+}
+
+impl GameSink<pgn::Chess> for ChessRows<'_> {
+    type Output = ();
+
+    fn begin_game(&mut self) {
+        let game = &mut self.game;
+        game.plain = true;
+        game.started = false;
+        game.nodes = 0;
+        game.lines = 1;
+        game.main.clear();
+        game.pending = None;
+        game.nags.clear();
+        game.comments_used = 0;
+        game.plies = 0;
+        game.number_second = true;
+        game.openings = pgn::openings::Classifier::new();
+        game.san.clear();
+        game.san_ends.clear();
+        game.uci.clear();
+        game.uci_ends.clear();
+        game.clocks.clear();
+        game.evals.clear();
+        game.nag_values.clear();
+        game.nag_ends.clear();
+        self.rows.movetext.clear();
+    }
+
+    fn large(&mut self) {
+        self.game.plain = false;
+    }
+
+    fn begin_movetext(&mut self, _tags: &notation::Tags, start: Option<&pgn::Position>) {
+        self.game.started = start.is_some();
+        self.game.plain &= start.is_some();
+    }
+
+    fn push_move(&mut self, line: LineId, mv: pgn::Move, position: &pgn::Position) -> NodeId {
+        let id = self.game.nodes;
+        self.game.nodes = id.saturating_add(1);
+        let main = line == LineId::MAIN;
+        self.game.main.push(main);
+        if main && self.game.plain {
+            self.write_pending(position);
+            let rules = self.task.rules;
+            if !self.game.openings.is_done() {
+                rules.see_opening(&mut self.game.openings, position);
+            }
+            self.game.pending = Some(PendingMove {
+                node: id,
+                san: pgn::San::from_move(position, &mv),
+                uci: pgn::Uci::from_move(&mv, position.castling_mode()),
+                turn: rules.turn(position),
+                number: rules.move_number(position),
+            });
+            self.game.plies += 1;
+        }
+        NodeId::new(id)
+    }
+
+    fn nag(&mut self, node: NodeId, nag: Nag) {
+        if self
+            .game
+            .pending
+            .is_some_and(|p| p.node as usize == node.index())
+        {
+            self.game.nags.push(nag);
+        } else if self.on_main_line(node) {
+            // After a move before the last: the writer's order, not the reading's.
+            self.game.plain = false;
+        }
+    }
+
+    fn comment(&mut self, place: Place, text: &str) -> bool {
+        let on_main = match place {
+            Place::Node(node) => self.on_main_line(node),
+            Place::Line(line) => line == LineId::MAIN,
+        };
+        if !on_main || !self.game.plain {
+            return true;
+        }
+        if text.len() > LARGE_COMMENT {
+            self.game.plain = false;
+            return true;
+        }
+        let game = &mut self.game;
+        game.folded.clear();
+        notation::push_collapsed(&mut game.folded, text);
+        if game.folded.contains('}') {
+            game.plain = false;
+            return true;
+        }
+        match place {
+            Place::Node(node)
+                if game
+                    .pending
+                    .is_some_and(|p| p.node as usize == node.index()) =>
+            {
+                if game.comments_used == game.comments.len() {
+                    game.comments.push(String::new());
+                }
+                let slot = &mut game.comments[game.comments_used];
+                slot.clear();
+                slot.push_str(&game.folded);
+                game.comments_used += 1;
+            }
+            Place::Line(_) if game.plies == 0 => {
+                push_comment(&mut self.rows.movetext, &game.folded)
+            }
+            _ => game.plain = false,
+        }
+        true
+    }
+
+    fn add_variation(&mut self, _node: NodeId) -> LineId {
+        self.game.lines = self.game.lines.saturating_add(1);
+        LineId::new(self.game.lines - 1)
+    }
+
+    fn setup(&mut self, place: Place, _text: &str) {
+        let on_main = match place {
+            Place::Node(node) => self.on_main_line(node),
+            Place::Line(line) => line == LineId::MAIN,
+        };
+        if on_main {
+            self.game.plain = false;
+        }
+    }
+
+    fn keep_tail(&mut self, _line: LineId, text: &str) -> bool {
+        if !text.is_empty() {
+            self.game.plain = false;
+        }
+        true
+    }
+
+    fn end_game(&mut self, ended: Ended<'_, pgn::Chess>) {
+        let offset = self.task.placing.base() + self.origin.offset + ended.span.start;
+        let mut diagnostics = ended.diagnostics;
+        for d in &mut diagnostics {
+            self.origin.place(d);
+        }
+        let first_location = diagnostics.first().map(|d| d.location);
+        let end = ended
+            .end
+            .filter(|_| self.game.plain && self.game.started && !ended.second);
+        let cut = match end {
+            Some(&end) => {
+                self.write_pending(&end);
+                let game = &mut self.game;
+                if !game.openings.is_done() {
+                    self.task.rules.see_opening(&mut game.openings, &end);
+                }
+                let (mut san, mut uci, mut nags) = (0, 0, 0);
+                for i in 0..game.san_ends.len() {
+                    let (san_end, uci_end, nags_end) =
+                        (game.san_ends[i], game.uci_ends[i], game.nag_ends[i]);
+                    self.rows.games.push_move(&MoveRecord {
+                        notation: columnar::Notation::Chess,
+                        san: &game.san[san..san_end],
+                        uci: Some(&game.uci[uci..uci_end]),
+                        clock: game.clocks[i],
+                        eval: game.evals[i],
+                        nags: &game.nag_values[nags..nags_end],
+                    });
+                    (san, uci, nags) = (san_end, uci_end, nags_end);
+                }
+                let mut tree = notation::Game::new();
+                tree.tags = ended.tags;
+                tree.result = ended.result;
+                let rules = self.task.rules;
+                let (result, _) = rules.game_result(&tree.tags, Some(&end), tree.result);
+                space(&mut self.rows.movetext);
+                self.rows.movetext.push_str(result.as_str());
+                let opening = game.openings.opening();
+                let plies = game.plies;
+                self.task.finish_row(
+                    &mut self.rows,
+                    &tree,
+                    ended.index,
+                    first_location,
+                    plies,
+                    Some(&end),
+                    opening,
+                    offset,
+                )
+            }
+            None => {
+                // Read again into a tree, from the game's text.
+                let rules = self.task.rules;
+                let mut again =
+                    GameReader::new(rules, ended.text, self.task.options).keep_raw(KeepRaw::Never);
+                match again.read_game() {
+                    Ok(Some(mut read)) => {
+                        read.index = ended.index;
+                        read.diagnostics = diagnostics.clone();
+                        self.task.add(&mut self.rows, &read, offset)
+                    }
+                    // Memory holds the text: no reading error; and a game's text holds a
+                    // game.
+                    Ok(None) | Err(_) => None,
+                }
+            }
+        };
+        diagnostics.extend(cut);
+        self.rows.diagnostics.push(diagnostics);
     }
 }
 
@@ -523,5 +964,130 @@ impl Emitter<'_> {
                 self.name, d.location, d.severity, d.kind
             ),
         };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rows of `text`'s chess games, and their diagnostics, the tree's way or
+    /// [`ChessRows`]'s.
+    fn rows(text: &[u8], without_tree: bool) -> Vec<(RecordBatch, Vec<Vec<Diagnostic>>)> {
+        let rules = crate::games::chess();
+        let task = ParquetTask {
+            rules: &rules,
+            options: ReadOptions::default(),
+            name: "test.pgn",
+            placing: Placing::Whole,
+            positions: false,
+        };
+        let mut bytes = text.to_vec();
+        let input = Input {
+            bytes: &mut bytes,
+            rest: None,
+            cut_short: false,
+            unseparated: false,
+        };
+        let mut items = Vec::new();
+        let mut keep = |item: Item| {
+            let mut diagnostics = item.diagnostics;
+            diagnostics.push(item.orphans);
+            items.push((item.games, diagnostics));
+            Ok(())
+        };
+        let origin = Origin::default();
+        let read = if without_tree {
+            task.run_chess(&rules, input, origin, &mut keep)
+        } else {
+            task.run_tree(input, origin, &mut keep)
+        };
+        read.expect("reading from memory");
+        items
+    }
+
+    /// Chess games' rows built as they are read are the rows of their trees, with the
+    /// same diagnostics: on every PGN file of the corpus (and of the shared corpus, when
+    /// there is one), whose games hold errors, set-ups, text left unread, comments with
+    /// `}`, variations and glyphs in every order.
+    #[test]
+    fn chess_rows_without_a_tree_are_the_rows_of_the_tree() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut dirs = vec![root.join("corpus/pgn")];
+        if let Some(shared) = std::env::var_os("NOTATION_SHARED_CORPUS") {
+            let shared = std::path::PathBuf::from(shared);
+            dirs.extend(
+                ["pgn/bench", "pgn/python-chess", "pgn/scalachess"].map(|d| shared.join(d)),
+            );
+        }
+        // And what the corpus may lack: a `;` comment holding a `}`, glyphs after
+        // comments, comments after variations, before the first move and in variations, a
+        // set-up in the movetext, a start that cannot be set up, an illegal move.
+        let made = br#"[Event "a"]
+
+{before} 1. e4 ; a } in a comment
+e5 {c} $1 $14 2. Nf3 (2. Nc3 {v} Nc6 $2) {after the variation} 2... Nc6 $3 {x} 3. Bb5 1-0
+
+[Event "b"]
+[SetUp "1"]
+[FEN "4k3/8/8/8/8/8/8/4K2R w K - 0 1"]
+
+1. O-O+ Kd7 2. Rf7+ {[%clk 0:01:00] [%eval #3]} Ke6 *
+
+[Event "c"]
+[FEN "8/8/8/8/8/8/8/8 w - - 0 1"]
+
+1. e4 *
+
+[Event "d"]
+
+1. e4 e5 2. Ke3 Nf6 *
+
+[Event "e"]
+
+1. d4 d5 /rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 2/ 2. c4 *
+
+[Event "f"]
+
+1. e4 {one} {two} e5 {[%clk 0:00:59.5]} 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0
+"#;
+        let mut games = 0;
+        let (tree, read) = (rows(made, false), rows(made, true));
+        assert_eq!(tree, read, "the hand-made games");
+        games += tree
+            .iter()
+            .map(|(batch, _)| batch.num_rows())
+            .sum::<usize>();
+        for dir in dirs {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                let Ok(text) = std::fs::read(&path) else {
+                    continue;
+                };
+                let (tree, read) = (rows(&text, false), rows(&text, true));
+                games += tree
+                    .iter()
+                    .map(|(batch, _)| batch.num_rows())
+                    .sum::<usize>();
+                assert_eq!(tree.len(), read.len(), "{}", path.display());
+                for ((tree, tree_diagnostics), (read, read_diagnostics)) in tree.iter().zip(&read) {
+                    assert_eq!(tree_diagnostics, read_diagnostics, "{}", path.display());
+                    assert_eq!(tree.schema(), read.schema());
+                    for (i, (a, b)) in tree.columns().iter().zip(read.columns()).enumerate() {
+                        assert_eq!(
+                            a,
+                            b,
+                            "{}: column {}",
+                            path.display(),
+                            tree.schema().field(i).name()
+                        );
+                    }
+                }
+            }
+        }
+        assert!(games > 200, "{games} games");
     }
 }

@@ -496,6 +496,11 @@ impl<'r, R: Rules, S: GameSink<R>> GameBuilder<'r, R, S> {
         self.diagnostics.take_orphans()
     }
 
+    /// The sink, to take from it what it gathered between games.
+    pub fn sink_mut(&mut self) -> &mut S {
+        &mut self.sink
+    }
+
     fn report(&mut self, kind: DiagnosticKind, at: &At<'_>) {
         self.diagnostics.report(kind, at);
     }

@@ -118,6 +118,18 @@ impl std::str::FromStr for ClockTime {
 /// The milliseconds of a clock written `H:MM:SS.fff` (see [`ClockTime`]'s `FromStr`), in
 /// one pass over the bytes.
 fn parse_clock(text: &[u8]) -> Option<ClockTime> {
+    // The form lichess writes after every move, read at once.
+    if let &[h, b':', m, m1, b':', s, s1] = text
+        && [h, m, m1, s, s1].iter().all(u8::is_ascii_digit)
+        && m < b'6'
+        && s < b'6'
+    {
+        let value = |tens: u8, ones: u8| u64::from(tens - b'0') * 10 + u64::from(ones - b'0');
+        let seconds = (u64::from(h - b'0') * 60 + value(m, m1)) * 60 + value(s, s1);
+        return Some(ClockTime {
+            millis: seconds * 1000,
+        });
+    }
     let (whole, fraction) = match text.iter().position(|&b| b == b'.') {
         Some(dot) => (&text[..dot], Some(&text[dot + 1..])),
         None => (text, None),
@@ -719,6 +731,9 @@ mod tests {
             ("0:00:05.25", 5_250),
             ("1:00:00.005", 3_600_005),
             ("3:00", 180_000),
+            ("1:02:03", 3_723_000),
+            ("0:59:59", 3_599_000),
+            ("9:00:00", 32_400_000),
             ("59", 59_000),
             ("100:00:00", 360_000_000),
             ("000000000001:00:00", 3_600_000),
@@ -732,6 +747,9 @@ mod tests {
             ":30",
             "1:60:00",
             "1:00:60",
+            "1:0a:00",
+            "1:00:6a",
+            "a:00:00",
             "1:2:3:4",
             ".5",
             "1.",
