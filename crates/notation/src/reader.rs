@@ -2363,7 +2363,9 @@ mod tests {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
         let mut dirs = vec![root.join("corpus/pgn"), root.join("corpus/pdn")];
         if let Some(shared) = std::env::var_os("NOTATION_SHARED_CORPUS") {
-            let shared = std::path::PathBuf::from(shared);
+            // As `.ci/run` sets it: relative to the workspace.
+            let shared = root.join(shared);
+            assert!(shared.is_dir(), "no shared corpus at {}", shared.display());
             dirs.extend(
                 [
                     "pgn/bench",
