@@ -10,7 +10,12 @@ pub struct Temp(PathBuf);
 
 impl Temp {
     pub fn new(name: &str) -> Temp {
-        let dir = std::env::temp_dir().join(format!("notate-test-{}-{name}", std::process::id()));
+        // Numbered too: tests run in parallel, and two may ask for the same name (one
+        // helper for several tests).
+        static MADE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir =
+            std::env::temp_dir().join(format!("notate-test-{}-{n}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("temp dir");
         Temp(dir)
