@@ -17,7 +17,7 @@ use columnar::{
 };
 use notation::{
     Diagnostic, Ended, GameBuilder, GameReader, GameSink, KeepRaw, LineId, Nag, NodeId, Place,
-    Player, ReadGame, ReadOptions, Rules, Severity, WriteOptions,
+    Player, ReadGame, ReadMove, ReadOptions, Rules, Severity, WriteOptions,
 };
 
 use crate::games::{Notate, walk_main_line_playing};
@@ -494,12 +494,13 @@ struct ChessGame {
     folded: String,
 }
 
-/// A main-line move whose columns wait for the position after it.
+/// A main-line move whose columns wait for its glyphs and comments; its SAN and UCI
+/// are written.
 #[derive(Clone, Copy)]
 struct PendingMove {
     node: u32,
-    san: pgn::San,
-    uci: pgn::Uci,
+    /// Where its SAN starts in [`ChessGame::san`].
+    san_start: usize,
     turn: Player,
     number: u64,
 }
@@ -518,22 +519,13 @@ impl<'r> ChessRows<'r> {
         }
     }
 
-    /// Writes the columns of the pending move, now that the position after it is known.
+    /// Writes the columns of the pending move, now that its glyphs and comments are read.
     fn write_pending(&mut self, after: &pgn::Position) {
         let Some(pending) = self.game.pending.take() else {
             return;
         };
         let game = &mut self.game;
-        let start = game.san.len();
-        let suffix = pgn::san::Suffix::for_position(after);
-        pgn::SanPlus {
-            san: pending.san,
-            suffix,
-        }
-        .append_to(&mut game.san);
-        game.san_ends.push(game.san.len());
-        pending.uci.append_to(&mut game.uci);
-        game.uci_ends.push(game.uci.len());
+        let start = pending.san_start;
         let comments = &game.comments[..game.comments_used];
         let (clock, eval) = self.task.rules.clock_and_eval(after, comments);
         game.clocks.push(clock);
@@ -615,25 +607,40 @@ impl GameSink<pgn::Chess> for ChessRows<'_> {
         self.game.plain &= start.is_some();
     }
 
-    fn push_move(&mut self, line: LineId, mv: pgn::Move, position: &pgn::Position) -> NodeId {
+    fn push_move(&mut self, line: LineId, read: ReadMove<'_, pgn::Chess>) -> NodeId {
         let id = self.game.nodes;
         self.game.nodes = id.saturating_add(1);
         let main = line == LineId::MAIN;
         self.game.main.push(main);
         if main && self.game.plain {
+            let position = read.before;
             self.write_pending(position);
             let rules = self.task.rules;
-            if !self.game.openings.is_done() {
-                rules.see_opening(&mut self.game.openings, position);
+            let game = &mut self.game;
+            if !game.openings.is_done() {
+                rules.see_opening(&mut game.openings, position);
             }
-            self.game.pending = Some(PendingMove {
+            let san_start = game.san.len();
+            // A token read with nothing forgiven is its move's SAN, check sign included
+            // (`pgn::Forgiven`: each flag is a departure from it).
+            match std::str::from_utf8(read.token) {
+                Ok(token) if read.forgiven.is_empty() => game.san.push_str(token),
+                _ => pgn::SanPlus {
+                    san: pgn::San::from_move(position, &read.mv),
+                    suffix: pgn::san::Suffix::for_position(read.after),
+                }
+                .append_to(&mut game.san),
+            }
+            game.san_ends.push(game.san.len());
+            pgn::Uci::from_move(&read.mv, position.castling_mode()).append_to(&mut game.uci);
+            game.uci_ends.push(game.uci.len());
+            game.pending = Some(PendingMove {
                 node: id,
-                san: pgn::San::from_move(position, &mv),
-                uci: pgn::Uci::from_move(&mv, position.castling_mode()),
+                san_start,
                 turn: rules.turn(position),
                 number: rules.move_number(position),
             });
-            self.game.plies += 1;
+            game.plies += 1;
         }
         NodeId::new(id)
     }

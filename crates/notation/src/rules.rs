@@ -307,6 +307,22 @@ pub trait Rules {
         context: MoveContext,
     ) -> Result<(Self::Move, Self::Forgiven), Self::MoveError>;
 
+    /// Reads a move token in `position` and plays it there: [`Rules::read_move`], then
+    /// [`Rules::play`]. On error `position` is unchanged.
+    ///
+    /// Rules that find the position after a move while reading it (to tell a check sign
+    /// right from wrong) override it, so that a reader plays each move once.
+    fn read_and_play(
+        &self,
+        position: &mut Self::Position,
+        token: &[u8],
+        context: MoveContext,
+    ) -> Result<(Self::Move, Self::Forgiven), Self::MoveError> {
+        let (mv, forgiven) = self.read_move(position, token, context)?;
+        self.play(position, &mv);
+        Ok((mv, forgiven))
+    }
+
     /// Writes a move canonically, as the export format wants it.
     fn write_move(&self, position: &Self::Position, mv: &Self::Move, out: &mut String);
 

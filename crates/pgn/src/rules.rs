@@ -320,6 +320,22 @@ impl Rules for Chess {
             .map_err(|error| MoveError::new(error, position))
     }
 
+    fn read_and_play(
+        &self,
+        position: &mut Position,
+        token: &[u8],
+        _context: MoveContext,
+    ) -> Result<(Move, Forgiven), MoveError> {
+        // Reading finds the position after the move (for its check sign): keep it.
+        match position.resolve_san(token) {
+            Ok(resolved) => {
+                *position = resolved.after;
+                Ok((resolved.mv, resolved.forgiven))
+            }
+            Err(error) => Err(MoveError::new(error, position)),
+        }
+    }
+
     fn write_move(&self, position: &Position, mv: &Move, out: &mut String) {
         use fmt::Write as _;
         // Writing into a String cannot fail.

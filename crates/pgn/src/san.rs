@@ -445,6 +445,8 @@ impl std::str::FromStr for San {
 
 bitflags! {
     /// What was overlooked to read a move token: each flag is a departure from canonical SAN.
+    /// So a token read with nothing forgiven is its move's SAN, check sign included, as
+    /// [`Position::san`](crate::Position::san) writes it.
     ///
     /// ```
     /// use pgn::{Position, san::Forgiven};

@@ -572,3 +572,102 @@ fn en_passant_mark() {
         Forgiven::EN_PASSANT_MARK | Forgiven::CHECK_SUFFIX,
     );
 }
+
+/// `Forgiven` promises that each flag is a departure from canonical SAN, so that readers
+/// may take a token read with nothing forgiven for the move's SAN (the Arrow rows do).
+/// Every spelling of every legal move of positions with promotions, castling, en passant,
+/// checks, mates and pieces that need disambiguating is read: none but the canonical
+/// one is read with nothing forgiven.
+#[test]
+fn only_the_canonical_token_is_read_with_nothing_forgiven() {
+    let roots = [
+        START,
+        CASTLES,
+        PROMO,
+        MATE,
+        EP,
+        "4k3/8/8/Q7/8/Q1Q5/8/Q1Q1K3 w - - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        "1k6/8/8/8/8/8/3N1N2/R3K2R w KQ - 0 1",
+        "7k/5Q2/6K1/8/8/8/8/8 w - - 0 1",
+    ];
+    let (mut spellings, mut canonicals) = (0, 0);
+    for fen in roots {
+        let root = pos(fen);
+        let mut positions = vec![root];
+        positions.extend(root.legal_moves().iter().map(|m| root.play(m)));
+        for p in &positions {
+            for m in p.legal_moves() {
+                for token in spellings_of(p, &m) {
+                    spellings += 1;
+                    if let Ok(r) = p.resolve_san(token.as_bytes()) {
+                        if r.forgiven.is_empty() {
+                            let canonical = p.san(&r.mv).to_string();
+                            assert_eq!(token, canonical, "{token} in {p:?}");
+                            canonicals += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(spellings > 100_000, "{spellings}");
+    assert!(canonicals > 1_000, "{canonicals}");
+}
+
+/// Ways files write a move: piece letters in both cases, every part of the origin square,
+/// capture marks, promotion forms, check signs, castling with zeros.
+fn spellings_of(p: &Position, m: &Move) -> Vec<String> {
+    let (Some(from), Some(to), Some(role)) = (m.from(), m.to(), m.role()) else {
+        return Vec::new();
+    };
+    let letters: Vec<String> = match role {
+        Role::Pawn => vec![String::new(), "P".into()],
+        _ => vec![role.upper_char().to_string(), role.char().to_string()],
+    };
+    let (file, rank) = (
+        from.file().char().to_string(),
+        from.rank().char().to_string(),
+    );
+    let origins = [
+        String::new(),
+        file.clone(),
+        rank.clone(),
+        format!("{file}{rank}"),
+    ];
+    let promotions: Vec<String> = match m.promotion() {
+        Some(r) => {
+            let (u, l) = (r.upper_char(), r.char());
+            vec![
+                format!("={u}"),
+                format!("{u}"),
+                format!("={l}"),
+                format!("({u})"),
+            ]
+        }
+        None => vec![String::new()],
+    };
+    let mut out = Vec::new();
+    for letter in &letters {
+        for origin in &origins {
+            for mark in ["", "x", "-"] {
+                for promotion in &promotions {
+                    for sign in ["", "+", "#", "++"] {
+                        out.push(format!("{letter}{origin}{mark}{to}{promotion}{sign}"));
+                    }
+                }
+            }
+        }
+    }
+    if m.is_castle() {
+        for castle in ["O-O", "O-O-O", "0-0", "0-0-0", "o-o"] {
+            for sign in ["", "+", "#"] {
+                out.push(format!("{castle}{sign}"));
+            }
+        }
+    }
+    let uci = Uci::from_move(m, p.castling_mode()).to_string();
+    out.push(uci);
+    out
+}
