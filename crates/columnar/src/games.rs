@@ -3,16 +3,13 @@
 use std::sync::Arc;
 
 use arrow_array::builder::{
-    ArrayBuilder, Date32Builder, Float64Builder, Int16Builder, Int32Builder, ListBuilder,
-    StringBuilder, StructBuilder, Time64MicrosecondBuilder, UInt16Builder, UInt32Builder,
-    UInt64Builder,
+    ArrayBuilder, Date32Builder, Int16Builder, Int32Builder, ListBuilder, StringBuilder,
+    StructBuilder, Time64MicrosecondBuilder, UInt32Builder, UInt64Builder,
 };
 use arrow_array::{Array, ArrayRef, RecordBatch, UInt64Array};
 
-use crate::schema::{
-    Eval, TAG_COLUMNS, TypedTag, eval_fields, eval_item, games_schema, nags_item, nullable_item,
-    string_item, tag_fields, tag_item,
-};
+use crate::lists::{ClockList, EvalList, NagList, TextList};
+use crate::schema::{Eval, TAG_COLUMNS, TypedTag, games_schema, string_item, tag_fields, tag_item};
 use crate::values;
 
 /// Which notation a game's moves are written in: chess moves fill `moves_san` and
@@ -42,6 +39,30 @@ pub struct MoveRecord<'a> {
     pub eval: Option<Eval>,
     /// The move's glyphs (`$1`, or `!` read as `$1`).
     pub nags: &'a [u16],
+}
+
+/// A game's main line, column by column, for [`GamesBuilder::push_moves`]: each move's
+/// texts one after another with where each ends, as a reader gathers them.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MoveColumns<'a> {
+    /// Which table columns the moves go to.
+    pub notation: Notation,
+    /// The moves as the game's notation writes them (SAN for chess), one after another.
+    pub texts: &'a str,
+    /// Where each move's text ends in `texts` (at a character boundary).
+    pub text_ends: &'a [usize],
+    /// For chess, the moves in UCI, one after another.
+    pub uci: &'a str,
+    /// Where each move's UCI ends in `uci`.
+    pub uci_ends: &'a [usize],
+    /// Each move's clock, as [`MoveRecord::clock`].
+    pub clocks: &'a [Option<f64>],
+    /// Each move's evaluation.
+    pub evals: &'a [Option<Eval>],
+    /// The moves' glyphs, one move after another.
+    pub nags: &'a [u16],
+    /// Where each move's glyphs end in `nags`.
+    pub nag_ends: &'a [usize],
 }
 
 /// A game's fields, given once its moves are in ([`GamesBuilder::end_game`]).
@@ -157,12 +178,12 @@ pub struct GamesBuilder {
     tag_columns: Vec<TagColumn>,
     tags: ListBuilder<StructBuilder>,
     movetext: StringBuilder,
-    moves_san: ListBuilder<StringBuilder>,
-    moves_uci: ListBuilder<StringBuilder>,
-    moves: ListBuilder<StringBuilder>,
-    clocks: ListBuilder<Float64Builder>,
-    evals: ListBuilder<StructBuilder>,
-    nags: ListBuilder<ListBuilder<UInt16Builder>>,
+    moves_san: TextList,
+    moves_uci: TextList,
+    moves: TextList,
+    clocks: ClockList,
+    evals: EvalList,
+    nags: NagList,
     plies: UInt32Builder,
     start_fen: StringBuilder,
     final_fen: StringBuilder,
@@ -197,16 +218,6 @@ impl GamesBuilder {
                 Box::new(StringBuilder::new()),
             ],
         );
-        let eval = StructBuilder::new(
-            eval_fields(),
-            vec![
-                Box::new(Int32Builder::new()) as Box<dyn ArrayBuilder>,
-                Box::new(Int32Builder::new()),
-            ],
-        );
-        let move_nags = ListBuilder::new(UInt16Builder::new()).with_field(Arc::new(
-            arrow_schema::Field::new("item", arrow_schema::DataType::UInt16, false),
-        ));
         GamesBuilder {
             file: StringBuilder::new(),
             game: UInt64Builder::new(),
@@ -217,13 +228,12 @@ impl GamesBuilder {
                 .collect(),
             tags: ListBuilder::new(tag_pair).with_field(tag_item()),
             movetext: StringBuilder::new(),
-            moves_san: strings(),
-            moves_uci: strings(),
-            moves: strings(),
-            clocks: ListBuilder::new(Float64Builder::new())
-                .with_field(nullable_item(arrow_schema::DataType::Float64)),
-            evals: ListBuilder::new(eval).with_field(eval_item()),
-            nags: ListBuilder::new(move_nags).with_field(nags_item()),
+            moves_san: TextList::new(),
+            moves_uci: TextList::new(),
+            moves: TextList::new(),
+            clocks: ClockList::new(),
+            evals: EvalList::new(),
+            nags: NagList::new(),
             plies: UInt32Builder::new(),
             start_fen: StringBuilder::new(),
             final_fen: StringBuilder::new(),
@@ -243,19 +253,82 @@ impl GamesBuilder {
     pub fn push_move(&mut self, m: &MoveRecord<'_>) {
         match m.notation {
             Notation::Chess => {
-                self.moves_san.values().append_value(cell(m.san));
-                self.moves_uci
-                    .values()
-                    .append_value(cell(m.uci.unwrap_or("")));
+                self.moves_san.push(cell(m.san));
+                self.moves_uci.push(cell(m.uci.unwrap_or("")));
             }
-            Notation::Draughts => self.moves.values().append_value(cell(m.san)),
+            Notation::Draughts => self.moves.push(cell(m.san)),
         }
         self.bytes += m.san.len() + m.uci.map_or(0, str::len) + 16;
-        self.clocks.values().append_option(m.clock);
-        append_eval(self.evals.values(), m.eval);
-        let nags = self.nags.values();
-        nags.values().append_slice(m.nags);
-        nags.append(true);
+        self.clocks.extend(&[m.clock]);
+        self.evals.extend(&[m.eval]);
+        self.nags.push(m.nags);
+    }
+
+    /// Adds moves to the main line of the game being built, all at once: as many as
+    /// [`push_move`](Self::push_move) for each, faster. The columns are of one length.
+    ///
+    /// ```
+    /// use columnar::{GameRecord, GamesBuilder, MoveColumns, Notation};
+    /// let mut table = GamesBuilder::new();
+    /// table.push_moves(&MoveColumns {
+    ///     notation: Notation::Chess,
+    ///     texts: "e4e5Nf3",
+    ///     text_ends: &[2, 4, 7],
+    ///     uci: "e2e4e7e5g1f3",
+    ///     uci_ends: &[4, 8, 12],
+    ///     clocks: &[Some(180.0), Some(179.5), None],
+    ///     evals: &[None, None, None],
+    ///     nags: &[1],
+    ///     nag_ends: &[0, 0, 1],
+    /// });
+    /// table.end_game(&GameRecord { plies: 3, ..GameRecord::new(Notation::Chess) });
+    /// assert_eq!(table.finish().num_rows(), 1);
+    /// ```
+    pub fn push_moves(&mut self, m: &MoveColumns<'_>) {
+        let moves = m.text_ends.len();
+        let agree = m.clocks.len() == moves
+            && m.evals.len() == moves
+            && m.nag_ends.len() == moves
+            && (m.notation == Notation::Draughts || m.uci_ends.len() == moves);
+        let whole = m.texts.len() + m.uci.len() <= MAX_CELL_BYTES;
+        if !agree || !whole {
+            // Not as documented, or texts to cut: a move at a time.
+            self.push_moves_one_by_one(m);
+            return;
+        }
+        match m.notation {
+            Notation::Chess => {
+                self.moves_san.extend(m.texts, m.text_ends);
+                self.moves_uci.extend(m.uci, m.uci_ends);
+            }
+            Notation::Draughts => self.moves.extend(m.texts, m.text_ends),
+        }
+        self.bytes += m.texts.len() + m.uci.len() + 16 * moves;
+        self.clocks.extend(m.clocks);
+        self.evals.extend(m.evals);
+        self.nags.extend(m.nags, m.nag_ends);
+    }
+
+    fn push_moves_one_by_one(&mut self, m: &MoveColumns<'_>) {
+        fn piece<'t>(texts: &'t str, ends: &[usize], i: usize) -> &'t str {
+            let start = i.checked_sub(1).and_then(|j| ends.get(j)).copied();
+            let end = ends.get(i).copied();
+            texts
+                .get(start.unwrap_or(0)..end.unwrap_or(0))
+                .unwrap_or("")
+        }
+        for i in 0..m.text_ends.len() {
+            let nags = i.checked_sub(1).and_then(|j| m.nag_ends.get(j)).copied();
+            let nag_end = m.nag_ends.get(i).copied().unwrap_or(0);
+            self.push_move(&MoveRecord {
+                notation: m.notation,
+                san: piece(m.texts, m.text_ends, i),
+                uci: (m.notation == Notation::Chess).then(|| piece(m.uci, m.uci_ends, i)),
+                clock: m.clocks.get(i).copied().flatten(),
+                eval: m.evals.get(i).copied().flatten(),
+                nags: m.nags.get(nags.unwrap_or(0)..nag_end).unwrap_or_default(),
+            });
+        }
     }
 
     /// Ends the game whose moves were pushed: one row. Returns whether every text fit
@@ -278,12 +351,12 @@ impl GamesBuilder {
         self.tags.append(true);
         self.movetext.append_value(cell(g.movetext));
         let chess = g.notation == Notation::Chess;
-        self.moves_san.append(chess);
-        self.moves_uci.append(chess);
-        self.moves.append(!chess);
-        self.clocks.append(true);
-        self.evals.append(true);
-        self.nags.append(true);
+        self.moves_san.end_row(chess);
+        self.moves_uci.end_row(chess);
+        self.moves.end_row(!chess);
+        self.clocks.end_row();
+        self.evals.end_row();
+        self.nags.end_row();
         self.plies.append_value(g.plies);
         self.start_fen.append_option(g.start_fen.map(cell));
         self.final_fen.append_option(g.final_fen.map(cell));
@@ -464,4 +537,107 @@ pub(crate) fn cell(text: &str) -> &str {
         end -= 1;
     }
     &text[..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Three games' moves: chess with clocks, evaluations and glyphs, draughts, and a
+    /// game without moves.
+    fn games() -> Vec<(Notation, Vec<MoveRecord<'static>>)> {
+        let chess = |san, uci, clock, eval, nags| MoveRecord {
+            notation: Notation::Chess,
+            san,
+            uci: Some(uci),
+            clock,
+            eval,
+            nags,
+        };
+        let draughts = |text| MoveRecord {
+            notation: Notation::Draughts,
+            san: text,
+            ..MoveRecord::default()
+        };
+        vec![
+            (
+                Notation::Chess,
+                vec![
+                    chess("e4", "e2e4", Some(180.0), Some(Eval::Centipawns(17)), &[]),
+                    chess("e5", "e7e5", None, None, &[1, 14]),
+                    chess("Qh5", "d1h5", Some(179.5), Some(Eval::Mate(-3)), &[]),
+                    chess("Nc6", "b8c6", Some(178.0), None, &[2]),
+                ],
+            ),
+            (Notation::Draughts, vec![draughts("32-28"), draughts("19x28")]),
+            (Notation::Chess, Vec::new()),
+        ]
+    }
+
+    fn table(by_columns: bool) -> RecordBatch {
+        let mut table = GamesBuilder::new();
+        for (notation, moves) in games() {
+            if by_columns {
+                let (mut texts, mut text_ends, mut uci, mut uci_ends) =
+                    (String::new(), Vec::new(), String::new(), Vec::new());
+                let (mut nags, mut nag_ends) = (Vec::new(), Vec::new());
+                for m in &moves {
+                    texts.push_str(m.san);
+                    text_ends.push(texts.len());
+                    uci.push_str(m.uci.unwrap_or(""));
+                    uci_ends.push(uci.len());
+                    nags.extend_from_slice(m.nags);
+                    nag_ends.push(nags.len());
+                }
+                let clocks: Vec<_> = moves.iter().map(|m| m.clock).collect();
+                let evals: Vec<_> = moves.iter().map(|m| m.eval).collect();
+                table.push_moves(&MoveColumns {
+                    notation,
+                    texts: &texts,
+                    text_ends: &text_ends,
+                    uci: &uci,
+                    uci_ends: &uci_ends,
+                    clocks: &clocks,
+                    evals: &evals,
+                    nags: &nags,
+                    nag_ends: &nag_ends,
+                });
+            } else {
+                for m in &moves {
+                    table.push_move(m);
+                }
+            }
+            table.end_game(&GameRecord::new(notation));
+        }
+        table.finish()
+    }
+
+    #[test]
+    fn a_main_line_pushed_whole_is_its_moves_pushed_one_by_one() {
+        let (whole, one_by_one) = (table(true), table(false));
+        assert_eq!(whole, one_by_one);
+        assert_eq!(whole.num_rows(), 3);
+        // One chess move without a clock, and the draughts moves.
+        let clocks = whole.column_by_name("clocks").map(|c| c.to_data());
+        assert_eq!(clocks.map(|c| c.child_data()[0].null_count()), Some(3));
+    }
+
+    #[test]
+    fn columns_of_unequal_lengths_are_read_as_far_as_they_go() {
+        let mut table = GamesBuilder::new();
+        table.push_moves(&MoveColumns {
+            notation: Notation::Chess,
+            texts: "e4e5",
+            text_ends: &[2, 4],
+            uci: "e2e4",
+            uci_ends: &[4],
+            clocks: &[Some(1.0)],
+            ..MoveColumns::default()
+        });
+        table.end_game(&GameRecord::new(Notation::Chess));
+        let batch = table.finish();
+        let uci = batch.column_by_name("moves_uci").map(|c| c.to_data());
+        // Two moves, the second with no UCI, clock, evaluation or glyph.
+        assert_eq!(uci.map(|c| c.child_data()[0].len()), Some(2));
+    }
 }

@@ -32,13 +32,15 @@
 //! ```
 
 mod games;
+mod lists;
 mod positions;
 mod schema;
 pub mod values;
 mod writer;
 
 pub use games::{
-    DiagnosticsBuilder, GameRecord, GamesBuilder, MAX_CELL_BYTES, MoveRecord, Notation, renumber,
+    DiagnosticsBuilder, GameRecord, GamesBuilder, MAX_CELL_BYTES, MoveColumns, MoveRecord,
+    Notation, renumber,
 };
 pub use positions::{PositionRecord, PositionsBuilder};
 pub use schema::{Eval, games_schema, positions_schema};

@@ -738,20 +738,17 @@ impl GameSink<pgn::Chess> for ChessRows<'_> {
                 if !game.openings.is_done() {
                     self.task.rules.see_opening(&mut game.openings, &end);
                 }
-                let (mut san, mut uci, mut nags) = (0, 0, 0);
-                for i in 0..game.san_ends.len() {
-                    let (san_end, uci_end, nags_end) =
-                        (game.san_ends[i], game.uci_ends[i], game.nag_ends[i]);
-                    self.rows.games.push_move(&MoveRecord {
-                        notation: columnar::Notation::Chess,
-                        san: &game.san[san..san_end],
-                        uci: Some(&game.uci[uci..uci_end]),
-                        clock: game.clocks[i],
-                        eval: game.evals[i],
-                        nags: &game.nag_values[nags..nags_end],
-                    });
-                    (san, uci, nags) = (san_end, uci_end, nags_end);
-                }
+                self.rows.games.push_moves(&columnar::MoveColumns {
+                    notation: columnar::Notation::Chess,
+                    texts: &game.san,
+                    text_ends: &game.san_ends,
+                    uci: &game.uci,
+                    uci_ends: &game.uci_ends,
+                    clocks: &game.clocks,
+                    evals: &game.evals,
+                    nags: &game.nag_values,
+                    nag_ends: &game.nag_ends,
+                });
                 let mut tree = notation::Game::new();
                 tree.tags = ended.tags;
                 tree.result = ended.result;

@@ -1,0 +1,258 @@
+//! The games table's per-move list columns, filled a game's main line at a time.
+//!
+//! Arrow's generic builders take one value per call, through a type-erased struct builder
+//! for evaluations; a main line comes whole, column by column ([`crate::MoveColumns`]), so
+//! these columns keep plain vectors that a game extends in one go, and become arrays at
+//! the end of a batch.
+
+use std::sync::Arc;
+
+use arrow_array::{
+    ArrayRef, Float64Array, Int32Array, ListArray, StringArray, StructArray, UInt16Array,
+};
+use arrow_buffer::{Buffer, NullBuffer, NullBufferBuilder, OffsetBuffer, ScalarBuffer};
+use arrow_schema::FieldRef;
+
+use crate::schema::Eval;
+use crate::schema::{eval_fields, eval_item, nags_item, nullable_item, string_item};
+
+/// An offset into a column's values. The caller finishes a batch long before its texts
+/// near Arrow's 2 GiB ([`crate::GamesBuilder::bytes`]), as the generic builders require.
+fn offset(at: usize) -> i32 {
+    i32::try_from(at).unwrap_or_else(|_| unreachable!("a batch's column holds under 2 GiB"))
+}
+
+/// A list column's rows: where each ends among the items, and which are null.
+struct ListRows {
+    ends: Vec<i32>,
+    validity: NullBufferBuilder,
+}
+
+impl ListRows {
+    fn new() -> ListRows {
+        ListRows {
+            ends: vec![0],
+            validity: NullBufferBuilder::new(0),
+        }
+    }
+
+    /// Ends a row, the items so far being `items`.
+    fn end_row(&mut self, items: usize, valid: bool) {
+        self.ends.push(offset(items));
+        self.validity.append(valid);
+    }
+
+    fn finish(&mut self) -> (OffsetBuffer<i32>, Option<NullBuffer>) {
+        let ends = std::mem::replace(&mut self.ends, vec![0]);
+        (
+            OffsetBuffer::new(ScalarBuffer::from(ends)),
+            self.validity.finish(),
+        )
+    }
+}
+
+fn list(item: FieldRef, rows: &mut ListRows, values: ArrayRef) -> ListArray {
+    let (offsets, nulls) = rows.finish();
+    ListArray::try_new(item, offsets, values, nulls)
+        .unwrap_or_else(|e| unreachable!("the rows end within the items: {e}"))
+}
+
+/// `list<utf8>`: a game's moves as texts.
+pub(crate) struct TextList {
+    bytes: Vec<u8>,
+    ends: Vec<i32>,
+    rows: ListRows,
+}
+
+impl TextList {
+    pub(crate) fn new() -> TextList {
+        TextList {
+            bytes: Vec::new(),
+            ends: vec![0],
+            rows: ListRows::new(),
+        }
+    }
+
+    /// Adds an item to the row being built.
+    pub(crate) fn push(&mut self, text: &str) {
+        self.bytes.extend_from_slice(text.as_bytes());
+        self.ends.push(offset(self.bytes.len()));
+    }
+
+    /// Adds items to the row being built: `texts` one after another, each ending at its
+    /// entry of `ends` (byte offsets into `texts`, at character boundaries).
+    pub(crate) fn extend(&mut self, texts: &str, ends: &[usize]) {
+        let base = self.bytes.len();
+        self.bytes.extend_from_slice(texts.as_bytes());
+        self.ends.extend(ends.iter().map(|&end| offset(base + end)));
+    }
+
+    pub(crate) fn end_row(&mut self, valid: bool) {
+        self.rows.end_row(self.ends.len() - 1, valid);
+    }
+
+    pub(crate) fn finish(&mut self) -> ListArray {
+        let ends = std::mem::replace(&mut self.ends, vec![0]);
+        let bytes = std::mem::take(&mut self.bytes);
+        let texts = StringArray::try_new(
+            OffsetBuffer::new(ScalarBuffer::from(ends)),
+            Buffer::from_vec(bytes),
+            None,
+        )
+        .unwrap_or_else(|e| unreachable!("whole texts, one after another: {e}"));
+        list(string_item(), &mut self.rows, Arc::new(texts))
+    }
+}
+
+/// `list<float64>`, items nullable: the clocks.
+pub(crate) struct ClockList {
+    values: Vec<f64>,
+    validity: NullBufferBuilder,
+    rows: ListRows,
+}
+
+impl ClockList {
+    pub(crate) fn new() -> ClockList {
+        ClockList {
+            values: Vec::new(),
+            validity: NullBufferBuilder::new(0),
+            rows: ListRows::new(),
+        }
+    }
+
+    pub(crate) fn extend(&mut self, clocks: &[Option<f64>]) {
+        self.values
+            .extend(clocks.iter().map(|c| c.unwrap_or_default()));
+        for clock in clocks {
+            self.validity.append(clock.is_some());
+        }
+    }
+
+    pub(crate) fn end_row(&mut self) {
+        self.rows.end_row(self.values.len(), true);
+    }
+
+    pub(crate) fn finish(&mut self) -> ListArray {
+        let values = Float64Array::new(
+            ScalarBuffer::from(std::mem::take(&mut self.values)),
+            self.validity.finish(),
+        );
+        list(
+            nullable_item(arrow_schema::DataType::Float64),
+            &mut self.rows,
+            Arc::new(values),
+        )
+    }
+}
+
+/// `list<struct<cp: int32, mate: int32>>`, items nullable: the evaluations.
+pub(crate) struct EvalList {
+    cp: Vec<i32>,
+    cp_validity: NullBufferBuilder,
+    mate: Vec<i32>,
+    mate_validity: NullBufferBuilder,
+    validity: NullBufferBuilder,
+    rows: ListRows,
+}
+
+impl EvalList {
+    pub(crate) fn new() -> EvalList {
+        EvalList {
+            cp: Vec::new(),
+            cp_validity: NullBufferBuilder::new(0),
+            mate: Vec::new(),
+            mate_validity: NullBufferBuilder::new(0),
+            validity: NullBufferBuilder::new(0),
+            rows: ListRows::new(),
+        }
+    }
+
+    pub(crate) fn extend(&mut self, evals: &[Option<Eval>]) {
+        for eval in evals {
+            let (cp, mate) = match *eval {
+                Some(Eval::Centipawns(cp)) => (Some(cp), None),
+                Some(Eval::Mate(n)) => (None, Some(n)),
+                None => (None, None),
+            };
+            self.cp.push(cp.unwrap_or_default());
+            self.cp_validity.append(cp.is_some());
+            self.mate.push(mate.unwrap_or_default());
+            self.mate_validity.append(mate.is_some());
+            self.validity.append(eval.is_some());
+        }
+    }
+
+    pub(crate) fn end_row(&mut self) {
+        self.rows.end_row(self.cp.len(), true);
+    }
+
+    pub(crate) fn finish(&mut self) -> ListArray {
+        let cp = Int32Array::new(
+            ScalarBuffer::from(std::mem::take(&mut self.cp)),
+            self.cp_validity.finish(),
+        );
+        let mate = Int32Array::new(
+            ScalarBuffer::from(std::mem::take(&mut self.mate)),
+            self.mate_validity.finish(),
+        );
+        let evals = StructArray::try_new(
+            eval_fields(),
+            vec![Arc::new(cp) as ArrayRef, Arc::new(mate)],
+            self.validity.finish(),
+        )
+        .unwrap_or_else(|e| unreachable!("two integer columns of one length: {e}"));
+        list(eval_item(), &mut self.rows, Arc::new(evals))
+    }
+}
+
+/// `list<list<uint16>>`: each move's glyphs.
+pub(crate) struct NagList {
+    values: Vec<u16>,
+    ends: Vec<i32>,
+    rows: ListRows,
+}
+
+impl NagList {
+    pub(crate) fn new() -> NagList {
+        NagList {
+            values: Vec::new(),
+            ends: vec![0],
+            rows: ListRows::new(),
+        }
+    }
+
+    /// Adds a move's glyphs to the row being built.
+    pub(crate) fn push(&mut self, nags: &[u16]) {
+        self.values.extend_from_slice(nags);
+        self.ends.push(offset(self.values.len()));
+    }
+
+    /// Adds moves' glyphs: `nags` one move after another, each move's ending at its entry
+    /// of `ends`.
+    pub(crate) fn extend(&mut self, nags: &[u16], ends: &[usize]) {
+        let base = self.values.len();
+        self.values.extend_from_slice(nags);
+        self.ends.extend(ends.iter().map(|&end| offset(base + end)));
+    }
+
+    pub(crate) fn end_row(&mut self) {
+        self.rows.end_row(self.ends.len() - 1, true);
+    }
+
+    pub(crate) fn finish(&mut self) -> ListArray {
+        let values = UInt16Array::new(ScalarBuffer::from(std::mem::take(&mut self.values)), None);
+        let ends = std::mem::replace(&mut self.ends, vec![0]);
+        let per_move = ListArray::try_new(
+            Arc::new(arrow_schema::Field::new(
+                "item",
+                arrow_schema::DataType::UInt16,
+                false,
+            )),
+            OffsetBuffer::new(ScalarBuffer::from(ends)),
+            Arc::new(values),
+            None,
+        )
+        .unwrap_or_else(|e| unreachable!("the moves end within the glyphs: {e}"));
+        list(nags_item(), &mut self.rows, Arc::new(per_move))
+    }
+}
