@@ -3,13 +3,13 @@
 use std::sync::Arc;
 
 use arrow_array::builder::{
-    ArrayBuilder, Date32Builder, Int16Builder, Int32Builder, ListBuilder, StringBuilder,
-    StructBuilder, Time64MicrosecondBuilder, UInt32Builder, UInt64Builder,
+    Date32Builder, Int16Builder, Int32Builder, ListBuilder, StringBuilder, StructBuilder,
+    Time64MicrosecondBuilder, UInt32Builder, UInt64Builder,
 };
 use arrow_array::{Array, ArrayRef, RecordBatch, UInt64Array};
 
-use crate::lists::{ClockList, EvalList, NagList, TextList};
-use crate::schema::{Eval, TAG_COLUMNS, TypedTag, games_schema, string_item, tag_fields, tag_item};
+use crate::lists::{ClockList, EvalList, NagList, TagList, TextList};
+use crate::schema::{Eval, TAG_COLUMNS, TypedTag, games_schema, string_item};
 use crate::values;
 
 /// Which notation a game's moves are written in: chess moves fill `moves_san` and
@@ -131,6 +131,33 @@ impl<'a> GameRecord<'a> {
 /// the caller, which knows ([`GamesBuilder::end_game`] says), reports it.
 pub const MAX_CELL_BYTES: usize = 1 << 30;
 
+/// The typed column of the tag `name`, if it has one: its index in [`TAG_COLUMNS`].
+fn tag_column(name: &str) -> Option<usize> {
+    Some(match name {
+        "Event" => 0,
+        "Site" => 1,
+        "White" => 2,
+        "Black" => 3,
+        "Result" => 4,
+        "UTCDate" => 5,
+        "UTCTime" => 6,
+        "WhiteElo" => 7,
+        "BlackElo" => 8,
+        "WhiteRatingDiff" => 9,
+        "BlackRatingDiff" => 10,
+        "ECO" => 11,
+        "Opening" => 12,
+        "Termination" => 13,
+        "TimeControl" => 14,
+        "Date" => 15,
+        "Round" => 16,
+        "WhiteTitle" => 17,
+        "BlackTitle" => 18,
+        "Variant" => 19,
+        _ => return None,
+    })
+}
+
 /// A typed tag column.
 enum TagColumn {
     Text(StringBuilder),
@@ -176,7 +203,7 @@ pub struct GamesBuilder {
     game: UInt64Builder,
     offset: UInt64Builder,
     tag_columns: Vec<TagColumn>,
-    tags: ListBuilder<StructBuilder>,
+    tags: TagList,
     movetext: StringBuilder,
     moves_san: TextList,
     moves_uci: TextList,
@@ -211,13 +238,6 @@ fn strings() -> ListBuilder<StringBuilder> {
 impl GamesBuilder {
     /// An empty table.
     pub fn new() -> GamesBuilder {
-        let tag_pair = StructBuilder::new(
-            tag_fields(),
-            vec![
-                Box::new(StringBuilder::new()) as Box<dyn ArrayBuilder>,
-                Box::new(StringBuilder::new()),
-            ],
-        );
         GamesBuilder {
             file: StringBuilder::new(),
             game: UInt64Builder::new(),
@@ -226,7 +246,7 @@ impl GamesBuilder {
                 .iter()
                 .map(|(_, typed)| TagColumn::new(*typed))
                 .collect(),
-            tags: ListBuilder::new(tag_pair).with_field(tag_item()),
+            tags: TagList::new(),
             movetext: StringBuilder::new(),
             moves_san: TextList::new(),
             moves_uci: TextList::new(),
@@ -337,18 +357,19 @@ impl GamesBuilder {
         self.file.append_value(cell(g.file));
         self.game.append_option(g.game);
         self.offset.append_value(g.offset);
-        for ((name, _), column) in TAG_COLUMNS.iter().zip(&mut self.tag_columns) {
-            let value = g.tags.iter().find(|(n, _)| n == name).map(|(_, v)| *v);
-            column.append(value);
-        }
-        let pairs = self.tags.values();
+        // Each typed column takes the first tag of its name.
+        let mut typed = [None; TAG_COLUMNS.len()];
         for (name, value) in g.tags {
-            text_field(pairs, 0).append_value(cell(name));
-            text_field(pairs, 1).append_value(cell(value));
-            pairs.append(true);
+            if let Some(slot) = tag_column(name).and_then(|i| typed.get_mut(i)) {
+                slot.get_or_insert(*value);
+            }
+            self.tags.push(cell(name), cell(value));
             self.bytes += name.len() + value.len();
         }
-        self.tags.append(true);
+        for (column, value) in self.tag_columns.iter_mut().zip(typed) {
+            column.append(value);
+        }
+        self.tags.end_row();
         self.movetext.append_value(cell(g.movetext));
         let chess = g.notation == Notation::Chess;
         self.moves_san.end_row(chess);
@@ -506,12 +527,6 @@ fn with_column(batch: &RecordBatch, index: usize, column: ArrayRef) -> RecordBat
         .unwrap_or_else(|e| unreachable!("the column keeps its type and length: {e}"))
 }
 
-fn text_field(pairs: &mut StructBuilder, i: usize) -> &mut StringBuilder {
-    pairs
-        .field_builder::<StringBuilder>(i)
-        .unwrap_or_else(|| unreachable!("tag pairs are two strings"))
-}
-
 pub(crate) fn append_eval(evals: &mut StructBuilder, eval: Option<Eval>) {
     let (cp, mate) = match eval {
         Some(Eval::Centipawns(cp)) => (Some(cp), None),
@@ -569,7 +584,10 @@ mod tests {
                     chess("Nc6", "b8c6", Some(178.0), None, &[2]),
                 ],
             ),
-            (Notation::Draughts, vec![draughts("32-28"), draughts("19x28")]),
+            (
+                Notation::Draughts,
+                vec![draughts("32-28"), draughts("19x28")],
+            ),
             (Notation::Chess, Vec::new()),
         ]
     }
@@ -620,6 +638,15 @@ mod tests {
         // One chess move without a clock, and the draughts moves.
         let clocks = whole.column_by_name("clocks").map(|c| c.to_data());
         assert_eq!(clocks.map(|c| c.child_data()[0].null_count()), Some(3));
+    }
+
+    #[test]
+    fn each_typed_tag_column_is_found_by_its_name() {
+        for (i, (name, _)) in TAG_COLUMNS.iter().enumerate() {
+            assert_eq!(tag_column(name), Some(i), "{name}");
+        }
+        assert_eq!(tag_column("event"), None);
+        assert_eq!(tag_column("Annotator"), None);
     }
 
     #[test]

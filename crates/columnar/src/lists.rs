@@ -14,7 +14,9 @@ use arrow_buffer::{Buffer, NullBuffer, NullBufferBuilder, OffsetBuffer, ScalarBu
 use arrow_schema::FieldRef;
 
 use crate::schema::Eval;
-use crate::schema::{eval_fields, eval_item, nags_item, nullable_item, string_item};
+use crate::schema::{
+    eval_fields, eval_item, nags_item, nullable_item, string_item, tag_fields, tag_item,
+};
 
 /// An offset into a column's values. The caller finishes a batch long before its texts
 /// near Arrow's 2 GiB ([`crate::GamesBuilder::bytes`]), as the generic builders require.
@@ -57,57 +59,140 @@ fn list(item: FieldRef, rows: &mut ListRows, values: ArrayRef) -> ListArray {
         .unwrap_or_else(|e| unreachable!("the rows end within the items: {e}"))
 }
 
-/// `list<utf8>`: a game's moves as texts.
-pub(crate) struct TextList {
+/// Texts one after another, and where each ends: a `utf8` column's buffers.
+struct Texts {
     bytes: Vec<u8>,
     ends: Vec<i32>,
+}
+
+impl Texts {
+    fn new() -> Texts {
+        Texts {
+            bytes: Vec::new(),
+            ends: vec![0],
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.ends.len() - 1
+    }
+
+    fn push(&mut self, text: &str) {
+        self.bytes.extend_from_slice(text.as_bytes());
+        self.ends.push(offset(self.bytes.len()));
+    }
+
+    fn extend(&mut self, texts: &str, ends: &[usize]) {
+        let base = self.bytes.len();
+        self.bytes.extend_from_slice(texts.as_bytes());
+        self.ends.extend(ends.iter().map(|&end| offset(base + end)));
+    }
+
+    fn finish(&mut self) -> StringArray {
+        let ends = std::mem::replace(&mut self.ends, vec![0]);
+        let bytes = std::mem::take(&mut self.bytes);
+        StringArray::try_new(
+            OffsetBuffer::new(ScalarBuffer::from(ends)),
+            Buffer::from_vec(bytes),
+            None,
+        )
+        .unwrap_or_else(|e| unreachable!("whole texts, one after another: {e}"))
+    }
+}
+
+/// Which of a column's values are null, a byte each until the column is finished.
+struct Validity(Vec<bool>);
+
+impl Validity {
+    fn extend(&mut self, valid: impl IntoIterator<Item = bool>) {
+        self.0.extend(valid);
+    }
+
+    fn finish(&mut self) -> Option<NullBuffer> {
+        let valid = std::mem::take(&mut self.0);
+        if valid.iter().all(|&v| v) {
+            None
+        } else {
+            Some(NullBuffer::from(valid))
+        }
+    }
+}
+
+/// `list<utf8>`: a game's moves as texts.
+pub(crate) struct TextList {
+    texts: Texts,
     rows: ListRows,
 }
 
 impl TextList {
     pub(crate) fn new() -> TextList {
         TextList {
-            bytes: Vec::new(),
-            ends: vec![0],
+            texts: Texts::new(),
             rows: ListRows::new(),
         }
     }
 
     /// Adds an item to the row being built.
     pub(crate) fn push(&mut self, text: &str) {
-        self.bytes.extend_from_slice(text.as_bytes());
-        self.ends.push(offset(self.bytes.len()));
+        self.texts.push(text);
     }
 
     /// Adds items to the row being built: `texts` one after another, each ending at its
     /// entry of `ends` (byte offsets into `texts`, at character boundaries).
     pub(crate) fn extend(&mut self, texts: &str, ends: &[usize]) {
-        let base = self.bytes.len();
-        self.bytes.extend_from_slice(texts.as_bytes());
-        self.ends.extend(ends.iter().map(|&end| offset(base + end)));
+        self.texts.extend(texts, ends);
     }
 
     pub(crate) fn end_row(&mut self, valid: bool) {
-        self.rows.end_row(self.ends.len() - 1, valid);
+        self.rows.end_row(self.texts.len(), valid);
     }
 
     pub(crate) fn finish(&mut self) -> ListArray {
-        let ends = std::mem::replace(&mut self.ends, vec![0]);
-        let bytes = std::mem::take(&mut self.bytes);
-        let texts = StringArray::try_new(
-            OffsetBuffer::new(ScalarBuffer::from(ends)),
-            Buffer::from_vec(bytes),
-            None,
-        )
-        .unwrap_or_else(|e| unreachable!("whole texts, one after another: {e}"));
+        let texts = self.texts.finish();
         list(string_item(), &mut self.rows, Arc::new(texts))
+    }
+}
+
+/// `list<struct<name: utf8, value: utf8>>`: a game's tag pairs.
+pub(crate) struct TagList {
+    names: Texts,
+    values: Texts,
+    rows: ListRows,
+}
+
+impl TagList {
+    pub(crate) fn new() -> TagList {
+        TagList {
+            names: Texts::new(),
+            values: Texts::new(),
+            rows: ListRows::new(),
+        }
+    }
+
+    pub(crate) fn push(&mut self, name: &str, value: &str) {
+        self.names.push(name);
+        self.values.push(value);
+    }
+
+    pub(crate) fn end_row(&mut self) {
+        self.rows.end_row(self.names.len(), true);
+    }
+
+    pub(crate) fn finish(&mut self) -> ListArray {
+        let columns = vec![
+            Arc::new(self.names.finish()) as ArrayRef,
+            Arc::new(self.values.finish()),
+        ];
+        let pairs = StructArray::try_new(tag_fields(), columns, None)
+            .unwrap_or_else(|e| unreachable!("two text columns of one length: {e}"));
+        list(tag_item(), &mut self.rows, Arc::new(pairs))
     }
 }
 
 /// `list<float64>`, items nullable: the clocks.
 pub(crate) struct ClockList {
     values: Vec<f64>,
-    validity: NullBufferBuilder,
+    validity: Validity,
     rows: ListRows,
 }
 
@@ -115,7 +200,7 @@ impl ClockList {
     pub(crate) fn new() -> ClockList {
         ClockList {
             values: Vec::new(),
-            validity: NullBufferBuilder::new(0),
+            validity: Validity(Vec::new()),
             rows: ListRows::new(),
         }
     }
@@ -123,9 +208,7 @@ impl ClockList {
     pub(crate) fn extend(&mut self, clocks: &[Option<f64>]) {
         self.values
             .extend(clocks.iter().map(|c| c.unwrap_or_default()));
-        for clock in clocks {
-            self.validity.append(clock.is_some());
-        }
+        self.validity.extend(clocks.iter().map(Option::is_some));
     }
 
     pub(crate) fn end_row(&mut self) {
@@ -148,10 +231,10 @@ impl ClockList {
 /// `list<struct<cp: int32, mate: int32>>`, items nullable: the evaluations.
 pub(crate) struct EvalList {
     cp: Vec<i32>,
-    cp_validity: NullBufferBuilder,
+    cp_validity: Validity,
     mate: Vec<i32>,
-    mate_validity: NullBufferBuilder,
-    validity: NullBufferBuilder,
+    mate_validity: Validity,
+    validity: Validity,
     rows: ListRows,
 }
 
@@ -159,10 +242,10 @@ impl EvalList {
     pub(crate) fn new() -> EvalList {
         EvalList {
             cp: Vec::new(),
-            cp_validity: NullBufferBuilder::new(0),
+            cp_validity: Validity(Vec::new()),
             mate: Vec::new(),
-            mate_validity: NullBufferBuilder::new(0),
-            validity: NullBufferBuilder::new(0),
+            mate_validity: Validity(Vec::new()),
+            validity: Validity(Vec::new()),
             rows: ListRows::new(),
         }
     }
@@ -175,10 +258,10 @@ impl EvalList {
                 None => (None, None),
             };
             self.cp.push(cp.unwrap_or_default());
-            self.cp_validity.append(cp.is_some());
+            self.cp_validity.0.push(cp.is_some());
             self.mate.push(mate.unwrap_or_default());
-            self.mate_validity.append(mate.is_some());
-            self.validity.append(eval.is_some());
+            self.mate_validity.0.push(mate.is_some());
+            self.validity.0.push(eval.is_some());
         }
     }
 

@@ -807,6 +807,17 @@ fn plain_main_line<M>(game: &notation::Game<M>) -> bool {
 
 /// A number in decimal, without the formatter's machinery (written before every move).
 fn push_number(out: &mut String, n: u64) {
+    // Nearly every number is under 100.
+    let digit = |d: u64| char::from(b'0' + (d % 10) as u8);
+    if n < 10 {
+        out.push(digit(n));
+        return;
+    }
+    if n < 100 {
+        out.push(digit(n / 10));
+        out.push(digit(n));
+        return;
+    }
     let mut digits = [0u8; 20];
     let mut at = digits.len();
     let mut rest = n;
@@ -974,6 +985,15 @@ impl Emitter<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_are_written_in_decimal() {
+        for n in [0, 7, 9, 10, 42, 99, 100, 101, 999, 1000, 12_345, u64::MAX] {
+            let mut out = String::from("x");
+            push_number(&mut out, n);
+            assert_eq!(out, format!("x{n}"));
+        }
+    }
 
     /// The rows of `text`'s chess games, and their diagnostics, the tree's way or
     /// [`ChessRows`]'s.
