@@ -623,13 +623,14 @@ impl GameSink<pgn::Chess> for ChessRows<'_> {
             let san_start = game.san.len();
             // A token read with nothing forgiven is its move's SAN, check sign included
             // (`pgn::Forgiven`: each flag is a departure from it).
-            match std::str::from_utf8(read.token) {
-                Ok(token) if read.forgiven.is_empty() => game.san.push_str(token),
-                _ => pgn::SanPlus {
+            if read.forgiven.is_empty() && read.token.is_ascii() {
+                game.san.extend(read.token.iter().map(|&b| char::from(b)));
+            } else {
+                pgn::SanPlus {
                     san: pgn::San::from_move(position, &read.mv),
                     suffix: pgn::san::Suffix::for_position(read.after),
                 }
-                .append_to(&mut game.san),
+                .append_to(&mut game.san);
             }
             game.san_ends.push(game.san.len());
             pgn::Uci::from_move(&read.mv, position.castling_mode()).append_to(&mut game.uci);
@@ -671,9 +672,7 @@ impl GameSink<pgn::Chess> for ChessRows<'_> {
             return true;
         }
         let game = &mut self.game;
-        game.folded.clear();
-        notation::push_collapsed(&mut game.folded, text);
-        if game.folded.contains('}') {
+        if text.as_bytes().contains(&b'}') {
             game.plain = false;
             return true;
         }
@@ -688,10 +687,12 @@ impl GameSink<pgn::Chess> for ChessRows<'_> {
                 }
                 let slot = &mut game.comments[game.comments_used];
                 slot.clear();
-                slot.push_str(&game.folded);
+                notation::push_collapsed(slot, text);
                 game.comments_used += 1;
             }
             Place::Line(_) if game.plies == 0 => {
+                game.folded.clear();
+                notation::push_collapsed(&mut game.folded, text);
                 push_comment(&mut self.rows.movetext, &game.folded)
             }
             _ => game.plain = false,
