@@ -481,11 +481,14 @@ struct ChessGame {
     number_second: bool,
     openings: pgn::openings::Classifier,
     /// The columns of the main line's moves written so far: texts one after another,
-    /// each one's end; glyphs likewise.
-    san: String,
+    /// each one's end; glyphs likewise. The texts, and the movetext, are gathered as
+    /// bytes and made `str` once, at the game's end (a move's text is ASCII, a comment
+    /// a `str`): a `String` takes text a `str` or a `char` at a time.
+    san: Vec<u8>,
     san_ends: Vec<usize>,
-    uci: String,
+    uci: Vec<u8>,
     uci_ends: Vec<usize>,
+    movetext: Vec<u8>,
     clocks: Vec<Option<f64>>,
     evals: Vec<Option<columnar::Eval>>,
     nag_values: Vec<u16>,
@@ -533,31 +536,40 @@ impl<'r> ChessRows<'r> {
         game.nag_values.extend(game.nags.iter().map(|nag| nag.0));
         game.nag_ends.push(game.nag_values.len());
         // The movetext, as `ParquetTask::add` writes it.
-        let out = &mut self.rows.movetext;
+        let out = &mut game.movetext;
+        let space = |out: &mut Vec<u8>| {
+            if !out.is_empty() {
+                out.push(b' ');
+            }
+        };
         if pending.turn == Player::First || game.number_second {
             space(out);
-            push_number(out, pending.number);
-            out.push_str(if pending.turn == Player::First {
-                "."
+            out.extend_from_slice(decimal(pending.number, &mut [0; 20]));
+            out.extend_from_slice(if pending.turn == Player::First {
+                b"."
             } else {
-                "..."
+                b"..."
             });
         }
         space(out);
-        out.push_str(&game.san[start..]);
+        out.extend_from_slice(&game.san[start..]);
         let glued = game
             .nags
             .first()
             .and_then(|nag| nag.suffix())
             .filter(|_| self.task.rules.write_options().suffix_symbols);
-        out.push_str(glued.unwrap_or_default());
+        out.extend_from_slice(glued.unwrap_or_default().as_bytes());
         let apart = &game.nags[usize::from(glued.is_some())..];
         for nag in apart {
             space(out);
-            let _ = write!(out, "{nag}");
+            out.push(b'$');
+            out.extend_from_slice(decimal(u64::from(nag.0), &mut [0; 20]));
         }
         for comment in comments {
-            push_comment(out, comment);
+            space(out);
+            out.push(b'{');
+            out.extend_from_slice(comment.as_bytes());
+            out.push(b'}');
         }
         game.number_second =
             pending.turn == Player::Second || !apart.is_empty() || !comments.is_empty();
@@ -591,6 +603,7 @@ impl GameSink<pgn::Chess> for ChessRows<'_> {
         game.san_ends.clear();
         game.uci.clear();
         game.uci_ends.clear();
+        game.movetext.clear();
         game.clocks.clear();
         game.evals.clear();
         game.nag_values.clear();
@@ -623,17 +636,17 @@ impl GameSink<pgn::Chess> for ChessRows<'_> {
             let san_start = game.san.len();
             // A token read with nothing forgiven is its move's SAN, check sign included
             // (`pgn::Forgiven`: each flag is a departure from it).
-            if read.forgiven.is_empty() && read.token.is_ascii() {
-                game.san.extend(read.token.iter().map(|&b| char::from(b)));
+            if read.forgiven.is_empty() {
+                game.san.extend_from_slice(read.token);
             } else {
                 pgn::SanPlus {
                     san: pgn::San::from_move(position, &read.mv),
                     suffix: pgn::san::Suffix::for_position(read.after),
                 }
-                .append_to(&mut game.san);
+                .append_ascii_to(&mut game.san);
             }
             game.san_ends.push(game.san.len());
-            pgn::Uci::from_move(&read.mv, position.castling_mode()).append_to(&mut game.uci);
+            pgn::Uci::from_move(&read.mv, position.castling_mode()).append_ascii_to(&mut game.uci);
             game.uci_ends.push(game.uci.len());
             game.pending = Some(PendingMove {
                 node: id,
@@ -693,7 +706,12 @@ impl GameSink<pgn::Chess> for ChessRows<'_> {
             Place::Line(_) if game.plies == 0 => {
                 game.folded.clear();
                 notation::push_collapsed(&mut game.folded, text);
-                push_comment(&mut self.rows.movetext, &game.folded)
+                if !game.movetext.is_empty() {
+                    game.movetext.push(b' ');
+                }
+                game.movetext.push(b'{');
+                game.movetext.extend_from_slice(game.folded.as_bytes());
+                game.movetext.push(b'}');
             }
             _ => game.plain = false,
         }
@@ -731,19 +749,32 @@ impl GameSink<pgn::Chess> for ChessRows<'_> {
         let first_location = diagnostics.first().map(|d| d.location);
         let end = ended
             .end
-            .filter(|_| self.game.plain && self.game.started && !ended.second);
-        let cut = match end {
-            Some(&end) => {
-                self.write_pending(&end);
-                let game = &mut self.game;
-                if !game.openings.is_done() {
-                    self.task.rules.see_opening(&mut game.openings, &end);
-                }
+            .filter(|_| self.game.plain && self.game.started && !ended.second)
+            .copied();
+        if let Some(end) = &end {
+            self.write_pending(end);
+            if !self.game.openings.is_done() {
+                self.task.rules.see_opening(&mut self.game.openings, end);
+            }
+        }
+        let game = &self.game;
+        // Moves' texts are ASCII and comments `str`s: always text (else read again).
+        let texts = end.and_then(|end| {
+            let text = |bytes| std::str::from_utf8(bytes).ok();
+            Some((
+                end,
+                text(&game.san)?,
+                text(&game.uci)?,
+                text(&game.movetext)?,
+            ))
+        });
+        let cut = match texts {
+            Some((end, san, uci, movetext)) => {
                 self.rows.games.push_moves(&columnar::MoveColumns {
                     notation: columnar::Notation::Chess,
-                    texts: &game.san,
+                    texts: san,
                     text_ends: &game.san_ends,
-                    uci: &game.uci,
+                    uci,
                     uci_ends: &game.uci_ends,
                     clocks: &game.clocks,
                     evals: &game.evals,
@@ -755,6 +786,8 @@ impl GameSink<pgn::Chess> for ChessRows<'_> {
                 tree.result = ended.result;
                 let rules = self.task.rules;
                 let (result, _) = rules.game_result(&tree.tags, Some(&end), tree.result);
+                self.rows.movetext.clear();
+                self.rows.movetext.push_str(movetext);
                 space(&mut self.rows.movetext);
                 self.rows.movetext.push_str(result.as_str());
                 let opening = game.openings.opening();
@@ -806,7 +839,23 @@ fn plain_main_line<M>(game: &notation::Game<M>) -> bool {
             .all(|node| node.setup.is_none() && plain(&node.comments))
 }
 
-/// A number in decimal, without the formatter's machinery (written before every move).
+/// The ASCII digits of `n` in decimal, written in `digits`, without the formatter's
+/// machinery (a number is written before every move).
+fn decimal(n: u64, digits: &mut [u8; 20]) -> &[u8] {
+    let mut at = digits.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    &digits[at..]
+}
+
+/// A number in decimal (see [`decimal`]).
 fn push_number(out: &mut String, n: u64) {
     // Nearly every number is under 100.
     let digit = |d: u64| char::from(b'0' + (d % 10) as u8);
@@ -819,18 +868,7 @@ fn push_number(out: &mut String, n: u64) {
         out.push(digit(n));
         return;
     }
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut rest = n;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
-    out.extend(digits[at..].iter().map(|&d| char::from(d)));
+    out.extend(decimal(n, &mut [0; 20]).iter().map(|&d| char::from(d)));
 }
 
 /// A space before the next word, unless it is the first.

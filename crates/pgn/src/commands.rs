@@ -577,6 +577,26 @@ fn raw_commands(comment: &str) -> impl Iterator<Item = RawCommand<'_>> {
     })
 }
 
+/// What [`next_command`] looks for in a byte: a byte of a command's name, a bracket, or
+/// another.
+const BYTE_CLASS: [u8; 256] = {
+    let mut class = [OTHER; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        if byte.is_ascii_alphanumeric() || byte == b'_' {
+            class[b] = NAME;
+        } else if byte == b'[' || byte == b']' {
+            class[b] = BRACKET;
+        }
+        b += 1;
+    }
+    class
+};
+const OTHER: u8 = 0;
+const NAME: u8 = 1;
+const BRACKET: u8 = 2;
+
 /// The first command of `comment` at or after byte `offset`.
 fn next_command(comment: &str, mut offset: usize) -> Option<RawCommand<'_>> {
     // Byte by byte, in plain loops: comments are read by the million (a clock and an
@@ -593,18 +613,14 @@ fn next_command(comment: &str, mut offset: usize) -> Option<RawCommand<'_>> {
         let mut name_end = after;
         while bytes
             .get(name_end)
-            .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_')
+            .is_some_and(|&b| BYTE_CLASS[usize::from(b)] == NAME)
         {
             name_end += 1;
         }
         // The arguments run to the `]`, and hold no `[`.
         let mut close = name_end;
-        loop {
-            match bytes.get(close)? {
-                b']' => break,
-                b'[' => break,
-                _ => close += 1,
-            }
+        while BYTE_CLASS[usize::from(*bytes.get(close)?)] != BRACKET {
+            close += 1;
         }
         let args = &comment[name_end..close];
         let valid = bytes[close] == b']'

@@ -179,6 +179,22 @@ impl SanPlus {
         out.extend(text.bytes[..text.len].iter().map(|&b| char::from(b)));
     }
 
+    /// Appends the move's text, which is ASCII, to bytes: for a writer that gathers text
+    /// as bytes and makes it a `str` once, at the end, rather than once a move.
+    ///
+    /// ```
+    /// use pgn::{san::SanPlus, Position};
+    /// let pos = Position::new();
+    /// let mut text = b"1. ".to_vec();
+    /// SanPlus::from_move(&pos, &pos.resolve_san(b"Nf3")?.mv).append_ascii_to(&mut text);
+    /// assert_eq!(text, b"1. Nf3");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn append_ascii_to(&self, out: &mut Vec<u8>) {
+        let text = self.spelled();
+        out.extend_from_slice(&text.bytes[..text.len]);
+    }
+
     fn spelled(&self) -> AsciiBuf {
         let mut text = AsciiBuf::default();
         self.san.spell(&mut text);

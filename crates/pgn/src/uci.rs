@@ -246,6 +246,21 @@ impl Uci {
         out.extend(text[..len].iter().map(|&b| char::from(b)));
     }
 
+    /// Appends the move's text, which is ASCII, to bytes (see
+    /// [`SanPlus::append_ascii_to`](crate::san::SanPlus::append_ascii_to)).
+    ///
+    /// ```
+    /// use pgn::Uci;
+    /// let mut text = Vec::new();
+    /// "e7e8q".parse::<Uci>()?.append_ascii_to(&mut text);
+    /// assert_eq!(text, b"e7e8q");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn append_ascii_to(&self, out: &mut Vec<u8>) {
+        let (text, len) = self.spelled();
+        out.extend_from_slice(&text[..len]);
+    }
+
     /// The move's ASCII text on the stack, and its length.
     fn spelled(&self) -> ([u8; 5], usize) {
         match *self {
