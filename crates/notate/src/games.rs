@@ -420,25 +420,18 @@ impl Notate for pgn::Chess {
         _position: &pgn::Position,
         comments: &[String],
     ) -> (Option<f64>, Option<columnar::Eval>) {
-        use pgn::commands::{ClockTime, names_and_args};
         let (mut clock, mut eval) = (None, None);
         for comment in comments {
-            for (name, args) in names_and_args(comment) {
-                match name {
-                    "clk" | "clock" if clock.is_none() => {
-                        clock = args
-                            .parse::<ClockTime>()
-                            .ok()
-                            .map(|time| time.millis() as f64 / 1000.0);
-                    }
-                    "eval" if eval.is_none() => {
-                        eval = read_eval(args);
-                    }
-                    _ => {}
-                }
-            }
+            let (c, e) = pgn::commands::clock_and_eval(comment);
+            clock = clock.or(c);
+            eval = eval.or(e);
         }
-        (clock, eval)
+        let seconds = clock.map(|time| time.millis() as f64 / 1000.0);
+        let eval = eval.map(|e| match e.score {
+            pgn::commands::Score::Centipawns(cp) => columnar::Eval::Centipawns(cp),
+            pgn::commands::Score::Mate(n) => columnar::Eval::Mate(n),
+        });
+        (seconds, eval)
     }
 
     fn opening(&self, game: &Game<Self::Move>) -> Option<&'static Opening> {

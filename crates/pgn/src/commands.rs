@@ -557,6 +557,54 @@ pub fn names_and_args(comment: &str) -> impl Iterator<Item = (&str, &str)> {
     raw_commands(comment).map(|found| (found.name, found.args))
 }
 
+/// The clock (`[%clk]` or `[%clock]`) and the evaluation (`[%eval]`) of a comment: the
+/// first of each whose arguments read, as [`names_and_args`] finds them.
+///
+/// ```
+/// use pgn::commands::{clock_and_eval, ClockTime, Score};
+/// let (clock, eval) = clock_and_eval("[%eval -0.31] [%clk 0:02:57]");
+/// assert_eq!(clock, Some(ClockTime::from_millis(177_000)));
+/// assert_eq!(eval.map(|e| e.score), Some(Score::Centipawns(-31)));
+/// assert_eq!(clock_and_eval("[%clk soon] [%clock 1:00]").0, Some(ClockTime::from_millis(60_000)));
+/// ```
+pub fn clock_and_eval(comment: &str) -> (Option<ClockTime>, Option<Eval>) {
+    if let Some(found) = as_lichess_writes(comment) {
+        return found;
+    }
+    let (mut clock, mut eval) = (None, None);
+    for (name, args) in names_and_args(comment) {
+        match name {
+            "clk" | "clock" if clock.is_none() => clock = args.parse().ok(),
+            "eval" if eval.is_none() => eval = args.parse().ok(),
+            _ => {}
+        }
+    }
+    (clock, eval)
+}
+
+/// [`clock_and_eval`] of a comment written exactly as lichess writes one after every
+/// move, `[%clk 0:02:57]` or `[%eval -0.31] [%clk 0:02:57]`, read without looking for
+/// commands: `None` for any other comment (or one whose values do not read), which is
+/// then read the general way.
+fn as_lichess_writes(comment: &str) -> Option<(Option<ClockTime>, Option<Eval>)> {
+    const CLOCK: usize = "[%clk 0:02:57]".len();
+    let bytes = comment.as_bytes();
+    let (head, clock) = bytes.split_at_checked(bytes.len().checked_sub(CLOCK)?)?;
+    let time = clock.strip_prefix(b"[%clk ")?.strip_suffix(b"]")?;
+    let clock = parse_clock(time).filter(|_| time.len() == 7)?;
+    if head.is_empty() {
+        return Some((Some(clock), None));
+    }
+    let score = head.strip_prefix(b"[%eval ")?.strip_suffix(b"] ")?;
+    // Digits and signs only: no white space to trim, no bracket to end the command.
+    let plain = |b: &u8| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+' | b'#' | b',');
+    if score.is_empty() || !score.iter().all(plain) {
+        return None;
+    }
+    let eval = std::str::from_utf8(score).ok()?.parse().ok()?;
+    Some((Some(clock), Some(eval)))
+}
+
 /// A command as written in a comment: `[%name args]` from `start` to `end`.
 struct RawCommand<'a> {
     name: &'a str,
@@ -711,6 +759,97 @@ pub fn commands(comment: &str) -> impl Iterator<Item = Command> + '_ {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`clock_and_eval`] without its fast path: the commands as found, one by one.
+    fn found_one_by_one(comment: &str) -> (Option<ClockTime>, Option<Eval>) {
+        let (mut clock, mut eval) = (None, None);
+        for (name, args) in names_and_args(comment) {
+            match name {
+                "clk" | "clock" if clock.is_none() => clock = args.parse().ok(),
+                "eval" if eval.is_none() => eval = args.parse().ok(),
+                _ => {}
+            }
+        }
+        (clock, eval)
+    }
+
+    /// Comments as lichess writes them, with values of every kind (some that do not read),
+    /// and comments put together from pieces of commands: the fast path reads each as the
+    /// commands found one by one do.
+    #[test]
+    fn clocks_and_evaluations_read_at_once_are_those_found_one_by_one() {
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let scores = [
+            "0.17",
+            "-0.31",
+            "+1.5",
+            "#3",
+            "#-12",
+            "0",
+            "12.25",
+            "-0.31,20",
+            "1.234",
+            "",
+            "#",
+            "- 1",
+            "1..2",
+            "99999999999",
+        ];
+        let times = [
+            "0:02:57",
+            "1:00:00",
+            "9:59:59",
+            "0:60:00",
+            "0:02:5x",
+            "10:00:0",
+            "0:2:57",
+            ":02:57",
+            "0:02:57.5",
+            " 0:02:5",
+        ];
+        let pieces = [
+            "[%clk ",
+            "[%clock ",
+            "[%eval ",
+            "[%",
+            "[",
+            "]",
+            " ",
+            "] ",
+            "\n",
+            "text",
+            "0:02:57",
+            "-0.31",
+            "#2",
+            "1:00",
+            "[%emt 0:00:03]",
+        ];
+        let mut fast = 0;
+        for _ in 0..20_000 {
+            let comment = match next(3) {
+                0 => format!("[%clk {}]", times[next(times.len())]),
+                1 => format!(
+                    "[%eval {}] [%clk {}]",
+                    scores[next(scores.len())],
+                    times[next(times.len())]
+                ),
+                _ => (0..next(8)).map(|_| pieces[next(pieces.len())]).collect(),
+            };
+            fast += usize::from(as_lichess_writes(&comment).is_some());
+            assert_eq!(
+                clock_and_eval(&comment),
+                found_one_by_one(&comment),
+                "{comment:?}"
+            );
+        }
+        assert!(fast > 3_000, "{fast}");
+    }
 
     #[test]
     fn round_trips() {
