@@ -427,11 +427,7 @@ impl Notate for pgn::Chess {
             eval = eval.or(e);
         }
         let seconds = clock.map(|time| time.millis() as f64 / 1000.0);
-        let eval = eval.map(|e| match e.score {
-            pgn::commands::Score::Centipawns(cp) => columnar::Eval::Centipawns(cp),
-            pgn::commands::Score::Mate(n) => columnar::Eval::Mate(n),
-        });
-        (seconds, eval)
+        (seconds, eval.map(columnar_eval))
     }
 
     fn opening(&self, game: &Game<Self::Move>) -> Option<&'static Opening> {
@@ -608,11 +604,15 @@ impl Notate for pdn::Draughts {
 /// An `[%eval …]`'s arguments as the Parquet tables hold them (the same in chess and
 /// draughts files); `None` when they do not read.
 fn read_eval(args: &str) -> Option<columnar::Eval> {
-    use pgn::commands::{Eval, Score};
-    args.parse::<Eval>().ok().map(|e| match e.score {
-        Score::Centipawns(cp) => columnar::Eval::Centipawns(cp),
-        Score::Mate(n) => columnar::Eval::Mate(n),
-    })
+    args.parse().ok().map(columnar_eval)
+}
+
+/// An evaluation as the Parquet tables hold it.
+fn columnar_eval(eval: pgn::commands::Eval) -> columnar::Eval {
+    match eval.score {
+        pgn::commands::Score::Centipawns(cp) => columnar::Eval::Centipawns(cp),
+        pgn::commands::Score::Mate(n) => columnar::Eval::Mate(n),
+    }
 }
 
 /// The board after a draughts game's main line: its preferred reading is the game type the

@@ -537,13 +537,8 @@ impl<'r> ChessRows<'r> {
         game.nag_ends.push(game.nag_values.len());
         // The movetext, as `ParquetTask::add` writes it.
         let out = &mut game.movetext;
-        let space = |out: &mut Vec<u8>| {
-            if !out.is_empty() {
-                out.push(b' ');
-            }
-        };
         if pending.turn == Player::First || game.number_second {
-            space(out);
+            space_bytes(out);
             out.extend_from_slice(decimal(pending.number, &mut [0; 20]));
             out.extend_from_slice(if pending.turn == Player::First {
                 b"."
@@ -551,7 +546,7 @@ impl<'r> ChessRows<'r> {
                 b"..."
             });
         }
-        space(out);
+        space_bytes(out);
         out.extend_from_slice(&game.san[start..]);
         let glued = game
             .nags
@@ -561,15 +556,12 @@ impl<'r> ChessRows<'r> {
         out.extend_from_slice(glued.unwrap_or_default().as_bytes());
         let apart = &game.nags[usize::from(glued.is_some())..];
         for nag in apart {
-            space(out);
+            space_bytes(out);
             out.push(b'$');
             out.extend_from_slice(decimal(u64::from(nag.0), &mut [0; 20]));
         }
         for comment in comments {
-            space(out);
-            out.push(b'{');
-            out.extend_from_slice(comment.as_bytes());
-            out.push(b'}');
+            push_comment_bytes(out, comment);
         }
         game.number_second =
             pending.turn == Player::Second || !apart.is_empty() || !comments.is_empty();
@@ -706,12 +698,7 @@ impl GameSink<pgn::Chess> for ChessRows<'_> {
             Place::Line(_) if game.plies == 0 => {
                 game.folded.clear();
                 notation::push_collapsed(&mut game.folded, text);
-                if !game.movetext.is_empty() {
-                    game.movetext.push(b' ');
-                }
-                game.movetext.push(b'{');
-                game.movetext.extend_from_slice(game.folded.as_bytes());
-                game.movetext.push(b'}');
+                push_comment_bytes(&mut game.movetext, &game.folded);
             }
             _ => game.plain = false,
         }
@@ -869,6 +856,21 @@ fn push_number(out: &mut String, n: u64) {
         return;
     }
     out.extend(decimal(n, &mut [0; 20]).iter().map(|&d| char::from(d)));
+}
+
+/// [`space`] in a movetext gathered as bytes.
+fn space_bytes(out: &mut Vec<u8>) {
+    if !out.is_empty() {
+        out.push(b' ');
+    }
+}
+
+/// [`push_comment`] in a movetext gathered as bytes.
+fn push_comment_bytes(out: &mut Vec<u8>, text: &str) {
+    space_bytes(out);
+    out.push(b'{');
+    out.extend_from_slice(text.as_bytes());
+    out.push(b'}');
 }
 
 /// A space before the next word, unless it is the first.

@@ -310,8 +310,8 @@ pub trait Rules {
     /// Reads a move token in `position` and plays it there: [`Rules::read_move`], then
     /// [`Rules::play`]. On error `position` is unchanged.
     ///
-    /// Rules that find the position after a move while reading it (to tell a check sign
-    /// right from wrong) override it, so that a reader plays each move once.
+    /// Rules that find the position after a move while reading it override it, so that
+    /// a reader plays each move once.
     fn read_and_play(
         &self,
         position: &mut Self::Position,

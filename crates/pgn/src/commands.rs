@@ -568,9 +568,11 @@ pub fn names_and_args(comment: &str) -> impl Iterator<Item = (&str, &str)> {
 /// assert_eq!(clock_and_eval("[%clk soon] [%clock 1:00]").0, Some(ClockTime::from_millis(60_000)));
 /// ```
 pub fn clock_and_eval(comment: &str) -> (Option<ClockTime>, Option<Eval>) {
-    if let Some(found) = as_lichess_writes(comment) {
-        return found;
-    }
+    as_lichess_writes(comment).unwrap_or_else(|| found_one_by_one(comment))
+}
+
+/// [`clock_and_eval`] the general way: the commands as found, one by one.
+fn found_one_by_one(comment: &str) -> (Option<ClockTime>, Option<Eval>) {
     let (mut clock, mut eval) = (None, None);
     for (name, args) in names_and_args(comment) {
         match name {
@@ -759,19 +761,6 @@ pub fn commands(comment: &str) -> impl Iterator<Item = Command> + '_ {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// [`clock_and_eval`] without its fast path: the commands as found, one by one.
-    fn found_one_by_one(comment: &str) -> (Option<ClockTime>, Option<Eval>) {
-        let (mut clock, mut eval) = (None, None);
-        for (name, args) in names_and_args(comment) {
-            match name {
-                "clk" | "clock" if clock.is_none() => clock = args.parse().ok(),
-                "eval" if eval.is_none() => eval = args.parse().ok(),
-                _ => {}
-            }
-        }
-        (clock, eval)
-    }
 
     /// Comments as lichess writes them, with values of every kind (some that do not read),
     /// and comments put together from pieces of commands: the fast path reads each as the
