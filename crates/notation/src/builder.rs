@@ -77,8 +77,8 @@ pub struct ReadMove<'a, R: Rules> {
     /// Its token as written: the move alone (glyphs and comments are tokens of their own).
     pub token: &'a [u8],
     /// What reading the token forgave. Rules may promise that a token read with nothing
-    /// forgiven is written as they write the move (chess does: SAN), so that a sink can
-    /// take the token for the move's text.
+    /// forgiven is written as they write the move, so that a sink can take the token for
+    /// the move's text.
     pub forgiven: &'a R::Forgiven,
 }
 
