@@ -426,8 +426,7 @@ impl Notate for pgn::Chess {
             clock = clock.or(c);
             eval = eval.or(e);
         }
-        let seconds = clock.map(|time| time.millis() as f64 / 1000.0);
-        (seconds, eval.map(columnar_eval))
+        chess_clock_and_eval_cells(clock, eval)
     }
 
     fn opening(&self, game: &Game<Self::Move>) -> Option<&'static Opening> {
@@ -608,6 +607,15 @@ fn read_eval(args: &str) -> Option<columnar::Eval> {
 }
 
 /// An evaluation as the Parquet tables hold it.
+/// A chess move's clock and evaluation as the tables hold them: seconds, and the score.
+pub(crate) fn chess_clock_and_eval_cells(
+    clock: Option<pgn::commands::ClockTime>,
+    eval: Option<pgn::commands::Eval>,
+) -> (Option<f64>, Option<columnar::Eval>) {
+    let seconds = clock.map(|time| time.millis() as f64 / 1000.0);
+    (seconds, eval.map(columnar_eval))
+}
+
 fn columnar_eval(eval: pgn::commands::Eval) -> columnar::Eval {
     match eval.score {
         pgn::commands::Score::Centipawns(cp) => columnar::Eval::Centipawns(cp),

@@ -469,12 +469,8 @@ struct ChessGame {
     lines: u32,
     /// Whether each move read is on the main line.
     main: Vec<bool>,
-    /// The last main-line move, its columns not yet written.
+    /// The last main-line move, its glyphs and comments still to come.
     pending: Option<PendingMove>,
-    /// Its glyphs and comments (folded), the first `comments_used` of `comments`.
-    nags: Vec<Nag>,
-    comments: Vec<String>,
-    comments_used: usize,
     /// The main line's moves so far.
     plies: u32,
     /// Whether the next move of the second player is written with its number.
@@ -493,19 +489,29 @@ struct ChessGame {
     evals: Vec<Option<columnar::Eval>>,
     nag_values: Vec<u16>,
     nag_ends: Vec<usize>,
-    /// A comment folded, on its way.
+    /// A comment folded, when folding it is more than trimming its ends.
     folded: String,
+    /// Whether glyphs with a suffix (`!`, `?!`) are written as one after a move.
+    suffix_symbols: bool,
 }
 
-/// A main-line move whose columns wait for its glyphs and comments; its SAN and UCI
-/// are written.
+/// The last main-line move read, its texts written (in the movetext too): its glyphs
+/// and comments are written after it as they come, and its clock and evaluation, read
+/// from its comments, are written once the next move or the game's end comes.
 #[derive(Clone, Copy)]
 struct PendingMove {
     node: u32,
-    /// Where its SAN starts in [`ChessGame::san`].
-    san_start: usize,
     turn: Player,
-    number: u64,
+    /// Where its next glyph goes in the movetext: after its text and its glyphs so far
+    /// (a glyph read after a comment is written before it, as the writer writes them).
+    glyphs_end: usize,
+    /// Whether it has a glyph, one written apart (`$4`), or a comment: after either of
+    /// the last two the second player's move that follows is written with its number.
+    glyphs: bool,
+    apart: bool,
+    commented: bool,
+    clock: Option<pgn::commands::ClockTime>,
+    eval: Option<pgn::commands::Eval>,
 }
 
 /// Comments longer than this are not copied on the way (their copy is not allocated
@@ -514,59 +520,30 @@ const LARGE_COMMENT: usize = 1 << 20;
 
 impl<'r> ChessRows<'r> {
     fn new(task: ParquetTask<'r, pgn::Chess>, origin: Origin) -> ChessRows<'r> {
+        let suffix_symbols = task.rules.write_options().suffix_symbols;
         ChessRows {
             task,
             origin,
             rows: Rows::new(false),
-            game: ChessGame::default(),
+            game: ChessGame {
+                suffix_symbols,
+                ..ChessGame::default()
+            },
         }
     }
 
-    /// Writes the columns of the pending move, now that its glyphs and comments are read.
-    fn write_pending(&mut self, after: &pgn::Position) {
+    /// Writes the clock and evaluation of the pending move, now that its glyphs and
+    /// comments are read.
+    fn close_pending(&mut self) {
         let Some(pending) = self.game.pending.take() else {
             return;
         };
         let game = &mut self.game;
-        let start = pending.san_start;
-        let comments = &game.comments[..game.comments_used];
-        let (clock, eval) = self.task.rules.clock_and_eval(after, comments);
+        let (clock, eval) = crate::games::chess_clock_and_eval_cells(pending.clock, pending.eval);
         game.clocks.push(clock);
         game.evals.push(eval);
-        game.nag_values.extend(game.nags.iter().map(|nag| nag.0));
         game.nag_ends.push(game.nag_values.len());
-        // The movetext, as `ParquetTask::add` writes it.
-        let out = &mut game.movetext;
-        if pending.turn == Player::First || game.number_second {
-            space_bytes(out);
-            out.extend_from_slice(decimal(pending.number, &mut [0; 20]));
-            out.extend_from_slice(if pending.turn == Player::First {
-                b"."
-            } else {
-                b"..."
-            });
-        }
-        space_bytes(out);
-        out.extend_from_slice(&game.san[start..]);
-        let glued = game
-            .nags
-            .first()
-            .and_then(|nag| nag.suffix())
-            .filter(|_| self.task.rules.write_options().suffix_symbols);
-        out.extend_from_slice(glued.unwrap_or_default().as_bytes());
-        let apart = &game.nags[usize::from(glued.is_some())..];
-        for nag in apart {
-            space_bytes(out);
-            out.push(b'$');
-            out.extend_from_slice(decimal(u64::from(nag.0), &mut [0; 20]));
-        }
-        for comment in comments {
-            push_comment_bytes(out, comment);
-        }
-        game.number_second =
-            pending.turn == Player::Second || !apart.is_empty() || !comments.is_empty();
-        game.nags.clear();
-        game.comments_used = 0;
+        game.number_second = pending.turn == Player::Second || pending.apart || pending.commented;
     }
 
     /// Whether move `node` is on the main line.
@@ -586,8 +563,6 @@ impl GameSink<pgn::Chess> for ChessRows<'_> {
         game.lines = 1;
         game.main.clear();
         game.pending = None;
-        game.nags.clear();
-        game.comments_used = 0;
         game.plies = 0;
         game.number_second = true;
         game.openings = pgn::openings::Classifier::new();
@@ -600,7 +575,6 @@ impl GameSink<pgn::Chess> for ChessRows<'_> {
         game.evals.clear();
         game.nag_values.clear();
         game.nag_ends.clear();
-        self.rows.movetext.clear();
     }
 
     fn large(&mut self) {
@@ -618,8 +592,8 @@ impl GameSink<pgn::Chess> for ChessRows<'_> {
         let main = line == LineId::MAIN;
         self.game.main.push(main);
         if main && self.game.plain {
+            self.close_pending();
             let position = read.before;
-            self.write_pending(position);
             let rules = self.task.rules;
             let game = &mut self.game;
             if !game.openings.is_done() {
@@ -640,11 +614,25 @@ impl GameSink<pgn::Chess> for ChessRows<'_> {
             game.san_ends.push(game.san.len());
             pgn::Uci::from_move(&read.mv, position.castling_mode()).append_ascii_to(&mut game.uci);
             game.uci_ends.push(game.uci.len());
+            // The movetext, as `ParquetTask::add` writes it.
+            let turn = rules.turn(position);
+            let out = &mut game.movetext;
+            if turn == Player::First || game.number_second {
+                space_bytes(out);
+                out.extend_from_slice(decimal(rules.move_number(position), &mut [0; 20]));
+                out.extend_from_slice(if turn == Player::First { b"." } else { b"..." });
+            }
+            space_bytes(out);
+            out.extend_from_slice(&game.san[san_start..]);
             game.pending = Some(PendingMove {
                 node: id,
-                san_start,
-                turn: rules.turn(position),
-                number: rules.move_number(position),
+                turn,
+                glyphs_end: out.len(),
+                glyphs: false,
+                apart: false,
+                commented: false,
+                clock: None,
+                eval: None,
             });
             game.plies += 1;
         }
@@ -652,19 +640,61 @@ impl GameSink<pgn::Chess> for ChessRows<'_> {
     }
 
     fn nag(&mut self, node: NodeId, nag: Nag) {
-        if self
-            .game
-            .pending
-            .is_some_and(|p| p.node as usize == node.index())
-        {
-            self.game.nags.push(nag);
-        } else if self.on_main_line(node) {
-            // After a move before the last: the writer's order, not the reading's.
-            self.game.plain = false;
+        let game = &mut self.game;
+        match &mut game.pending {
+            Some(pending) if pending.node as usize == node.index() => {
+                game.nag_values.push(nag.0);
+                // As the writer does: the first glyph glued on where the format writes
+                // suffixes, the others apart.
+                let glued = nag
+                    .suffix()
+                    .filter(|_| !pending.glyphs && game.suffix_symbols);
+                pending.glyphs = true;
+                let mut apart = [0; 22];
+                let text = match glued {
+                    Some(suffix) => suffix.as_bytes(),
+                    None => {
+                        pending.apart = true;
+                        let mut digits = [0; 20];
+                        let number = decimal(u64::from(nag.0), &mut digits);
+                        apart[..2].copy_from_slice(b" $");
+                        apart[2..2 + number.len()].copy_from_slice(number);
+                        &apart[..2 + number.len()]
+                    }
+                };
+                let at = pending.glyphs_end;
+                if at == game.movetext.len() {
+                    game.movetext.extend_from_slice(text);
+                } else {
+                    // After a comment of the move: rare.
+                    game.movetext.splice(at..at, text.iter().copied());
+                }
+                pending.glyphs_end += text.len();
+            }
+            _ => {
+                if game.main.get(node.index()).copied().unwrap_or(false) {
+                    // After a move before the last: the writer's order, not the reading's.
+                    game.plain = false;
+                }
+            }
         }
     }
 
     fn comment(&mut self, place: Place, text: &str) -> bool {
+        let game = &mut self.game;
+        // The comment of the move just read, as lichess writes one after every move:
+        // nothing to fold, no brace, and its clock and evaluation read on the way.
+        if game.plain
+            && let (Place::Node(node), Some(pending)) = (place, &mut game.pending)
+            && pending.node as usize == node.index()
+            && let Some((text, clock, eval)) = pgn::commands::lichess_comment(text)
+        {
+            pending.clock = pending.clock.or(clock);
+            pending.eval = pending.eval.or(eval);
+            pending.commented = true;
+            push_comment_bytes(&mut game.movetext, text);
+            return true;
+        }
         let on_main = match place {
             Place::Node(node) => self.on_main_line(node),
             Place::Line(line) => line == LineId::MAIN,
@@ -676,31 +706,31 @@ impl GameSink<pgn::Chess> for ChessRows<'_> {
             self.game.plain = false;
             return true;
         }
-        let game = &mut self.game;
+        let ChessGame {
+            plain,
+            pending,
+            plies,
+            movetext,
+            folded,
+            ..
+        } = &mut self.game;
         if text.as_bytes().contains(&b'}') {
-            game.plain = false;
+            *plain = false;
             return true;
         }
-        match place {
-            Place::Node(node)
-                if game
-                    .pending
-                    .is_some_and(|p| p.node as usize == node.index()) =>
-            {
-                if game.comments_used == game.comments.len() {
-                    game.comments.push(String::new());
-                }
-                let slot = &mut game.comments[game.comments_used];
-                slot.clear();
-                notation::push_collapsed(slot, text);
-                game.comments_used += 1;
+        match (place, pending) {
+            (Place::Node(node), Some(pending)) if pending.node as usize == node.index() => {
+                let text = notation::collapsed(text, folded);
+                let (clock, eval) = pgn::commands::clock_and_eval(text);
+                pending.clock = pending.clock.or(clock);
+                pending.eval = pending.eval.or(eval);
+                pending.commented = true;
+                push_comment_bytes(movetext, text);
             }
-            Place::Line(_) if game.plies == 0 => {
-                game.folded.clear();
-                notation::push_collapsed(&mut game.folded, text);
-                push_comment_bytes(&mut game.movetext, &game.folded);
+            (Place::Line(_), _) if *plies == 0 => {
+                push_comment_bytes(movetext, notation::collapsed(text, folded));
             }
-            _ => game.plain = false,
+            _ => *plain = false,
         }
         true
     }
@@ -739,7 +769,7 @@ impl GameSink<pgn::Chess> for ChessRows<'_> {
             .filter(|_| self.game.plain && self.game.started && !ended.second)
             .copied();
         if let Some(end) = &end {
-            self.write_pending(end);
+            self.close_pending();
             if !self.game.openings.is_done() {
                 self.task.rules.see_opening(&mut self.game.openings, end);
             }
@@ -1117,6 +1147,10 @@ e5 {c} $1 $14 2. Nf3 (2. Nc3 {v} Nc6 $2) {after the variation} 2... Nc6 $3 {x} 3
 [Event "f"]
 
 1. e4 {one} {two} e5 {[%clk 0:00:59.5]} 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0
+
+[Event "g"]
+
+1. e4 {[%eval 0.2]} $1 {[%clk 0:01:00]} $2 $13 e5 $146 {x} $3 2. Nf3 $4 {y} Nc6 *
 "#;
         let mut games = 0;
         let (tree, read) = (rows(made, false), rows(made, true));

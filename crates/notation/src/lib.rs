@@ -59,6 +59,6 @@ pub use tagvalue::{
 pub use tree::{Game, Line, LineId, Node, NodeId, Tail};
 pub use visitor::{At, RawGame, RawValue, Skip, Visitor};
 pub use writer::{
-    PGN_ROSTER, WriteError, WriteOptions, export_len, push_collapsed, to_export_string, write_game,
-    write_game_to, write_movetext_to, write_tags,
+    PGN_ROSTER, WriteError, WriteOptions, collapsed, export_len, push_collapsed, to_export_string,
+    write_game, write_game_to, write_movetext_to, write_tags,
 };

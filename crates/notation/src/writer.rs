@@ -1026,6 +1026,68 @@ fn collapsed_chars(text: &str) -> usize {
 /// assert_eq!(out, "{[%clk 0:03:00] good move");
 /// ```
 pub fn push_collapsed(out: &mut String, text: &str) {
+    match trimmed_if_collapsed(text) {
+        Some(inner) => out.push_str(inner),
+        None => push_words(out, text),
+    }
+}
+
+/// `text` as [`push_collapsed`] writes it, without a copy where it can be had as a slice
+/// of `text` (its white space, apart from its ends, is single spaces already), else
+/// written in `scratch`.
+///
+/// ```
+/// let mut scratch = String::new();
+/// assert_eq!(notation::collapsed(" [%clk 0:03:00] ", &mut scratch), "[%clk 0:03:00]");
+/// assert_eq!(notation::collapsed("a\n b", &mut scratch), "a b");
+/// ```
+pub fn collapsed<'t>(text: &'t str, scratch: &'t mut String) -> &'t str {
+    match trimmed_if_collapsed(text) {
+        Some(inner) => inner,
+        None => {
+            scratch.clear();
+            push_words(scratch, text);
+            scratch
+        }
+    }
+}
+
+/// `text` with its ends trimmed, when that is all collapsing it does: ASCII with single
+/// spaces between its words. `None` for any other text, which
+/// [`push_words`] collapses.
+fn trimmed_if_collapsed(text: &str) -> Option<&str> {
+    if !text.is_ascii() {
+        return None;
+    }
+    // Comments are read by the million (a clock and an evaluation after every move of a
+    // lichess game), nearly all of them ASCII, and most with single spaces between their
+    // words: those are copied whole once their ends are trimmed. The ASCII white space
+    // of `char::is_whitespace` includes the vertical tab.
+    let bytes = text.as_bytes();
+    let start = bytes
+        .iter()
+        .position(|&b| !ascii_space(b))
+        .unwrap_or(bytes.len());
+    let end = bytes
+        .iter()
+        .rposition(|&b| !ascii_space(b))
+        .map_or(start, |last| last + 1);
+    let inner = &bytes[start..end];
+    // Folds with no early exit over slices of one length, which the compiler vectorises.
+    let controls = inner.iter().fold(false, |found, &b| found | (b < 0x20));
+    let pairs = inner.iter().zip(inner.get(1..).unwrap_or_default());
+    let doubled = pairs.fold(false, |found, (&a, &b)| found | ((a == b' ') & (b == b' ')));
+    // Both ends are at ASCII bytes: character boundaries.
+    (!controls && !doubled).then(|| &text[start..end])
+}
+
+/// The ASCII bytes `char::is_whitespace` takes for white space (the vertical tab too).
+fn ascii_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
+}
+
+/// Appends the words of `text` one space apart ([`push_collapsed`]'s general way).
+fn push_words(out: &mut String, text: &str) {
     if !text.is_ascii() {
         for (i, word) in text.split_whitespace().enumerate() {
             if i > 0 {
@@ -1035,34 +1097,14 @@ pub fn push_collapsed(out: &mut String, text: &str) {
         }
         return;
     }
-    // Comments are read by the million (a clock and an evaluation after every move of a
-    // lichess game), nearly all of them ASCII, and most with single spaces between their
-    // words: those are copied whole once their ends are trimmed. The ASCII white space
-    // of `char::is_whitespace` includes the vertical tab.
-    let space = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r');
     let bytes = text.as_bytes();
-    let start = bytes.iter().position(|&b| !space(b)).unwrap_or(bytes.len());
-    let end = bytes
-        .iter()
-        .rposition(|&b| !space(b))
-        .map_or(start, |last| last + 1);
-    let inner = &bytes[start..end];
-    // Folds with no early exit over slices of one length, which the compiler vectorises.
-    let controls = inner.iter().fold(false, |found, &b| found | (b < 0x20));
-    let pairs = inner.iter().zip(inner.get(1..).unwrap_or_default());
-    let doubled = pairs.fold(false, |found, (&a, &b)| found | ((a == b' ') & (b == b' ')));
-    if !controls && !doubled {
-        // Both ends are at ASCII bytes: character boundaries.
-        out.push_str(&text[start..end]);
-        return;
-    }
     let (mut at, mut first) = (0, true);
     while at < bytes.len() {
-        while at < bytes.len() && space(bytes[at]) {
+        while at < bytes.len() && ascii_space(bytes[at]) {
             at += 1;
         }
         let start = at;
-        while at < bytes.len() && !space(bytes[at]) {
+        while at < bytes.len() && !ascii_space(bytes[at]) {
             at += 1;
         }
         if start < at {
@@ -1084,7 +1126,8 @@ mod tests {
     fn collapsing_white_space_keeps_the_words_one_space_apart() {
         // Every string of up to five characters from an alphabet of words, the ASCII
         // white space of `char::is_whitespace`, another control character and non-ASCII
-        // white space: the fast ASCII paths give what the words joined by one space give.
+        // white space: the fast ASCII paths (and the borrowing one) give what the words
+        // joined by one space give.
         let alphabet = [
             'a', ' ', '\t', '\n', '\u{b}', '\u{c}', '\r', '\u{1}', '\u{a0}', 'é',
         ];
@@ -1101,6 +1144,8 @@ mod tests {
                 push_collapsed(&mut out, &text);
                 let words: Vec<&str> = text.split_whitespace().collect();
                 assert_eq!(out, format!("x{}", words.join(" ")), "{text:?}");
+                let mut scratch = String::from("left over");
+                assert_eq!(collapsed(&text, &mut scratch), words.join(" "), "{text:?}");
             }
         }
     }
