@@ -8,7 +8,7 @@ use arrow_array::builder::{
 };
 use arrow_array::{Array, ArrayRef, RecordBatch, UInt64Array};
 
-use crate::lists::{ClockList, EvalList, NagList, TagList, TextList};
+use crate::lists::{ClockList, EvalList, NagList, Rest, TagList, TextList, Texts};
 use crate::schema::{Eval, TAG_COLUMNS, TypedTag, games_schema, string_item};
 use crate::values;
 
@@ -204,7 +204,7 @@ pub struct GamesBuilder {
     offset: UInt64Builder,
     tag_columns: Vec<TagColumn>,
     tags: TagList,
-    movetext: StringBuilder,
+    movetext: Texts,
     moves_san: TextList,
     moves_uci: TextList,
     moves: TextList,
@@ -247,7 +247,7 @@ impl GamesBuilder {
                 .map(|(_, typed)| TagColumn::new(*typed))
                 .collect(),
             tags: TagList::new(),
-            movetext: StringBuilder::new(),
+            movetext: Texts::new(),
             moves_san: TextList::new(),
             moves_uci: TextList::new(),
             moves: TextList::new(),
@@ -370,7 +370,7 @@ impl GamesBuilder {
             column.append(value);
         }
         self.tags.end_row();
-        self.movetext.append_value(cell(g.movetext));
+        self.movetext.push(cell(g.movetext));
         let chess = g.notation == Notation::Chess;
         self.moves_san.end_row(chess);
         self.moves_uci.end_row(chess);
@@ -395,6 +395,32 @@ impl GamesBuilder {
         self.rows += 1;
         self.bytes += g.movetext.len() + 256;
         g.movetext.len() <= MAX_CELL_BYTES
+    }
+
+    /// Makes room at once for the rows of the rest of an input, at the rate of the rows
+    /// built so far from its first `read` bytes of `total`: a reader that knows how long
+    /// its input is (a chunk of a file) spares its columns growing step by step, each
+    /// step a copy into fresh memory. Only the columns that grow with the moves and the
+    /// movetext are made room for.
+    ///
+    /// ```
+    /// use columnar::{GameRecord, GamesBuilder, Notation};
+    /// let mut table = GamesBuilder::new();
+    /// table.end_game(&GameRecord { movetext: "1. e4 *", ..GameRecord::new(Notation::Chess) });
+    /// // The game was the first 30 bytes of a chunk of 1,000,000.
+    /// table.reserve_for_rest(30, 1_000_000);
+    /// assert_eq!(table.finish().num_rows(), 1);
+    /// ```
+    pub fn reserve_for_rest(&mut self, read: usize, total: usize) {
+        let rest = Rest { read, total };
+        self.tags.reserve(rest);
+        self.movetext.reserve(rest);
+        self.moves_san.reserve(rest);
+        self.moves_uci.reserve(rest);
+        self.moves.reserve(rest);
+        self.clocks.reserve(rest);
+        self.evals.reserve(rest);
+        self.nags.reserve(rest);
     }
 
     /// The rows built since the last [`finish`](Self::finish).

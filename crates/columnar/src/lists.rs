@@ -20,6 +20,23 @@ use crate::schema::{
 
 /// An offset into a column's values. The caller finishes a batch long before its texts
 /// near Arrow's 2 GiB ([`crate::GamesBuilder::bytes`]), as the generic builders require.
+/// How much more the columns of a batch are to hold: the rest of an input of which
+/// `read` bytes (of `total`) gave what they hold now.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Rest {
+    pub(crate) read: usize,
+    pub(crate) total: usize,
+}
+
+impl Rest {
+    /// Room for the items of the rest, at the rate of those so far.
+    fn reserve<T>(self, items: &mut Vec<T>) {
+        let rest = self.total.saturating_sub(self.read);
+        let more = items.len().saturating_mul(rest) / self.read.max(1);
+        items.reserve(more);
+    }
+}
+
 fn offset(at: usize) -> i32 {
     i32::try_from(at).unwrap_or_else(|_| unreachable!("a batch's column holds under 2 GiB"))
 }
@@ -44,6 +61,10 @@ impl ListRows {
         self.validity.append(valid);
     }
 
+    fn reserve(&mut self, rest: Rest) {
+        rest.reserve(&mut self.ends);
+    }
+
     fn finish(&mut self) -> (OffsetBuffer<i32>, Option<NullBuffer>) {
         let ends = std::mem::replace(&mut self.ends, vec![0]);
         (
@@ -60,13 +81,13 @@ fn list(item: FieldRef, rows: &mut ListRows, values: ArrayRef) -> ListArray {
 }
 
 /// Texts one after another, and where each ends: a `utf8` column's buffers.
-struct Texts {
+pub(crate) struct Texts {
     bytes: Vec<u8>,
     ends: Vec<i32>,
 }
 
 impl Texts {
-    fn new() -> Texts {
+    pub(crate) fn new() -> Texts {
         Texts {
             bytes: Vec::new(),
             ends: vec![0],
@@ -77,9 +98,14 @@ impl Texts {
         self.ends.len() - 1
     }
 
-    fn push(&mut self, text: &str) {
+    pub(crate) fn push(&mut self, text: &str) {
         self.bytes.extend_from_slice(text.as_bytes());
         self.ends.push(offset(self.bytes.len()));
+    }
+
+    pub(crate) fn reserve(&mut self, rest: Rest) {
+        rest.reserve(&mut self.bytes);
+        rest.reserve(&mut self.ends);
     }
 
     fn extend(&mut self, texts: &str, ends: &[usize]) {
@@ -88,7 +114,7 @@ impl Texts {
         self.ends.extend(ends.iter().map(|&end| offset(base + end)));
     }
 
-    fn finish(&mut self) -> StringArray {
+    pub(crate) fn finish(&mut self) -> StringArray {
         let ends = std::mem::replace(&mut self.ends, vec![0]);
         let bytes = std::mem::take(&mut self.bytes);
         StringArray::try_new(
@@ -104,6 +130,10 @@ impl Texts {
 struct Validity(Vec<bool>);
 
 impl Validity {
+    fn reserve(&mut self, rest: Rest) {
+        rest.reserve(&mut self.0);
+    }
+
     fn extend(&mut self, valid: impl IntoIterator<Item = bool>) {
         self.0.extend(valid);
     }
@@ -147,6 +177,11 @@ impl TextList {
         self.rows.end_row(self.texts.len(), valid);
     }
 
+    pub(crate) fn reserve(&mut self, rest: Rest) {
+        self.texts.reserve(rest);
+        self.rows.reserve(rest);
+    }
+
     pub(crate) fn finish(&mut self) -> ListArray {
         let texts = self.texts.finish();
         list(string_item(), &mut self.rows, Arc::new(texts))
@@ -176,6 +211,12 @@ impl TagList {
 
     pub(crate) fn end_row(&mut self) {
         self.rows.end_row(self.names.len(), true);
+    }
+
+    pub(crate) fn reserve(&mut self, rest: Rest) {
+        self.names.reserve(rest);
+        self.values.reserve(rest);
+        self.rows.reserve(rest);
     }
 
     pub(crate) fn finish(&mut self) -> ListArray {
@@ -213,6 +254,12 @@ impl ClockList {
 
     pub(crate) fn end_row(&mut self) {
         self.rows.end_row(self.values.len(), true);
+    }
+
+    pub(crate) fn reserve(&mut self, rest: Rest) {
+        rest.reserve(&mut self.values);
+        self.validity.reserve(rest);
+        self.rows.reserve(rest);
     }
 
     pub(crate) fn finish(&mut self) -> ListArray {
@@ -269,6 +316,15 @@ impl EvalList {
         self.rows.end_row(self.cp.len(), true);
     }
 
+    pub(crate) fn reserve(&mut self, rest: Rest) {
+        rest.reserve(&mut self.cp);
+        self.cp_validity.reserve(rest);
+        rest.reserve(&mut self.mate);
+        self.mate_validity.reserve(rest);
+        self.validity.reserve(rest);
+        self.rows.reserve(rest);
+    }
+
     pub(crate) fn finish(&mut self) -> ListArray {
         let cp = Int32Array::new(
             ScalarBuffer::from(std::mem::take(&mut self.cp)),
@@ -320,6 +376,12 @@ impl NagList {
 
     pub(crate) fn end_row(&mut self) {
         self.rows.end_row(self.ends.len() - 1, true);
+    }
+
+    pub(crate) fn reserve(&mut self, rest: Rest) {
+        rest.reserve(&mut self.values);
+        rest.reserve(&mut self.ends);
+        self.rows.reserve(rest);
     }
 
     pub(crate) fn finish(&mut self) -> ListArray {

@@ -28,6 +28,11 @@ pub trait Notate: Rules + Sync {
     /// its moves where they settle it.
     fn variant(&self, game: &Game<Self::Move>) -> String;
 
+    /// [`Notate::variant`] of a game whose start position ([`Notate::start`]) is known.
+    fn variant_from(&self, game: &Game<Self::Move>, _start: Option<&Self::Position>) -> String {
+        self.variant(game)
+    }
+
     /// The start position of a game as `json` gives it: the tags' (the default), or the
     /// one of the game type its moves settled.
     fn start(&self, game: &Game<Self::Move>) -> Option<Self::Position> {
@@ -287,19 +292,22 @@ impl Notate for pgn::Chess {
     }
 
     fn variant(&self, game: &Game<Self::Move>) -> String {
-        let tags = &game.tags;
-        match self.start_position(tags) {
+        self.variant_from(game, self.start(game).as_ref())
+    }
+
+    fn variant_from(&self, game: &Game<Self::Move>, start: Option<&pgn::Position>) -> String {
+        match start {
             // The ruleset the game is played by: a FEN with pockets makes a crazyhouse game
             // whether or not a Variant tag says so.
-            Ok(setup) if setup.position.ruleset() != pgn::Ruleset::Chess => {
-                setup.position.ruleset().name().to_owned()
+            Some(start) if start.ruleset() != pgn::Ruleset::Chess => {
+                start.ruleset().name().to_owned()
             }
             // A game that starts in a Chess960 position is a Chess960 game, whether or not
             // its Variant tag says so.
-            Ok(setup) if setup.position.castling_mode() == pgn::CastlingMode::Chess960 => {
+            Some(start) if start.castling_mode() == pgn::CastlingMode::Chess960 => {
                 pgn::Variant::Chess960.name().to_owned()
             }
-            _ => pgn::Variant::from_tag(tags.get("Variant").unwrap_or(""))
+            _ => pgn::Variant::from_tag(game.tags.get("Variant").unwrap_or(""))
                 .name()
                 .to_owned(),
         }

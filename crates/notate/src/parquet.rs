@@ -98,6 +98,17 @@ impl Rows {
         }
     }
 
+    /// After the first game of a chunk of `chunk` bytes, which ends at its byte `end`:
+    /// room for the rows of the rest of the chunk, at the rate of the first game's.
+    fn after_first_game(&mut self, end: u64, chunk: Option<usize>) {
+        if let Some(chunk) = chunk
+            && self.games.len() == 1
+            && let Ok(end) = usize::try_from(end)
+        {
+            self.games.reserve_for_rest(end, chunk);
+        }
+    }
+
     fn take(&mut self) -> Item {
         Item {
             games: self.games.finish(),
@@ -133,6 +144,7 @@ impl<G: Notate> ParquetTask<'_, G> {
         origin: Origin,
         sink: &mut dyn FnMut(Item) -> io::Result<()>,
     ) -> io::Result<u64> {
+        let chunk = input.rest.is_none().then_some(input.bytes.len());
         let reader = input.reader(self.rules.dialect(), self.options);
         let mut reader = GameReader::from_reader(self.rules, reader).keep_raw(KeepRaw::Never);
         let mut rows = Rows::new(self.positions);
@@ -144,6 +156,7 @@ impl<G: Notate> ParquetTask<'_, G> {
             }
             let offset = self.placing.base() + origin.offset + game.span.start;
             let cut = self.add(&mut rows, &game, offset);
+            rows.after_first_game(game.span.end, chunk);
             game.diagnostics.extend(cut);
             rows.diagnostics.push(game.diagnostics);
             if rows.games.bytes() >= BATCH_BYTES {
@@ -180,8 +193,9 @@ impl<G: Notate> ParquetTask<'_, G> {
             placing: self.placing,
             positions: false,
         };
+        let chunk = input.rest.is_none().then_some(input.bytes.len());
         let mut reader = input.reader(chess.dialect(), self.options);
-        let rows = ChessRows::new(task, origin);
+        let rows = ChessRows::new(task, origin, chunk);
         let mut builder =
             GameBuilder::with_sink(chess, self.options, rows).keep_raw(KeepRaw::Never);
         let mut games = 0;
@@ -366,13 +380,14 @@ impl<G: Notate> ParquetTask<'_, G> {
         }
         let first_location = read.diagnostics.first().map(|d| d.location);
         let opening = openings.opening();
+        let start = rules.start(game);
         self.finish_row(
             rows,
             game,
             read.index,
             first_location,
             plies,
-            end.as_ref(),
+            (start.as_ref(), end.as_ref()),
             opening,
             offset,
         )
@@ -389,7 +404,7 @@ impl<G: Notate> ParquetTask<'_, G> {
         index: u64,
         first_location: Option<notation::Location>,
         plies: u32,
-        end: Option<&G::Position>,
+        (start, end): (Option<&G::Position>, Option<&G::Position>),
         opening: Option<&'static pgn::openings::Opening>,
         offset: u64,
     ) -> Option<Diagnostic> {
@@ -404,10 +419,10 @@ impl<G: Notate> ParquetTask<'_, G> {
             .iter()
             .map(|t| (t.name.as_str(), t.value.as_str()))
             .collect();
-        let start_fen = rules.start(game).and_then(|p| rules.fen(&p));
+        let start_fen = start.and_then(|p| rules.fen(p));
         let final_fen = end.and_then(|p| rules.fen(p));
         let outcome = end.and_then(|p| rules.outcome_name(p));
-        let variant = rules.variant(game);
+        let variant = rules.variant_from(game, start);
         let eco = opening.map(|o| o.eco().to_string());
         let whole = rows.games.end_game(&GameRecord {
             notation,
@@ -450,6 +465,8 @@ impl<G: Notate> ParquetTask<'_, G> {
 struct ChessRows<'r> {
     task: ParquetTask<'r, pgn::Chess>,
     origin: Origin,
+    /// The length of the chunk read, when the input is one.
+    chunk: Option<usize>,
     rows: Rows,
     /// The game being read.
     game: ChessGame,
@@ -461,8 +478,8 @@ struct ChessRows<'r> {
 struct ChessGame {
     /// Whether the rows are built as the game is read (else it is read again).
     plain: bool,
-    /// Whether its start position could be set up.
-    started: bool,
+    /// Its start position, when it could be set up.
+    start: Option<pgn::Position>,
     /// Moves read, variations included (the builder's numbering).
     nodes: u32,
     /// Lines opened, the main line included.
@@ -519,11 +536,16 @@ struct PendingMove {
 const LARGE_COMMENT: usize = 1 << 20;
 
 impl<'r> ChessRows<'r> {
-    fn new(task: ParquetTask<'r, pgn::Chess>, origin: Origin) -> ChessRows<'r> {
+    fn new(
+        task: ParquetTask<'r, pgn::Chess>,
+        origin: Origin,
+        chunk: Option<usize>,
+    ) -> ChessRows<'r> {
         let suffix_symbols = task.rules.write_options().suffix_symbols;
         ChessRows {
             task,
             origin,
+            chunk,
             rows: Rows::new(false),
             game: ChessGame {
                 suffix_symbols,
@@ -558,7 +580,7 @@ impl GameSink<pgn::Chess> for ChessRows<'_> {
     fn begin_game(&mut self) {
         let game = &mut self.game;
         game.plain = true;
-        game.started = false;
+        game.start = None;
         game.nodes = 0;
         game.lines = 1;
         game.main.clear();
@@ -582,7 +604,7 @@ impl GameSink<pgn::Chess> for ChessRows<'_> {
     }
 
     fn begin_movetext(&mut self, _tags: &notation::Tags, start: Option<&pgn::Position>) {
-        self.game.started = start.is_some();
+        self.game.start = start.cloned();
         self.game.plain &= start.is_some();
     }
 
@@ -766,7 +788,7 @@ impl GameSink<pgn::Chess> for ChessRows<'_> {
         let first_location = diagnostics.first().map(|d| d.location);
         let end = ended
             .end
-            .filter(|_| self.game.plain && self.game.started && !ended.second)
+            .filter(|_| self.game.plain && self.game.start.is_some() && !ended.second)
             .copied();
         if let Some(end) = &end {
             self.close_pending();
@@ -815,7 +837,7 @@ impl GameSink<pgn::Chess> for ChessRows<'_> {
                     ended.index,
                     first_location,
                     plies,
-                    Some(&end),
+                    (game.start.as_ref(), Some(&end)),
                     opening,
                     offset,
                 )
@@ -839,6 +861,7 @@ impl GameSink<pgn::Chess> for ChessRows<'_> {
         };
         diagnostics.extend(cut);
         self.rows.diagnostics.push(diagnostics);
+        self.rows.after_first_game(ended.span.end, self.chunk);
     }
 }
 

@@ -237,9 +237,9 @@ impl Board {
     }
 }
 
-impl fmt::Display for Board {
-    /// The piece-placement field of FEN.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Board {
+    /// Appends the piece-placement field of FEN (the board's `Display`).
+    pub(crate) fn push_placement(&self, out: &mut String) {
         // Spelled on the stack and written at once: a FEN is written for every position
         // of the Parquet positions table, and the formatter per character costs more than
         // the spelling. At most 8 characters a rank and 7 slashes.
@@ -282,7 +282,16 @@ impl fmt::Display for Board {
                 put(b'/');
             }
         }
-        f.write_str(std::str::from_utf8(&text[..len]).unwrap_or_default())
+        out.push_str(std::str::from_utf8(&text[..len]).unwrap_or_default());
+    }
+}
+
+impl fmt::Display for Board {
+    /// The piece-placement field of FEN.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut placement = String::with_capacity(71);
+        self.push_placement(&mut placement);
+        f.write_str(&placement)
     }
 }
 

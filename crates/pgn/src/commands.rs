@@ -588,11 +588,53 @@ pub fn clock_and_eval(comment: &str) -> (Option<ClockTime>, Option<Eval>) {
 /// assert!(lichess_comment("[%clk 0:02:57]").is_none());
 /// ```
 pub fn lichess_comment(written: &str) -> Option<(&str, Option<ClockTime>, Option<Eval>)> {
-    let text = written.strip_prefix(' ')?.strip_suffix(' ')?;
-    // What `as_lichess_writes` accepts is ASCII with single spaces: digits, signs and the
-    // commands' fixed words.
-    let (clock, eval) = as_lichess_writes(text)?;
-    Some((text, clock, eval))
+    // The clock is last, and with the space before it and after it (the comment's first
+    // one when nothing comes before), 16 bytes: ` [%clk H:MM:SS] `, read in place.
+    const CLOCK: usize = " [%clk 0:02:57] ".len();
+    let bytes = written.as_bytes();
+    let (head, clock) = bytes.split_at_checked(bytes.len().checked_sub(CLOCK)?)?;
+    let &[
+        b' ',
+        b'[',
+        b'%',
+        b'c',
+        b'l',
+        b'k',
+        b' ',
+        h,
+        b':',
+        m,
+        m1,
+        b':',
+        s,
+        s1,
+        b']',
+        b' ',
+    ] = clock
+    else {
+        return None;
+    };
+    let digit = |b: u8| b.is_ascii_digit().then(|| u64::from(b - b'0'));
+    let (h, m, m1, s, s1) = (digit(h)?, digit(m)?, digit(m1)?, digit(s)?, digit(s1)?);
+    if m > 5 || s > 5 {
+        return None;
+    }
+    let seconds = (h * 60 + m * 10 + m1) * 60 + s * 10 + s1;
+    let clock = Some(ClockTime {
+        millis: seconds * 1000,
+    });
+    if head.is_empty() {
+        // Both ends are at ASCII bytes: character boundaries.
+        return Some((&written[1..written.len() - 1], clock, None));
+    }
+    let score = head.strip_prefix(b" [%eval ")?.strip_suffix(b"]")?;
+    // Digits and signs only: no white space to fold, no bracket to end the command.
+    let plain = |b: &u8| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+' | b'#' | b',');
+    if score.is_empty() || !score.iter().all(plain) {
+        return None;
+    }
+    let eval = std::str::from_utf8(score).ok()?.parse().ok()?;
+    Some((&written[1..written.len() - 1], clock, Some(eval)))
 }
 
 /// [`clock_and_eval`] the general way: the commands as found, one by one.

@@ -417,7 +417,12 @@ fn write_fen(pos: &Position, style: CastlingStyle, out: &mut String) {
             let _ = write!(out, "[{pockets}] {} ", pos.turn().char());
         }
         None => {
-            let _ = write!(out, "{} {} ", pos.board(), pos.turn().char());
+            // Without the formatter: a FEN is written for every game of a table, and for
+            // every position of the positions table.
+            pos.board().push_placement(out);
+            out.push(' ');
+            out.push(pos.turn().char());
+            out.push(' ');
         }
     }
     let len = out.len();
@@ -451,16 +456,37 @@ fn write_fen(pos: &Position, style: CastlingStyle, out: &mut String) {
     }
     match pos.ep_square() {
         Some(ep) => {
-            let _ = write!(out, " {ep}");
+            out.push(' ');
+            out.push(ep.file().char());
+            out.push(ep.rank().char());
         }
         None => out.push_str(" -"),
     }
-    let _ = write!(out, " {} {}", pos.halfmoves(), pos.fullmoves());
+    out.push(' ');
+    push_decimal(out, u64::from(pos.halfmoves()));
+    out.push(' ');
+    push_decimal(out, u64::from(pos.fullmoves()));
     if let Some(left) = pos.remaining_checks() {
         // lichess's form: the checks each side has given.
         let given = |n: u8| 3u8.saturating_sub(n);
         let _ = write!(out, " +{}+{}", given(left.white), given(left.black));
     }
+}
+
+/// Appends `n` in decimal.
+fn push_decimal(out: &mut String, n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    out.extend(digits[at..].iter().map(|&d| char::from(d)));
 }
 
 impl Position {
