@@ -693,4 +693,35 @@ mod tests {
         // Two moves, the second with no UCI, clock, evaluation or glyph.
         assert_eq!(uci.map(|c| c.child_data()[0].len()), Some(2));
     }
+
+    #[test]
+    fn ends_out_of_order_or_inside_a_character_give_the_pieces_that_are_text() {
+        let texts = "Réti";
+        for ends in [[1, 2, 5], [3, 1, 5], [1, 3, 9], [0, 0, 5]] {
+            let mut table = GamesBuilder::new();
+            table.push_moves(&MoveColumns {
+                notation: Notation::Draughts,
+                texts,
+                text_ends: &ends,
+                clocks: &[None; 3],
+                evals: &[None; 3],
+                nag_ends: &[0; 3],
+                ..MoveColumns::default()
+            });
+            table.end_game(&GameRecord::new(Notation::Draughts));
+            let batch = table.finish();
+            let moves = batch.column_by_name("moves").map(|c| c.to_data());
+            let items = moves.map(|c| arrow_array::StringArray::from(c.child_data()[0].clone()));
+            let expected: Vec<&str> = ends
+                .iter()
+                .scan(0, |start, &end| {
+                    let piece = texts.get(*start..end).unwrap_or("");
+                    *start = end;
+                    Some(piece)
+                })
+                .collect();
+            let got: Vec<&str> = items.iter().flatten().flatten().collect();
+            assert_eq!(got, expected, "{ends:?}");
+        }
+    }
 }

@@ -625,7 +625,7 @@ impl GameSink<pgn::Chess> for ChessRows<'_> {
             // A token read with nothing forgiven is its move's SAN, check sign included
             // (`pgn::Forgiven`: each flag is a departure from it).
             if read.forgiven.is_empty() {
-                game.san.extend_from_slice(read.token);
+                push_short(&mut game.san, read.token);
             } else {
                 pgn::SanPlus {
                     san: pgn::San::from_move(position, &read.mv),
@@ -645,7 +645,7 @@ impl GameSink<pgn::Chess> for ChessRows<'_> {
                 out.extend_from_slice(if turn == Player::First { b"." } else { b"..." });
             }
             space_bytes(out);
-            out.extend_from_slice(&game.san[san_start..]);
+            push_short(out, &game.san[san_start..]);
             game.pending = Some(PendingMove {
                 node: id,
                 turn,
@@ -918,6 +918,31 @@ fn space_bytes(out: &mut Vec<u8>) {
     }
 }
 
+/// Appends `bytes`, nearly always a move's few: copied by stores of known lengths where
+/// `extend_from_slice` would call `memcpy` (a move is copied so twice or thrice).
+#[inline(always)]
+fn push_short(out: &mut Vec<u8>, bytes: &[u8]) {
+    let n = bytes.len();
+    if !(1..=8).contains(&n) {
+        out.extend_from_slice(bytes);
+        return;
+    }
+    // Two copies of four bytes that overlap for lengths under eight, or three single
+    // bytes for lengths under four; the spare bytes are taken back.
+    let mut word = [0u8; 8];
+    if n >= 4 {
+        word[..4].copy_from_slice(&bytes[..4]);
+        word[n - 4..n].copy_from_slice(&bytes[n - 4..]);
+    } else {
+        word[0] = bytes[0];
+        word[n / 2] = bytes[n / 2];
+        word[n - 1] = bytes[n - 1];
+    }
+    let at = out.len();
+    out.extend_from_slice(&word);
+    out.truncate(at + n);
+}
+
 /// [`push_comment`] in a movetext gathered as bytes.
 fn push_comment_bytes(out: &mut Vec<u8>, text: &str) {
     space_bytes(out);
@@ -1079,6 +1104,16 @@ impl Emitter<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn short_copies_copy() {
+        let bytes = b"abcdefghijk";
+        for n in 0..=bytes.len() {
+            let mut out = b"x".to_vec();
+            push_short(&mut out, &bytes[..n]);
+            assert_eq!(out, [b"x", &bytes[..n]].concat());
+        }
+    }
 
     #[test]
     fn numbers_are_written_in_decimal() {

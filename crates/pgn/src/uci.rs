@@ -258,7 +258,12 @@ impl Uci {
     /// ```
     pub fn append_ascii_to(&self, out: &mut Vec<u8>) {
         let (text, len) = self.spelled();
-        out.extend_from_slice(&text[..len]);
+        // All five bytes and the spare one taken back: a copy of a known length is a
+        // store, where one of 4 or 5 bytes is a call to `memcpy` (a move is written so
+        // for every move of a table).
+        let at = out.len();
+        out.extend_from_slice(&text);
+        out.truncate(at + len);
     }
 
     /// The move's ASCII text on the stack, and its length.
