@@ -927,19 +927,22 @@ fn push_short(out: &mut Vec<u8>, bytes: &[u8]) {
         out.extend_from_slice(bytes);
         return;
     }
-    // Two copies of four bytes that overlap for lengths under eight, or three single
-    // bytes for lengths under four; the spare bytes are taken back.
-    let mut word = [0u8; 8];
-    if n >= 4 {
-        word[..4].copy_from_slice(&bytes[..4]);
-        word[n - 4..n].copy_from_slice(&bytes[n - 4..]);
+    // Two words of four bytes that overlap for lengths under eight, or three single
+    // bytes for lengths under four, put together in a register (put together in memory,
+    // the word read back whole would wait for the stores of its parts).
+    let word = if n >= 4 {
+        let four = |at: usize| {
+            let mut four = [0; 4];
+            four.copy_from_slice(&bytes[at..at + 4]);
+            u64::from(u32::from_le_bytes(four))
+        };
+        four(0) | (four(n - 4) << (8 * (n - 4)))
     } else {
-        word[0] = bytes[0];
-        word[n / 2] = bytes[n / 2];
-        word[n - 1] = bytes[n - 1];
-    }
+        let byte = |at: usize| u64::from(bytes[at]) << (8 * at);
+        byte(0) | byte(n / 2) | byte(n - 1)
+    };
     let at = out.len();
-    out.extend_from_slice(&word);
+    out.extend_from_slice(&word.to_le_bytes());
     out.truncate(at + n);
 }
 

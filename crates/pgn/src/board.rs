@@ -240,10 +240,9 @@ impl Board {
 impl Board {
     /// Appends the piece-placement field of FEN (the board's `Display`).
     pub(crate) fn push_placement(&self, out: &mut String) {
-        // Spelled on the stack and written at once: a FEN is written for every position
-        // of the Parquet positions table, and the formatter per character costs more than
-        // the spelling. At most 8 characters a rank and 7 slashes.
-        // The pieces' letters by square, from the twelve pieces' bitboards.
+        // Written a character at a time without the formatter: a FEN is written for every
+        // position of the Parquet positions table. At most 8 characters a rank and 7
+        // slashes. The pieces' letters by square, from the twelve pieces' bitboards.
         let mut cells = [0u8; 64];
         for color in Color::ALL {
             for role in Role::ALL {
@@ -253,36 +252,30 @@ impl Board {
                 }
             }
         }
-        let mut text = [0u8; 71];
-        let mut len = 0;
-        let mut put = |b: u8| {
-            if let Some(slot) = text.get_mut(len) {
-                *slot = b;
-                len += 1;
-            }
-        };
-        for rank in Rank::ALL.iter().rev() {
-            let mut empty = 0u8;
-            for file in File::ALL {
-                match cells[Square::from_coords(file, *rank).index()] {
-                    0 => empty += 1,
-                    letter => {
-                        if empty > 0 {
-                            put(b'0' + empty);
-                            empty = 0;
-                        }
-                        put(letter);
-                    }
+        out.reserve(71);
+        // A rank's pieces found by its bits of the occupied squares, the runs of empty
+        // squares between them by the bits' places: a step for each piece, where a step
+        // for each square would branch on every one.
+        let occupied = self.occupied().0;
+        for rank in (0..8).rev() {
+            let mut row = (occupied >> (8 * rank)) & 0xff;
+            let mut file = 0;
+            while row != 0 {
+                let next = row.trailing_zeros();
+                if next > file {
+                    out.push(char::from(b'0' + (next - file) as u8));
                 }
+                out.push(char::from(cells[(8 * rank + next) as usize]));
+                file = next + 1;
+                row &= row - 1;
             }
-            if empty > 0 {
-                put(b'0' + empty);
+            if file < 8 {
+                out.push(char::from(b'0' + (8 - file) as u8));
             }
-            if *rank != Rank::First {
-                put(b'/');
+            if rank > 0 {
+                out.push('/');
             }
         }
-        out.push_str(std::str::from_utf8(&text[..len]).unwrap_or_default());
     }
 }
 

@@ -593,29 +593,25 @@ pub fn lichess_comment(written: &str) -> Option<(&str, Option<ClockTime>, Option
     const CLOCK: usize = " [%clk 0:02:57] ".len();
     let bytes = written.as_bytes();
     let (head, clock) = bytes.split_at_checked(bytes.len().checked_sub(CLOCK)?)?;
-    let &[
-        b' ',
-        b'[',
-        b'%',
-        b'c',
-        b'l',
-        b'k',
-        b' ',
-        h,
-        b':',
-        m,
-        m1,
-        b':',
-        s,
-        s1,
-        b']',
-        b' ',
-    ] = clock
-    else {
-        return None;
+    // Its fixed bytes compared as two words, the digits' places masked out.
+    let word = |at: usize| {
+        let mut eight = [0; 8];
+        eight.copy_from_slice(&clock[at..at + 8]);
+        u64::from_le_bytes(eight)
     };
-    let digit = |b: u8| b.is_ascii_digit().then(|| u64::from(b - b'0'));
-    let (h, m, m1, s, s1) = (digit(h)?, digit(m)?, digit(m1)?, digit(s)?, digit(s1)?);
+    let mask = u64::from_le_bytes;
+    let fixed_first = mask([0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0]);
+    let fixed_second = mask([0xff, 0, 0, 0xff, 0, 0, 0xff, 0xff]);
+    if word(0) & fixed_first != mask(*b" [%clk \0")
+        || word(8) & fixed_second != mask([b':', 0, 0, b':', 0, 0, b']', b' '])
+    {
+        return None;
+    }
+    let digit = |at: usize| {
+        let b = clock[at];
+        b.is_ascii_digit().then(|| u64::from(b - b'0'))
+    };
+    let (h, m, m1, s, s1) = (digit(7)?, digit(9)?, digit(10)?, digit(12)?, digit(13)?);
     if m > 5 || s > 5 {
         return None;
     }

@@ -258,11 +258,13 @@ impl Uci {
     /// ```
     pub fn append_ascii_to(&self, out: &mut Vec<u8>) {
         let (text, len) = self.spelled();
-        // All five bytes and the spare one taken back: a copy of a known length is a
-        // store, where one of 4 or 5 bytes is a call to `memcpy` (a move is written so
-        // for every move of a table).
+        // Eight bytes stored at once from a register and the spare ones taken back: a
+        // copy of 4 or 5 bytes is a call to `memcpy`, and one of the bytes as spelled on
+        // the stack would wait for their stores (a move is written so for every move of
+        // a table).
+        let word = (text.iter().rev()).fold(0u64, |word, &b| (word << 8) | u64::from(b));
         let at = out.len();
-        out.extend_from_slice(&text);
+        out.extend_from_slice(&word.to_le_bytes());
         out.truncate(at + len);
     }
 
