@@ -296,21 +296,7 @@ impl Notate for pgn::Chess {
     }
 
     fn variant_from(&self, game: &Game<Self::Move>, start: Option<&pgn::Position>) -> String {
-        match start {
-            // The ruleset the game is played by: a FEN with pockets makes a crazyhouse game
-            // whether or not a Variant tag says so.
-            Some(start) if start.ruleset() != pgn::Ruleset::Chess => {
-                start.ruleset().name().to_owned()
-            }
-            // A game that starts in a Chess960 position is a Chess960 game, whether or not
-            // its Variant tag says so.
-            Some(start) if start.castling_mode() == pgn::CastlingMode::Chess960 => {
-                pgn::Variant::Chess960.name().to_owned()
-            }
-            _ => pgn::Variant::from_tag(game.tags.get("Variant").unwrap_or(""))
-                .name()
-                .to_owned(),
-        }
+        chess_variant(start, game.tags.get("Variant"))
     }
 
     fn fen(&self, position: &pgn::Position) -> Option<String> {
@@ -615,6 +601,22 @@ fn read_eval(args: &str) -> Option<columnar::Eval> {
 }
 
 /// An evaluation as the Parquet tables hold it.
+/// The variant a chess game is played in, from its start position and its `Variant`
+/// tag ([`Notate::variant`]).
+pub(crate) fn chess_variant(start: Option<&pgn::Position>, tag: Option<&str>) -> String {
+    match start {
+        // The ruleset the game is played by: a FEN with pockets makes a crazyhouse game
+        // whether or not a Variant tag says so.
+        Some(start) if start.ruleset() != pgn::Ruleset::Chess => start.ruleset().name().to_owned(),
+        // A game that starts in a Chess960 position is a Chess960 game, whether or not
+        // its Variant tag says so.
+        Some(start) if start.castling_mode() == pgn::CastlingMode::Chess960 => {
+            pgn::Variant::Chess960.name().to_owned()
+        }
+        _ => pgn::Variant::from_tag(tag.unwrap_or("")).name().to_owned(),
+    }
+}
+
 /// A chess move's clock and evaluation as the tables hold them: seconds, and the score.
 pub(crate) fn chess_clock_and_eval_cells(
     clock: Option<pgn::commands::ClockTime>,

@@ -10,14 +10,15 @@
 
 use std::fmt::Write as _;
 use std::io::{self, Write};
+use std::ops::ControlFlow;
 
 use columnar::{
     DiagnosticsBuilder, GameRecord, GamesBuilder, MoveRecord, ParquetWriter, PositionRecord,
     PositionsBuilder, RecordBatch,
 };
 use notation::{
-    Diagnostic, Ended, GameBuilder, GameReader, GameSink, KeepRaw, LineId, Nag, NodeId, Place,
-    Player, ReadGame, ReadMove, ReadOptions, Rules, Severity, WriteOptions,
+    At, Diagnostic, GameReader, GameResult, KeepRaw, LineId, Nag, Player, RawGame, RawValue,
+    ReadGame, ReadOptions, Rules, Severity, Skip, Visitor, WriteOptions,
 };
 
 use crate::games::{Notate, walk_main_line_playing};
@@ -178,7 +179,7 @@ impl<G: Notate> ParquetTask<'_, G> {
     }
 
     /// [`Task::run`] for chess games without the positions table: the rows are built as
-    /// the builder reads, without a tree ([`ChessRows`]).
+    /// the validator reads, without a tree ([`ChessRows`]).
     fn run_chess(
         &self,
         chess: &pgn::Chess,
@@ -195,24 +196,21 @@ impl<G: Notate> ParquetTask<'_, G> {
         };
         let chunk = input.rest.is_none().then_some(input.bytes.len());
         let mut reader = input.reader(chess.dialect(), self.options);
-        let rows = ChessRows::new(task, origin, chunk);
-        let mut builder =
-            GameBuilder::with_sink(chess, self.options, rows).keep_raw(KeepRaw::Never);
+        let mut rows = ChessRows::new(task, origin, chunk);
         let mut games = 0;
-        while reader.read_game(&mut builder)?.is_some() {
+        while reader.read_game(&mut rows)?.is_some() {
             games += 1;
-            let rows = &mut builder.sink_mut().rows;
-            if rows.games.bytes() >= BATCH_BYTES {
-                sink(rows.take())?;
+            if rows.rows.games.bytes() >= BATCH_BYTES {
+                sink(rows.rows.take())?;
             }
         }
-        let mut orphans = builder.take_orphans();
+        let mut orphans = rows.validator.take_orphans();
         let buffer = reader.into_vec();
         input.give_back(buffer);
         for d in &mut orphans {
             origin.place(d);
         }
-        let rows = &mut builder.sink_mut().rows;
+        let rows = &mut rows.rows;
         if !rows.games.is_empty() || !orphans.is_empty() {
             let mut item = rows.take();
             item.orphans = orphans;
@@ -381,9 +379,15 @@ impl<G: Notate> ParquetTask<'_, G> {
         let first_location = read.diagnostics.first().map(|d| d.location);
         let opening = openings.opening();
         let start = rules.start(game);
+        let tags: Vec<(&str, &str)> = game
+            .tags
+            .iter()
+            .map(|t| (t.name.as_str(), t.value.as_str()))
+            .collect();
+        let variant = rules.variant_from(game, start.as_ref());
         self.finish_row(
             rows,
-            game,
+            (&tags, &variant),
             read.index,
             first_location,
             plies,
@@ -400,7 +404,7 @@ impl<G: Notate> ParquetTask<'_, G> {
     fn finish_row(
         &self,
         rows: &mut Rows,
-        game: &notation::Game<G::Move>,
+        (tags, variant): (&[(&str, &str)], &str),
         index: u64,
         first_location: Option<notation::Location>,
         plies: u32,
@@ -414,28 +418,22 @@ impl<G: Notate> ParquetTask<'_, G> {
             Placing::Whole => Some(index + 1),
             Placing::From(_) => None,
         };
-        let tags: Vec<(&str, &str)> = game
-            .tags
-            .iter()
-            .map(|t| (t.name.as_str(), t.value.as_str()))
-            .collect();
         let start_fen = start.and_then(|p| rules.fen(p));
         let final_fen = end.and_then(|p| rules.fen(p));
         let outcome = end.and_then(|p| rules.outcome_name(p));
-        let variant = rules.variant_from(game, start);
         let eco = opening.map(|o| o.eco().to_string());
         let whole = rows.games.end_game(&GameRecord {
             notation,
             file: self.name,
             game: number,
             offset,
-            tags: &tags,
+            tags,
             movetext: &rows.movetext,
             plies,
             start_fen: start_fen.as_deref(),
             final_fen: final_fen.as_deref(),
             outcome,
-            variant: &variant,
+            variant,
             opening: eco.as_deref().zip(opening.map(|o| o.name())),
             errors: 0,
             warnings: 0,
@@ -453,21 +451,24 @@ impl<G: Notate> ParquetTask<'_, G> {
     }
 }
 
-/// The games table's rows of chess games, built as the builder reads them: no tree, and
-/// no second walk of the main line. A main-line move's columns are written when the
-/// position after it comes (the next move's, or the game's end), which gives its check
-/// sign; its glyphs and comments are gathered until then, as the export format writes
-/// them after it. A game whose movetext only the export-format writer can write (text
-/// left unread, a set-up, a comment holding a `}`, a comment too large to copy on the
-/// way), or whose start cannot be set up, is read again from its text into a tree and
-/// goes the way of every game of other rules ([`ParquetTask::add`]). A test holds the
-/// rows and diagnostics to that way's on every corpus file.
+/// The games table's rows of chess games, built as they are read: no tree, and no second
+/// walk of the main line. [`pgn::Validator`] reads and checks every move (its diagnostics
+/// are `check`'s); the rows read along. A main-line move's texts are written as it is
+/// read, in the movetext too; its glyphs and comments are written after it as they
+/// come, in the order the export format writes them, and its clock and evaluation once
+/// the next move or the game's end comes. A game whose movetext only the export-format
+/// writer can write (text left unread after an error, a set-up, a comment holding a `}`,
+/// a comment too large to copy on the way), or whose start cannot be set up, is read
+/// again from its text into a tree and goes the way of every game of other rules
+/// ([`ParquetTask::add`]). A test holds the rows and diagnostics to that way's on every
+/// corpus file.
 struct ChessRows<'r> {
     task: ParquetTask<'r, pgn::Chess>,
     origin: Origin,
     /// The length of the chunk read, when the input is one.
     chunk: Option<usize>,
     rows: Rows,
+    validator: pgn::Validator,
     /// The game being read.
     game: ChessGame,
 }
@@ -480,12 +481,11 @@ struct ChessGame {
     plain: bool,
     /// Its start position, when it could be set up.
     start: Option<pgn::Position>,
-    /// Moves read, variations included (the builder's numbering).
-    nodes: u32,
-    /// Lines opened, the main line included.
-    lines: u32,
-    /// Whether each move read is on the main line.
-    main: Vec<bool>,
+    /// Its tag pairs as the tree keeps them: decoded, the first of each name.
+    tags: TagTexts,
+    /// Its result, as the reader gives it (its termination marker's, or its `Result`
+    /// tag's); none given is `*`.
+    result: Option<GameResult>,
     /// The last main-line move, its glyphs and comments still to come.
     pending: Option<PendingMove>,
     /// The main line's moves so far.
@@ -512,12 +512,56 @@ struct ChessGame {
     suffix_symbols: bool,
 }
 
+/// A game's tag pairs, their texts one after another in one string kept from game to
+/// game.
+#[derive(Default)]
+struct TagTexts {
+    text: String,
+    /// Each pair's name and value, as ranges of `text`.
+    pairs: Vec<(std::ops::Range<usize>, std::ops::Range<usize>)>,
+}
+
+impl TagTexts {
+    fn clear(&mut self) {
+        self.text.clear();
+        self.pairs.clear();
+    }
+
+    /// Adds a pair unless one of its name is in (as the tree builder keeps them).
+    fn push(&mut self, name: &str, value: &str) {
+        if self
+            .pairs
+            .iter()
+            .any(|(n, _)| &self.text[n.clone()] == name)
+        {
+            return;
+        }
+        let start = self.text.len();
+        self.text.push_str(name);
+        let middle = self.text.len();
+        self.text.push_str(value);
+        self.pairs.push((start..middle, middle..self.text.len()));
+    }
+
+    fn get(&self, name: &str) -> Option<&str> {
+        self.pairs
+            .iter()
+            .find(|(n, _)| &self.text[n.clone()] == name)
+            .map(|(_, v)| &self.text[v.clone()])
+    }
+
+    fn pairs(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.pairs
+            .iter()
+            .map(|(n, v)| (&self.text[n.clone()], &self.text[v.clone()]))
+    }
+}
+
 /// The last main-line move read, its texts written (in the movetext too): its glyphs
 /// and comments are written after it as they come, and its clock and evaluation, read
 /// from its comments, are written once the next move or the game's end comes.
 #[derive(Clone, Copy)]
 struct PendingMove {
-    node: u32,
     turn: Player,
     /// Where its next glyph goes in the movetext: after its text and its glyphs so far
     /// (a glyph read after a comment is written before it, as the writer writes them).
@@ -543,6 +587,7 @@ impl<'r> ChessRows<'r> {
     ) -> ChessRows<'r> {
         let suffix_symbols = task.rules.write_options().suffix_symbols;
         ChessRows {
+            validator: pgn::Validator::new(task.options),
             task,
             origin,
             chunk,
@@ -554,247 +599,159 @@ impl<'r> ChessRows<'r> {
         }
     }
 
-    /// Writes the clock and evaluation of the pending move, now that its glyphs and
-    /// comments are read.
-    fn close_pending(&mut self) {
-        let Some(pending) = self.game.pending.take() else {
+    /// Adds the main-line move the validator just read from `token`.
+    fn add_move(&mut self, token: &[u8]) {
+        let ChessRows {
+            task,
+            validator,
+            game,
+            ..
+        } = self;
+        let Some((mv, forgiven, before, after)) = validator.last_move() else {
             return;
         };
-        let game = &mut self.game;
-        let (clock, eval) = crate::games::chess_clock_and_eval_cells(pending.clock, pending.eval);
-        game.clocks.push(clock);
-        game.evals.push(eval);
-        game.nag_ends.push(game.nag_values.len());
-        game.number_second = pending.turn == Player::Second || pending.apart || pending.commented;
-    }
-
-    /// Whether move `node` is on the main line.
-    fn on_main_line(&self, node: NodeId) -> bool {
-        self.game.main.get(node.index()).copied().unwrap_or(false)
-    }
-}
-
-impl GameSink<pgn::Chess> for ChessRows<'_> {
-    type Output = ();
-
-    fn begin_game(&mut self) {
-        let game = &mut self.game;
-        game.plain = true;
-        game.start = None;
-        game.nodes = 0;
-        game.lines = 1;
-        game.main.clear();
-        game.pending = None;
-        game.plies = 0;
-        game.number_second = true;
-        game.openings = pgn::openings::Classifier::new();
-        game.san.clear();
-        game.san_ends.clear();
-        game.uci.clear();
-        game.uci_ends.clear();
-        game.movetext.clear();
-        game.clocks.clear();
-        game.evals.clear();
-        game.nag_values.clear();
-        game.nag_ends.clear();
-    }
-
-    fn large(&mut self) {
-        self.game.plain = false;
-    }
-
-    fn begin_movetext(&mut self, _tags: &notation::Tags, start: Option<&pgn::Position>) {
-        self.game.start = start.cloned();
-        self.game.plain &= start.is_some();
-    }
-
-    fn push_move(&mut self, line: LineId, read: ReadMove<'_, pgn::Chess>) -> NodeId {
-        let id = self.game.nodes;
-        self.game.nodes = id.saturating_add(1);
-        let main = line == LineId::MAIN;
-        self.game.main.push(main);
-        if main && self.game.plain {
-            self.close_pending();
-            let position = read.before;
-            let rules = self.task.rules;
-            let game = &mut self.game;
-            if !game.openings.is_done() {
-                rules.see_opening(&mut game.openings, position);
+        if let Some(pending) = game.pending.take() {
+            game.close(pending);
+        }
+        let rules = task.rules;
+        if !game.openings.is_done() {
+            rules.see_opening(&mut game.openings, before);
+        }
+        let san_start = game.san.len();
+        // A token read with nothing forgiven is its move's SAN, check sign included
+        // (`pgn::Forgiven`: each flag is a departure from it).
+        if forgiven.is_empty() {
+            push_short(&mut game.san, token);
+        } else {
+            pgn::SanPlus {
+                san: pgn::San::from_move(before, &mv),
+                suffix: pgn::san::Suffix::for_position(after),
             }
-            let san_start = game.san.len();
-            // A token read with nothing forgiven is its move's SAN, check sign included
-            // (`pgn::Forgiven`: each flag is a departure from it).
-            if read.forgiven.is_empty() {
-                push_short(&mut game.san, read.token);
-            } else {
-                pgn::SanPlus {
-                    san: pgn::San::from_move(position, &read.mv),
-                    suffix: pgn::san::Suffix::for_position(read.after),
-                }
-                .append_ascii_to(&mut game.san);
-            }
-            game.san_ends.push(game.san.len());
-            pgn::Uci::from_move(&read.mv, position.castling_mode()).append_ascii_to(&mut game.uci);
-            game.uci_ends.push(game.uci.len());
-            // The movetext, as `ParquetTask::add` writes it.
-            let turn = rules.turn(position);
-            let out = &mut game.movetext;
-            if turn == Player::First || game.number_second {
-                space_bytes(out);
-                out.extend_from_slice(decimal(rules.move_number(position), &mut [0; 20]));
-                out.extend_from_slice(if turn == Player::First { b"." } else { b"..." });
-            }
+            .append_ascii_to(&mut game.san);
+        }
+        game.san_ends.push(game.san.len());
+        pgn::Uci::from_move(&mv, before.castling_mode()).append_ascii_to(&mut game.uci);
+        game.uci_ends.push(game.uci.len());
+        // The movetext, as `ParquetTask::add` writes it.
+        let turn = rules.turn(before);
+        let out = &mut game.movetext;
+        if turn == Player::First || game.number_second {
             space_bytes(out);
-            push_short(out, &game.san[san_start..]);
-            game.pending = Some(PendingMove {
-                node: id,
-                turn,
-                glyphs_end: out.len(),
-                glyphs: false,
-                apart: false,
-                commented: false,
-                clock: None,
-                eval: None,
-            });
-            game.plies += 1;
+            out.extend_from_slice(decimal(rules.move_number(before), &mut [0; 20]));
+            out.extend_from_slice(if turn == Player::First { b"." } else { b"..." });
         }
-        NodeId::new(id)
+        space_bytes(out);
+        push_short(out, &game.san[san_start..]);
+        game.pending = Some(PendingMove {
+            turn,
+            glyphs_end: out.len(),
+            glyphs: false,
+            apart: false,
+            commented: false,
+            clock: None,
+            eval: None,
+        });
+        game.plies += 1;
     }
 
-    fn nag(&mut self, node: NodeId, nag: Nag) {
+    /// A glyph read on the main line, after its last move.
+    fn add_nag(&mut self, nag: Nag) {
         let game = &mut self.game;
-        match &mut game.pending {
-            Some(pending) if pending.node as usize == node.index() => {
-                game.nag_values.push(nag.0);
-                // As the writer does: the first glyph glued on where the format writes
-                // suffixes, the others apart.
-                let glued = nag
-                    .suffix()
-                    .filter(|_| !pending.glyphs && game.suffix_symbols);
-                pending.glyphs = true;
-                let mut apart = [0; 22];
-                let text = match glued {
-                    Some(suffix) => suffix.as_bytes(),
-                    None => {
-                        pending.apart = true;
-                        let mut digits = [0; 20];
-                        let number = decimal(u64::from(nag.0), &mut digits);
-                        apart[..2].copy_from_slice(b" $");
-                        apart[2..2 + number.len()].copy_from_slice(number);
-                        &apart[..2 + number.len()]
-                    }
-                };
-                let at = pending.glyphs_end;
-                if at == game.movetext.len() {
-                    game.movetext.extend_from_slice(text);
-                } else {
-                    // After a comment of the move: rare.
-                    game.movetext.splice(at..at, text.iter().copied());
-                }
-                pending.glyphs_end += text.len();
-            }
-            _ => {
-                if game.main.get(node.index()).copied().unwrap_or(false) {
-                    // After a move before the last: the writer's order, not the reading's.
-                    game.plain = false;
-                }
-            }
-        }
-    }
-
-    fn comment(&mut self, place: Place, text: &str) -> bool {
-        let game = &mut self.game;
-        // The comment of the move just read, as lichess writes one after every move:
-        // nothing to fold, no brace, and its clock and evaluation read on the way.
-        if game.plain
-            && let (Place::Node(node), Some(pending)) = (place, &mut game.pending)
-            && pending.node as usize == node.index()
-            && let Some((text, clock, eval)) = pgn::commands::lichess_comment(text)
-        {
-            pending.clock = pending.clock.or(clock);
-            pending.eval = pending.eval.or(eval);
-            pending.commented = true;
-            push_comment_bytes(&mut game.movetext, text);
-            return true;
-        }
-        let on_main = match place {
-            Place::Node(node) => self.on_main_line(node),
-            Place::Line(line) => line == LineId::MAIN,
+        let Some(pending) = &mut game.pending else {
+            return;
         };
-        if !on_main || !self.game.plain {
-            return true;
+        game.nag_values.push(nag.0);
+        // As the writer does: the first glyph glued on where the format writes
+        // suffixes, the others apart.
+        let glued = nag
+            .suffix()
+            .filter(|_| !pending.glyphs && game.suffix_symbols);
+        pending.glyphs = true;
+        let mut apart = [0; 22];
+        let text = match glued {
+            Some(suffix) => suffix.as_bytes(),
+            None => {
+                pending.apart = true;
+                let mut digits = [0; 20];
+                let number = decimal(u64::from(nag.0), &mut digits);
+                apart[..2].copy_from_slice(b" $");
+                apart[2..2 + number.len()].copy_from_slice(number);
+                &apart[..2 + number.len()]
+            }
+        };
+        let at = pending.glyphs_end;
+        if at == game.movetext.len() {
+            game.movetext.extend_from_slice(text);
+        } else {
+            // After a comment of the move: rare.
+            game.movetext.splice(at..at, text.iter().copied());
         }
-        if text.len() > LARGE_COMMENT {
-            self.game.plain = false;
-            return true;
-        }
+        pending.glyphs_end += text.len();
+    }
+
+    /// A comment read on the main line: after its last move, or before its first.
+    fn add_comment(&mut self, written: &[u8]) {
         let ChessGame {
             plain,
             pending,
-            plies,
             movetext,
             folded,
             ..
         } = &mut self.game;
-        if text.as_bytes().contains(&b'}') {
-            *plain = false;
-            return true;
+        // Decoded as the tree builder decodes it (the validator reports what is not UTF-8).
+        let (text, _) = notation::decode(written);
+        // The comment of the move just read, as lichess writes one after every move:
+        // nothing to fold, no brace, and its clock and evaluation read on the way.
+        if let Some(pending) = pending
+            && let Some((text, clock, eval)) = pgn::commands::lichess_comment(&text)
+        {
+            pending.clock = pending.clock.or(clock);
+            pending.eval = pending.eval.or(eval);
+            pending.commented = true;
+            push_comment_bytes(movetext, text);
+            return;
         }
-        match (place, pending) {
-            (Place::Node(node), Some(pending)) if pending.node as usize == node.index() => {
-                let text = notation::collapsed(text, folded);
+        if text.len() > LARGE_COMMENT || text.contains('}') {
+            *plain = false;
+            return;
+        }
+        let text = notation::collapsed(&text, folded);
+        match pending {
+            Some(pending) => {
                 let (clock, eval) = pgn::commands::clock_and_eval(text);
                 pending.clock = pending.clock.or(clock);
                 pending.eval = pending.eval.or(eval);
                 pending.commented = true;
                 push_comment_bytes(movetext, text);
             }
-            (Place::Line(_), _) if *plies == 0 => {
-                push_comment_bytes(movetext, notation::collapsed(text, folded));
-            }
-            _ => *plain = false,
-        }
-        true
-    }
-
-    fn add_variation(&mut self, _node: NodeId) -> LineId {
-        self.game.lines = self.game.lines.saturating_add(1);
-        LineId::new(self.game.lines - 1)
-    }
-
-    fn setup(&mut self, place: Place, _text: &str) {
-        let on_main = match place {
-            Place::Node(node) => self.on_main_line(node),
-            Place::Line(line) => line == LineId::MAIN,
-        };
-        if on_main {
-            self.game.plain = false;
+            None => push_comment_bytes(movetext, text),
         }
     }
 
-    fn keep_tail(&mut self, _line: LineId, text: &str) -> bool {
-        if !text.is_empty() {
-            self.game.plain = false;
-        }
-        true
-    }
-
-    fn end_game(&mut self, ended: Ended<'_, pgn::Chess>) {
-        let offset = self.task.placing.base() + self.origin.offset + ended.span.start;
-        let mut diagnostics = ended.diagnostics;
+    /// Ends the game's row, or reads the game again into a tree for it.
+    fn end_row(&mut self, read: pgn::ValidatedGame, raw: &RawGame<'_>) {
+        let offset = self.task.placing.base() + self.origin.offset + raw.span.start;
+        let mut diagnostics = read.diagnostics;
         for d in &mut diagnostics {
             self.origin.place(d);
         }
         let first_location = diagnostics.first().map(|d| d.location);
-        let end = ended
-            .end
-            .filter(|_| self.game.plain && self.game.start.is_some() && !ended.second)
+        let plain = self.game.plain && !self.validator.is_stopped();
+        let end = self
+            .validator
+            .main_line_position()
+            .filter(|_| plain && self.game.start.is_some())
             .copied();
-        if let Some(end) = &end {
-            self.close_pending();
-            if !self.game.openings.is_done() {
-                self.task.rules.see_opening(&mut self.game.openings, end);
-            }
+        let game = &mut self.game;
+        if end.is_some()
+            && let Some(pending) = game.pending.take()
+        {
+            game.close(pending);
+        }
+        if let Some(end) = &end
+            && !game.openings.is_done()
+        {
+            self.task.rules.see_opening(&mut game.openings, end);
         }
         let game = &self.game;
         // Moves' texts are ASCII and comments `str`s: always text (else read again).
@@ -820,25 +777,22 @@ impl GameSink<pgn::Chess> for ChessRows<'_> {
                     nags: &game.nag_values,
                     nag_ends: &game.nag_ends,
                 });
-                let mut tree = notation::Game::new();
-                tree.tags = ended.tags;
-                tree.result = ended.result;
-                let rules = self.task.rules;
-                let (result, _) = rules.game_result(&tree.tags, Some(&end), tree.result);
                 self.rows.movetext.clear();
                 self.rows.movetext.push_str(movetext);
                 space(&mut self.rows.movetext);
+                let result = game.result.unwrap_or(GameResult::Unknown);
                 self.rows.movetext.push_str(result.as_str());
-                let opening = game.openings.opening();
-                let plies = game.plies;
+                let tags: Vec<(&str, &str)> = game.tags.pairs().collect();
+                let variant =
+                    crate::games::chess_variant(game.start.as_ref(), game.tags.get("Variant"));
                 self.task.finish_row(
                     &mut self.rows,
-                    &tree,
-                    ended.index,
+                    (&tags, &variant),
+                    raw.index,
                     first_location,
-                    plies,
+                    game.plies,
                     (game.start.as_ref(), Some(&end)),
-                    opening,
+                    game.openings.opening(),
                     offset,
                 )
             }
@@ -846,10 +800,10 @@ impl GameSink<pgn::Chess> for ChessRows<'_> {
                 // Read again into a tree, from the game's text.
                 let rules = self.task.rules;
                 let mut again =
-                    GameReader::new(rules, ended.text, self.task.options).keep_raw(KeepRaw::Never);
+                    GameReader::new(rules, raw.bytes, self.task.options).keep_raw(KeepRaw::Never);
                 match again.read_game() {
                     Ok(Some(mut read)) => {
-                        read.index = ended.index;
+                        read.index = raw.index;
                         read.diagnostics = diagnostics.clone();
                         self.task.add(&mut self.rows, &read, offset)
                     }
@@ -861,7 +815,123 @@ impl GameSink<pgn::Chess> for ChessRows<'_> {
         };
         diagnostics.extend(cut);
         self.rows.diagnostics.push(diagnostics);
-        self.rows.after_first_game(ended.span.end, self.chunk);
+        self.rows.after_first_game(raw.span.end, self.chunk);
+    }
+}
+
+impl ChessGame {
+    /// Writes the clock and evaluation of the pending move, now that its glyphs and
+    /// comments are read.
+    fn close(&mut self, pending: PendingMove) {
+        let (clock, eval) = crate::games::chess_clock_and_eval_cells(pending.clock, pending.eval);
+        self.clocks.push(clock);
+        self.evals.push(eval);
+        self.nag_ends.push(self.nag_values.len());
+        self.number_second = pending.turn == Player::Second || pending.apart || pending.commented;
+    }
+}
+
+/// Every token goes to the validator first; what it read on the main line is then added
+/// to the rows.
+impl Visitor for ChessRows<'_> {
+    type Output = ();
+
+    fn begin_game(&mut self) {
+        self.validator.begin_game();
+        let game = &mut self.game;
+        game.plain = true;
+        game.start = None;
+        game.tags.clear();
+        game.result = None;
+        game.pending = None;
+        game.plies = 0;
+        game.number_second = true;
+        game.openings = pgn::openings::Classifier::new();
+        game.san.clear();
+        game.san_ends.clear();
+        game.uci.clear();
+        game.uci_ends.clear();
+        game.movetext.clear();
+        game.clocks.clear();
+        game.evals.clear();
+        game.nag_values.clear();
+        game.nag_ends.clear();
+    }
+
+    fn tag(&mut self, name: &[u8], value: RawValue<'_>, at: At<'_>) -> ControlFlow<()> {
+        let flow = self.validator.tag(name, value, at);
+        // As the tree builder keeps them: decoded, the first of each name.
+        let unescaped = value.unescaped();
+        let (value, _) = notation::decode(&unescaped);
+        let (name, _) = notation::decode(name);
+        self.game.tags.push(&name, &value);
+        flow
+    }
+
+    fn begin_movetext(&mut self) -> ControlFlow<()> {
+        let flow = self.validator.begin_movetext();
+        self.game.start = self.validator.position().copied();
+        self.game.plain &= self.game.start.is_some();
+        flow
+    }
+
+    fn move_number(&mut self, number: u64, ellipsis: bool, at: At<'_>) -> ControlFlow<()> {
+        self.validator.move_number(number, ellipsis, at)
+    }
+
+    fn move_token(&mut self, token: &[u8], at: At<'_>) -> ControlFlow<()> {
+        let flow = self.validator.move_token(token, at);
+        if self.game.plain && self.validator.depth() == 1 {
+            self.add_move(token);
+        }
+        flow
+    }
+
+    fn nag(&mut self, nag: Nag, at: At<'_>) -> ControlFlow<()> {
+        let flow = self.validator.nag(nag, at);
+        if self.game.plain && self.validator.depth() == 1 {
+            self.add_nag(nag);
+        }
+        flow
+    }
+
+    fn comment(&mut self, text: &[u8], at: At<'_>) -> ControlFlow<()> {
+        let flow = self.validator.comment(text, at);
+        // Before the movetext (a comment before the tags) is before the first move.
+        if self.game.plain && self.validator.depth() <= 1 {
+            self.add_comment(text);
+        }
+        flow
+    }
+
+    fn begin_variation(&mut self, at: At<'_>) -> ControlFlow<(), Skip> {
+        self.validator.begin_variation(at)
+    }
+
+    fn end_variation(&mut self, at: At<'_>) -> ControlFlow<()> {
+        self.validator.end_variation(at)
+    }
+
+    fn setup(&mut self, text: &[u8], at: At<'_>) -> ControlFlow<()> {
+        if self.validator.depth() <= 1 {
+            // Only the writer writes a set-up.
+            self.game.plain = false;
+        }
+        self.validator.setup(text, at)
+    }
+
+    fn result(&mut self, result: GameResult, at: At<'_>) -> ControlFlow<()> {
+        self.game.result = Some(result);
+        self.validator.result(result, at)
+    }
+
+    fn diagnostic(&mut self, diagnostic: Diagnostic) {
+        self.validator.diagnostic(diagnostic);
+    }
+
+    fn end_game(&mut self, raw: RawGame<'_>) {
+        let read = self.validator.end_game(raw);
+        self.end_row(read, &raw);
     }
 }
 

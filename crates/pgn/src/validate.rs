@@ -18,7 +18,7 @@ use notation::{
 pub use notation::ValidatedGame;
 
 use crate::rules::{MoveError, StartTags, start_position};
-use crate::{Chess, Move, Position};
+use crate::{Chess, Forgiven, Move, Position};
 
 /// What a [`Validator`] asked for it ([`Validator::outlining`]) keeps of the last game it
 /// read: its main line, and how much is written around it. Enough to tell duplicates
@@ -136,6 +136,8 @@ pub struct Validator {
     initial: Frame,
     /// The outline of the game being read, when asked for.
     outline: Option<GameOutline>,
+    /// The move the last move token was read as, and what was forgiven in it.
+    last: Option<(Move, Forgiven)>,
 }
 
 impl Validator {
@@ -154,6 +156,7 @@ impl Validator {
             fen: StartTag::default(),
             initial: Frame::new(Position::new()),
             outline: None,
+            last: None,
         }
     }
 
@@ -187,6 +190,71 @@ impl Validator {
     /// The outline of the game read last, when asked for ([`Validator::outlining`]).
     pub fn outline(&self) -> Option<&GameOutline> {
         self.outline.as_ref()
+    }
+
+    /// How many lines are open: 1 on the main line, more in a variation, 0 before the
+    /// movetext or when the start position could not be set up. A program that reads
+    /// along ([`Validator::last_move`]) tells the main line's moves from the others'.
+    pub fn depth(&self) -> usize {
+        self.frames.len()
+    }
+
+    /// Whether the moves are no longer read: after an error, or a start that could not be
+    /// set up.
+    pub fn is_stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// The position the current line's moves have reached.
+    pub fn position(&self) -> Option<&Position> {
+        self.frames.last().map(Frame::position)
+    }
+
+    /// The position the main line's moves have reached (at the game's end: its final
+    /// position).
+    pub fn main_line_position(&self) -> Option<&Position> {
+        self.frames.first().map(Frame::position)
+    }
+
+    /// The move the last move token was read as, what was forgiven in it, and the
+    /// positions before and after it; `None` when the token was not read as a move. For a
+    /// program that reads along: it asks right after [`Visitor::move_token`].
+    ///
+    /// ```
+    /// use notation::{Dialect, ReadOptions, Reader};
+    /// use pgn::{Forgiven, Validator};
+    ///
+    /// struct Sans(Validator, Vec<String>);
+    /// impl notation::Visitor for Sans {
+    ///     type Output = ();
+    ///     fn begin_game(&mut self) {
+    ///         self.0.begin_game();
+    ///     }
+    ///     fn begin_movetext(&mut self) -> std::ops::ControlFlow<()> {
+    ///         self.0.begin_movetext()
+    ///     }
+    ///     fn move_token(&mut self, token: &[u8], at: notation::At<'_>) -> std::ops::ControlFlow<()> {
+    ///         let flow = self.0.move_token(token, at);
+    ///         if let Some((mv, forgiven, before, _after)) = self.0.last_move() {
+    ///             assert_eq!(forgiven, Forgiven::empty());
+    ///             self.1.push(before.san(&mv).to_string());
+    ///         }
+    ///         flow
+    ///     }
+    ///     fn end_game(&mut self, raw: notation::RawGame<'_>) {
+    ///         self.0.end_game(raw);
+    ///     }
+    /// }
+    /// let mut sans = Sans(Validator::default(), Vec::new());
+    /// let mut reader = Reader::new(&b"1. e4 e5 2. Nf3 *"[..], Dialect::PGN, ReadOptions::default());
+    /// reader.read_game(&mut sans)?;
+    /// assert_eq!(sans.1, ["e4", "e5", "Nf3"]);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn last_move(&self) -> Option<(Move, Forgiven, &Position, &Position)> {
+        let (mv, forgiven) = self.last?;
+        let frame = self.frames.last()?;
+        Some((mv, forgiven, frame.before(), frame.position()))
     }
 
     /// Takes the diagnostics given outside any game (text after the last game, an empty
@@ -236,6 +304,7 @@ impl Visitor for Validator {
         self.variant.present = false;
         self.set_up.present = false;
         self.fen.present = false;
+        self.last = None;
         if let Some(outline) = &mut self.outline {
             outline.moves.clear();
             outline.start = Position::new();
@@ -313,6 +382,7 @@ impl Visitor for Validator {
     }
 
     fn move_token(&mut self, token: &[u8], at: At<'_>) -> ControlFlow<()> {
+        self.last = None;
         if self.stopped {
             return self.stop_at(&at);
         }
@@ -327,6 +397,7 @@ impl Visitor for Validator {
         frame.slots[next] = frame.slots[current];
         match frame.slots[next].play_san(token) {
             Ok((mv, forgiven)) => {
+                self.last = Some((mv, forgiven));
                 if let Some(outline) = &mut self.outline
                     && main_line
                 {
