@@ -610,9 +610,7 @@ impl<'r> ChessRows<'r> {
         let Some((mv, forgiven, before, after)) = validator.last_move() else {
             return;
         };
-        if let Some(pending) = game.pending.take() {
-            game.close(pending);
-        }
+        game.close_pending();
         let rules = task.rules;
         if !game.openings.is_done() {
             rules.see_opening(&mut game.openings, before);
@@ -636,9 +634,7 @@ impl<'r> ChessRows<'r> {
         let turn = rules.turn(before);
         let out = &mut game.movetext;
         if turn == Player::First || game.number_second {
-            space_bytes(out);
-            out.extend_from_slice(decimal(rules.move_number(before), &mut [0; 20]));
-            out.extend_from_slice(if turn == Player::First { b"." } else { b"..." });
+            push_move_number(out, rules.move_number(before), turn);
         }
         space_bytes(out);
         push_short(out, &game.san[san_start..]);
@@ -743,10 +739,8 @@ impl<'r> ChessRows<'r> {
             .filter(|_| plain && self.game.start.is_some())
             .copied();
         let game = &mut self.game;
-        if end.is_some()
-            && let Some(pending) = game.pending.take()
-        {
-            game.close(pending);
+        if end.is_some() {
+            game.close_pending();
         }
         if let Some(end) = &end
             && !game.openings.is_done()
@@ -822,12 +816,18 @@ impl<'r> ChessRows<'r> {
 impl ChessGame {
     /// Writes the clock and evaluation of the pending move, now that its glyphs and
     /// comments are read.
-    fn close(&mut self, pending: PendingMove) {
+    fn close_pending(&mut self) {
+        // Read field by field where it is: copied out whole, the move would be read back
+        // as wide words just after its fields were stored one by one, and wait for them.
+        let Some(pending) = &self.pending else {
+            return;
+        };
         let (clock, eval) = crate::games::chess_clock_and_eval_cells(pending.clock, pending.eval);
+        self.number_second = pending.turn == Player::Second || pending.apart || pending.commented;
+        self.pending = None;
         self.clocks.push(clock);
         self.evals.push(eval);
         self.nag_ends.push(self.nag_values.len());
-        self.number_second = pending.turn == Player::Second || pending.apart || pending.commented;
     }
 }
 
@@ -981,6 +981,39 @@ fn push_number(out: &mut String, n: u64) {
     out.extend(decimal(n, &mut [0; 20]).iter().map(|&d| char::from(d)));
 }
 
+/// A move's number in a movetext gathered as bytes, after a space unless it is first:
+/// `12.` before the first player's move, `12...` before the second's.
+fn push_move_number(out: &mut Vec<u8>, n: u64, turn: Player) {
+    if n >= 100 {
+        space_bytes(out);
+        out.extend_from_slice(decimal(n, &mut [0; 20]));
+        out.extend_from_slice(if turn == Player::First { b"." } else { b"..." });
+        return;
+    }
+    // Nearly every number is under 100: at most 6 bytes, put together in a register and
+    // stored at once (see `push_short`).
+    let (mut word, mut len) = (0u64, 0);
+    let mut put = |b: u8| {
+        word |= u64::from(b) << (8 * len);
+        len += 1;
+    };
+    if !out.is_empty() {
+        put(b' ');
+    }
+    if n >= 10 {
+        put(b'0' + (n / 10) as u8);
+    }
+    put(b'0' + (n % 10) as u8);
+    put(b'.');
+    if turn == Player::Second {
+        put(b'.');
+        put(b'.');
+    }
+    let at = out.len();
+    out.extend_from_slice(&word.to_le_bytes());
+    out.truncate(at + len);
+}
+
 /// [`space`] in a movetext gathered as bytes.
 fn space_bytes(out: &mut Vec<u8>) {
     if !out.is_empty() {
@@ -988,32 +1021,48 @@ fn space_bytes(out: &mut Vec<u8>) {
     }
 }
 
-/// Appends `bytes`, nearly always a move's few: copied by stores of known lengths where
-/// `extend_from_slice` would call `memcpy` (a move is copied so twice or thrice).
+/// Appends `bytes`, nearly always a move's few or a clock's comment: copied by stores of
+/// known lengths where `extend_from_slice` would call `memcpy` (a move is copied so twice
+/// or thrice).
 #[inline(always)]
 fn push_short(out: &mut Vec<u8>, bytes: &[u8]) {
     let n = bytes.len();
-    if !(1..=8).contains(&n) {
-        out.extend_from_slice(bytes);
-        return;
-    }
-    // Two words of four bytes that overlap for lengths under eight, or three single
-    // bytes for lengths under four, put together in a register (put together in memory,
-    // the word read back whole would wait for the stores of its parts).
-    let word = if n >= 4 {
-        let four = |at: usize| {
-            let mut four = [0; 4];
-            four.copy_from_slice(&bytes[at..at + 4]);
-            u64::from(u32::from_le_bytes(four))
-        };
-        four(0) | (four(n - 4) << (8 * (n - 4)))
-    } else {
-        let byte = |at: usize| u64::from(bytes[at]) << (8 * at);
-        byte(0) | byte(n / 2) | byte(n - 1)
+    let word = |at: usize| {
+        let mut eight = [0; 8];
+        eight.copy_from_slice(&bytes[at..at + 8]);
+        u64::from_le_bytes(eight)
     };
     let at = out.len();
-    out.extend_from_slice(&word.to_le_bytes());
-    out.truncate(at + n);
+    match n {
+        0 => {}
+        1..=7 => {
+            // Two words of four bytes that overlap for lengths under eight, or three
+            // single bytes for lengths under four, put together in a register (put
+            // together in memory, the word read back whole would wait for the stores of
+            // its parts); the spare bytes are taken back.
+            let word = if n >= 4 {
+                let four = |at: usize| {
+                    let mut four = [0; 4];
+                    four.copy_from_slice(&bytes[at..at + 4]);
+                    u64::from(u32::from_le_bytes(four))
+                };
+                four(0) | (four(n - 4) << (8 * (n - 4)))
+            } else {
+                let byte = |at: usize| u64::from(bytes[at]) << (8 * at);
+                byte(0) | byte(n / 2) | byte(n - 1)
+            };
+            out.extend_from_slice(&word.to_le_bytes());
+            out.truncate(at + n);
+        }
+        8..=16 => {
+            // Two words of eight bytes that overlap for lengths under sixteen.
+            let (first, last) = (word(0), word(n - 8));
+            out.extend_from_slice(&first.to_le_bytes());
+            out.truncate(at + n - 8);
+            out.extend_from_slice(&last.to_le_bytes());
+        }
+        _ => out.extend_from_slice(bytes),
+    }
 }
 
 /// [`push_comment`] in a movetext gathered as bytes.
@@ -1179,8 +1228,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn move_numbers_are_written_in_decimal_with_their_periods() {
+        for n in [0, 1, 9, 10, 42, 99, 100, 101, 12_345] {
+            for (turn, periods) in [(Player::First, "."), (Player::Second, "...")] {
+                let mut out = Vec::new();
+                push_move_number(&mut out, n, turn);
+                assert_eq!(out, format!("{n}{periods}").into_bytes());
+                push_move_number(&mut out, n, turn);
+                assert_eq!(out, format!("{n}{periods} {n}{periods}").into_bytes());
+            }
+        }
+    }
+
+    #[test]
     fn short_copies_copy() {
-        let bytes = b"abcdefghijk";
+        let bytes = b"abcdefghijklmnopqrstu";
         for n in 0..=bytes.len() {
             let mut out = b"x".to_vec();
             push_short(&mut out, &bytes[..n]);
