@@ -391,7 +391,7 @@ impl<G: Notate> ParquetTask<'_, G> {
             read.index,
             first_location,
             plies,
-            (start.as_ref(), end.as_ref()),
+            (start.as_ref().and_then(|p| rules.fen(p)).as_deref(), end.as_ref()),
             opening,
             offset,
         )
@@ -408,7 +408,7 @@ impl<G: Notate> ParquetTask<'_, G> {
         index: u64,
         first_location: Option<notation::Location>,
         plies: u32,
-        (start, end): (Option<&G::Position>, Option<&G::Position>),
+        (start_fen, end): (Option<&str>, Option<&G::Position>),
         opening: Option<&'static pgn::openings::Opening>,
         offset: u64,
     ) -> Option<Diagnostic> {
@@ -418,7 +418,6 @@ impl<G: Notate> ParquetTask<'_, G> {
             Placing::Whole => Some(index + 1),
             Placing::From(_) => None,
         };
-        let start_fen = start.and_then(|p| rules.fen(p));
         let final_fen = end.and_then(|p| rules.fen(p));
         let outcome = end.and_then(|p| rules.outcome_name(p));
         let eco = opening.map(|o| o.eco().to_string());
@@ -430,7 +429,7 @@ impl<G: Notate> ParquetTask<'_, G> {
             tags,
             movetext: &rows.movetext,
             plies,
-            start_fen: start_fen.as_deref(),
+            start_fen,
             final_fen: final_fen.as_deref(),
             outcome,
             variant,
@@ -471,6 +470,8 @@ struct ChessRows<'r> {
     validator: pgn::Validator,
     /// The game being read.
     game: ChessGame,
+    /// The last start position written, and its FEN.
+    start_fen: Option<(pgn::Position, String)>,
 }
 
 /// What [`ChessRows`] holds of the game being read; its buffers are kept from game to
@@ -527,15 +528,8 @@ impl TagTexts {
         self.pairs.clear();
     }
 
-    /// Adds a pair unless one of its name is in (as the tree builder keeps them).
+    /// Adds a pair.
     fn push(&mut self, name: &str, value: &str) {
-        if self
-            .pairs
-            .iter()
-            .any(|(n, _)| &self.text[n.clone()] == name)
-        {
-            return;
-        }
         let start = self.text.len();
         self.text.push_str(name);
         let middle = self.text.len();
@@ -588,6 +582,7 @@ impl<'r> ChessRows<'r> {
         let suffix_symbols = task.rules.write_options().suffix_symbols;
         ChessRows {
             validator: pgn::Validator::new(task.options),
+            start_fen: None,
             task,
             origin,
             chunk,
@@ -777,6 +772,16 @@ impl<'r> ChessRows<'r> {
                 let result = game.result.unwrap_or(GameResult::Unknown);
                 self.rows.movetext.push_str(result.as_str());
                 let tags: Vec<(&str, &str)> = game.tags.pairs().collect();
+                // Nearly every game starts where the one before did: its FEN is written
+                // once.
+                let start_fen = match (&game.start, &mut self.start_fen) {
+                    (Some(start), Some((last, fen))) if start == last => Some(fen.as_str()),
+                    (Some(start), cache) => {
+                        let (_, fen) = cache.insert((*start, start.to_fen()));
+                        Some(fen.as_str())
+                    }
+                    (None, _) => None,
+                };
                 let variant =
                     crate::games::chess_variant(game.start.as_ref(), game.tags.get("Variant"));
                 self.task.finish_row(
@@ -785,7 +790,7 @@ impl<'r> ChessRows<'r> {
                     raw.index,
                     first_location,
                     game.plies,
-                    (game.start.as_ref(), Some(&end)),
+                    (start_fen, Some(&end)),
                     game.openings.opening(),
                     offset,
                 )
@@ -860,11 +865,20 @@ impl Visitor for ChessRows<'_> {
 
     fn tag(&mut self, name: &[u8], value: RawValue<'_>, at: At<'_>) -> ControlFlow<()> {
         let flow = self.validator.tag(name, value, at);
-        // As the tree builder keeps them: decoded, the first of each name.
+        // As the tree builder keeps them: decoded, the first of each name (the validator
+        // compares names as written, which are ASCII but in broken files).
         let unescaped = value.unescaped();
         let (value, _) = notation::decode(&unescaped);
-        let (name, _) = notation::decode(name);
-        self.game.tags.push(&name, &value);
+        let (name, lossy) = notation::decode(name);
+        let tags = &mut self.game.tags;
+        let duplicate = if name.is_ascii() && !lossy {
+            self.validator.tag_was_duplicate()
+        } else {
+            tags.get(&name).is_some()
+        };
+        if !duplicate {
+            tags.push(&name, &value);
+        }
         flow
     }
 

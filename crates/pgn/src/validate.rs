@@ -138,6 +138,8 @@ pub struct Validator {
     outline: Option<GameOutline>,
     /// The move the last move token was read as, and what was forgiven in it.
     last: Option<(Move, Forgiven)>,
+    /// Whether the last tag pair repeated an earlier one's name (and was left out).
+    duplicate_tag: bool,
 }
 
 impl Validator {
@@ -157,6 +159,7 @@ impl Validator {
             initial: Frame::new(Position::new()),
             outline: None,
             last: None,
+            duplicate_tag: false,
         }
     }
 
@@ -214,6 +217,12 @@ impl Validator {
     /// position).
     pub fn main_line_position(&self) -> Option<&Position> {
         self.frames.first().map(Frame::position)
+    }
+
+    /// Whether the last tag pair read repeated an earlier pair's name: it is reported, and
+    /// left out as the tree builder leaves it out. Names compare as written.
+    pub fn tag_was_duplicate(&self) -> bool {
+        self.duplicate_tag
     }
 
     /// The move the last move token was read as, what was forgiven in it, and the
@@ -319,6 +328,7 @@ impl Visitor for Validator {
             outline.tags += 1;
         }
         let tag = self.names.check(name, value);
+        self.duplicate_tag = tag.duplicate;
         if tag.not_utf8 {
             self.report(DiagnosticKind::NotUtf8, &at);
         }
