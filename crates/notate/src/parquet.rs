@@ -391,7 +391,10 @@ impl<G: Notate> ParquetTask<'_, G> {
             read.index,
             first_location,
             plies,
-            (start.as_ref().and_then(|p| rules.fen(p)).as_deref(), end.as_ref()),
+            (
+                start.as_ref().and_then(|p| rules.fen(p)).as_deref(),
+                end.as_ref(),
+            ),
             opening,
             offset,
         )

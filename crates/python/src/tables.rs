@@ -5,8 +5,8 @@
 use std::io;
 use std::sync::mpsc::{Receiver, sync_channel};
 
-use arrow_array::{RecordBatch, RecordBatchReader};
-use arrow_pyarrow::{IntoPyArrow, Table};
+use arrow_array::{RecordBatch, RecordBatchIterator, RecordBatchReader};
+use arrow_pyarrow::IntoPyArrow;
 use arrow_schema::{ArrowError, SchemaRef};
 use notate::input::Format;
 use notate::parquet::{Emitter, ParquetFiles, ParquetTask, Placing, Tables};
@@ -183,9 +183,20 @@ fn to_arrow(
         };
         request.run(positions, &mut kept)
     })?;
-    let table = Table::try_new(batches, schema(positions))
-        .map_err(|e| NotationError::new_err(e.to_string()))?;
-    Ok(table.into_pyarrow(py)?.unbind())
+    // Handed over as one stream, read whole by pyarrow: the schema crosses once. (A
+    // `Table` crosses a batch at a time, each batch with its own stream and schema: four
+    // times as long for the lichess file ×10, and all of it after the reading.)
+    let schema = schema(positions);
+    if let Some(batch) = batches.iter().find(|b| b.schema() != schema) {
+        let e = ArrowError::SchemaError(format!("a batch of another schema: {}", batch.schema()));
+        return Err(NotationError::new_err(e.to_string()));
+    }
+    let stream: Box<dyn RecordBatchReader + Send> = Box::new(RecordBatchIterator::new(
+        batches.into_iter().map(Ok),
+        schema,
+    ));
+    let reader = stream.into_pyarrow(py)?;
+    Ok(reader.call_method0("read_all")?.unbind())
 }
 
 /// The batches a reading thread sends, as an Arrow record batch reader.
