@@ -1278,11 +1278,15 @@ mod tests {
 
     /// The rows of `text`'s chess games, and their diagnostics, the tree's way or
     /// [`ChessRows`]'s.
-    fn rows(text: &[u8], without_tree: bool) -> Vec<(RecordBatch, Vec<Vec<Diagnostic>>)> {
+    fn rows(
+        text: &[u8],
+        without_tree: bool,
+        options: ReadOptions,
+    ) -> Vec<(RecordBatch, Vec<Vec<Diagnostic>>)> {
         let rules = crate::games::chess();
         let task = ParquetTask {
             rules: &rules,
-            options: ReadOptions::default(),
+            options,
             name: "test.pgn",
             placing: Placing::Whole,
             positions: false,
@@ -1312,9 +1316,9 @@ mod tests {
     }
 
     /// Chess games' rows built as they are read are the rows of their trees, with the
-    /// same diagnostics: on every PGN file of the corpus (and of the shared corpus, when
-    /// there is one), whose games hold errors, set-ups, text left unread, comments with
-    /// `}`, variations and glyphs in every order.
+    /// same diagnostics, read leniently and strictly: on every PGN file of the corpus (and
+    /// of the shared corpus, when there is one), whose games hold errors, set-ups, text
+    /// left unread, comments with `}`, variations and glyphs in every order.
     #[test]
     fn chess_rows_without_a_tree_are_the_rows_of_the_tree() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -1361,14 +1365,33 @@ e5 {c} $1 $14 2. Nf3 (2. Nc3 {v} Nc6 $2) {after the variation} 2... Nc6 $3 {x} 3
 [Event "g"]
 
 1. e4 {[%eval 0.2]} $1 {[%clk 0:01:00]} $2 $13 e5 $146 {x} $3 2. Nf3 $4 {y} Nc6 *
+
+[Event "h"]
+[White "a"]
+[White "b"]
+[Result "1-0"]
+
+1. e4 e5 2. Nf3
+
+[Event "i"]
+
+1. e4 e5 2. Nf3
 "#;
+        // Text that is not UTF-8 in a tag's name, a tag's value and a comment; an escape
+        // line; a lenient move.
+        let broken = b"[Ev\xe9nt \"a\"]\n[Ev\xe9nt \"b\"]\n[Site \"R\xe9ti\"]\n\n\
+                       1. e4 {caf\xe9} e5\n% an escape line\n2. Ng1f3 *\n";
         let mut games = 0;
-        let (tree, read) = (rows(made, false), rows(made, true));
-        assert_eq!(tree, read, "the hand-made games");
-        games += tree
-            .iter()
-            .map(|(batch, _)| batch.num_rows())
-            .sum::<usize>();
+        for options in [ReadOptions::default(), ReadOptions::strict()] {
+            for text in [&made[..], &broken[..]] {
+                let (tree, read) = (rows(text, false, options), rows(text, true, options));
+                assert_eq!(tree, read, "the hand-made games");
+                games += tree
+                    .iter()
+                    .map(|(batch, _)| batch.num_rows())
+                    .sum::<usize>();
+            }
+        }
         for dir in dirs {
             let Ok(entries) = std::fs::read_dir(&dir) else {
                 continue;
@@ -1378,23 +1401,27 @@ e5 {c} $1 $14 2. Nf3 (2. Nc3 {v} Nc6 $2) {after the variation} 2... Nc6 $3 {x} 3
                 let Ok(text) = std::fs::read(&path) else {
                     continue;
                 };
-                let (tree, read) = (rows(&text, false), rows(&text, true));
-                games += tree
-                    .iter()
-                    .map(|(batch, _)| batch.num_rows())
-                    .sum::<usize>();
-                assert_eq!(tree.len(), read.len(), "{}", path.display());
-                for ((tree, tree_diagnostics), (read, read_diagnostics)) in tree.iter().zip(&read) {
-                    assert_eq!(tree_diagnostics, read_diagnostics, "{}", path.display());
-                    assert_eq!(tree.schema(), read.schema());
-                    for (i, (a, b)) in tree.columns().iter().zip(read.columns()).enumerate() {
-                        assert_eq!(
-                            a,
-                            b,
-                            "{}: column {}",
-                            path.display(),
-                            tree.schema().field(i).name()
-                        );
+                for options in [ReadOptions::default(), ReadOptions::strict()] {
+                    let (tree, read) = (rows(&text, false, options), rows(&text, true, options));
+                    games += tree
+                        .iter()
+                        .map(|(batch, _)| batch.num_rows())
+                        .sum::<usize>();
+                    assert_eq!(tree.len(), read.len(), "{}", path.display());
+                    for ((tree, tree_diagnostics), (read, read_diagnostics)) in
+                        tree.iter().zip(&read)
+                    {
+                        assert_eq!(tree_diagnostics, read_diagnostics, "{}", path.display());
+                        assert_eq!(tree.schema(), read.schema());
+                        for (i, (a, b)) in tree.columns().iter().zip(read.columns()).enumerate() {
+                            assert_eq!(
+                                a,
+                                b,
+                                "{}: column {}",
+                                path.display(),
+                                tree.schema().field(i).name()
+                            );
+                        }
                     }
                 }
             }
