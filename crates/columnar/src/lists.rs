@@ -318,6 +318,20 @@ impl EvalList {
     }
 
     pub(crate) fn extend(&mut self, evals: &[Option<Eval>]) {
+        if evals.iter().all(Option::is_none) {
+            // Nearly every game has no evaluation: nulls, written at once.
+            let n = evals.len();
+            self.cp.resize(self.cp.len() + n, 0);
+            self.cp_validity
+                .0
+                .resize(self.cp_validity.0.len() + n, false);
+            self.mate.resize(self.mate.len() + n, 0);
+            self.mate_validity
+                .0
+                .resize(self.mate_validity.0.len() + n, false);
+            self.validity.0.resize(self.validity.0.len() + n, false);
+            return;
+        }
         // A pass for each vector, each of a known length: no check of room per item.
         let cp = |eval: &Option<Eval>| match *eval {
             Some(Eval::Centipawns(cp)) => Some(cp),
