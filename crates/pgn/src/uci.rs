@@ -257,12 +257,32 @@ impl Uci {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn append_ascii_to(&self, out: &mut Vec<u8>) {
-        let (text, len) = self.spelled();
-        // Eight bytes stored at once from a register and the spare ones taken back: a
-        // copy of 4 or 5 bytes is a call to `memcpy`, and one of the bytes as spelled on
-        // the stack would wait for their stores (a move is written so for every move of
-        // a table).
-        let word = (text.iter().rev()).fold(0u64, |word, &b| (word << 8) | u64::from(b));
+        // Spelled in a register, eight bytes stored at once and the spare ones taken
+        // back: a copy of 4 or 5 bytes is a call to `memcpy`, and bytes spelled on the
+        // stack would be read back before their stores are done (a move is written so
+        // for every move of a table).
+        let byte = |b: u8, at: u32| u64::from(b) << (8 * at);
+        let square = |sq: Square, at: u32| {
+            byte(sq.file().char() as u8, at) | byte(sq.rank().char() as u8, at + 1)
+        };
+        let (word, len) = match *self {
+            Uci::Normal {
+                from,
+                to,
+                promotion,
+            } => {
+                let word = square(from, 0) | square(to, 2);
+                match promotion {
+                    Some(p) => (word | byte(p.char() as u8, 4), 5),
+                    None => (word, 4),
+                }
+            }
+            Uci::Put { role, to } => (
+                byte(role.upper_char() as u8, 0) | byte(b'@', 1) | square(to, 2),
+                4,
+            ),
+            Uci::Null => (u64::from(u32::from_le_bytes(*b"0000")), 4),
+        };
         let at = out.len();
         out.extend_from_slice(&word.to_le_bytes());
         out.truncate(at + len);
@@ -326,5 +346,20 @@ impl Move {
     /// The move in UCI notation, castling written by `mode`'s convention.
     pub fn to_uci(&self, mode: CastlingMode) -> Uci {
         Uci::from_move(self, mode)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bytes_appended_are_the_text() {
+        for text in ["e2e4", "e7e8q", "a1h8", "N@f3", "0000"] {
+            let uci: Uci = text.parse().expect("UCI");
+            let mut ascii = b"x".to_vec();
+            uci.append_ascii_to(&mut ascii);
+            assert_eq!(ascii, format!("x{text}").into_bytes());
+        }
     }
 }

@@ -161,6 +161,10 @@ fn every_legal_move_reads_back_from_its_san_and_uci() {
                     "{ruleset} {}: {uci}",
                     pos.to_fen()
                 );
+                // The bytes the tables take are the text.
+                let mut ascii = b"x".to_vec();
+                uci.append_ascii_to(&mut ascii);
+                assert_eq!(ascii, format!("x{uci}").into_bytes());
             }
         }
     }
