@@ -692,6 +692,17 @@ impl<'r> ChessRows<'r> {
             folded,
             ..
         } = &mut self.game;
+        // The comment lichess writes after every move of a game without evaluations, read
+        // and written at once: ` [%clk 0:02:57] ` (ASCII, nothing to fold).
+        if let Some(pending) = pending
+            && let Ok(written) = <&[u8; 16]>::try_from(written)
+            && let Some(clock) = pgn::commands::lichess_clock(written)
+        {
+            pending.clock = pending.clock.or(Some(clock));
+            pending.commented = true;
+            push_clock_comment(movetext, written);
+            return;
+        }
         // Decoded as the tree builder decodes it (the validator reports what is not UTF-8).
         let (text, _) = notation::decode(written);
         // The comment of the move just read, as lichess writes one after every move:
@@ -1082,6 +1093,30 @@ fn push_short(out: &mut Vec<u8>, bytes: &[u8]) {
     }
 }
 
+/// [`push_comment_bytes`] of a comment written ` [%clk H:MM:SS] `, after a move: ` {`, its
+/// 14 bytes between the spaces, and `}`, put together from its two words in registers and
+/// stored as two words and a byte.
+fn push_clock_comment(out: &mut Vec<u8>, written: &[u8; 16]) {
+    let word = |at: usize| {
+        let mut eight = [0; 8];
+        eight.copy_from_slice(&written[at..at + 8]);
+        u64::from_le_bytes(eight)
+    };
+    let (first, second) = (word(0), word(8));
+    // ` {` and bytes 1 to 6; then bytes 7 to 14; then `}`.
+    let opening = u64::from(b' ') | (u64::from(b'{') << 8) | ((first >> 8) << 16);
+    let middle = (first >> 56) | (second << 8);
+    if out.is_empty() {
+        // Not after a move: as `push_comment_bytes` writes it.
+        out.push(b'{');
+        out.extend_from_slice(&written[1..15]);
+    } else {
+        out.extend_from_slice(&opening.to_le_bytes());
+        out.extend_from_slice(&middle.to_le_bytes());
+    }
+    out.push(b'}');
+}
+
 /// [`push_comment`] in a movetext gathered as bytes.
 fn push_comment_bytes(out: &mut Vec<u8>, text: &str) {
     space_bytes(out);
@@ -1254,6 +1289,17 @@ mod tests {
                 push_move_number(&mut out, n, turn);
                 assert_eq!(out, format!("{n}{periods} {n}{periods}").into_bytes());
             }
+        }
+    }
+
+    #[test]
+    fn a_clock_comment_is_written_as_any_comment() {
+        let written = b" [%clk 0:02:57] ";
+        for before in [&b""[..], b"1. e4"] {
+            let (mut fast, mut slow) = (before.to_vec(), before.to_vec());
+            push_clock_comment(&mut fast, written);
+            push_comment_bytes(&mut slow, "[%clk 0:02:57]");
+            assert_eq!(fast, slow);
         }
     }
 
