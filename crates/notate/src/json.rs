@@ -16,7 +16,7 @@ use std::io::{self, Write};
 
 use notation::{
     Diagnostic, Ended, Game, GameBuilder, GameReader, GameResult, GameSink, KeepRaw, LineId, Nag,
-    NodeId, Place, ReadMove, ReadOptions, Reader, Severity,
+    NodeId, Place, ReadOptions, Reader, Severity,
 };
 
 use pgn::openings::{Classifier, Opening};
@@ -605,8 +605,7 @@ impl<G: Notate, W: Out> GameSink<G> for StreamSink<'_, '_, G, W> {
         self.movetext = true;
     }
 
-    fn push_move(&mut self, _: LineId, read: ReadMove<'_, G>) -> NodeId {
-        let (mv, position) = (read.mv, read.before);
+    fn push_move(&mut self, _: LineId, mv: G::Move, position: &G::Position) -> NodeId {
         self.nodes = self.nodes.saturating_add(1);
         self.open_mainline();
         self.close_node();

@@ -66,22 +66,6 @@ pub enum KeepRaw {
     Always,
 }
 
-/// A move as a [`GameBuilder`] read and played it, handed to [`GameSink::push_move`].
-pub struct ReadMove<'a, R: Rules> {
-    /// The move.
-    pub mv: R::Move,
-    /// The position it is played from.
-    pub before: &'a R::Position,
-    /// The position it leads to.
-    pub after: &'a R::Position,
-    /// Its token as written: the move alone (glyphs and comments are tokens of their own).
-    pub token: &'a [u8],
-    /// What reading the token forgave. Rules may promise that a token read with nothing
-    /// forgiven is written as they write the move, so that a sink can take the token for
-    /// the move's text.
-    pub forgiven: &'a R::Forgiven,
-}
-
 /// Where a move, a comment or a set-up goes: after a move, or before the first move of a
 /// line (a line's set-up replaces its start position).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,8 +100,8 @@ pub trait GameSink<R: Rules> {
     /// first move is read from (`None` when it cannot be set up: no move is then read).
     fn begin_movetext(&mut self, tags: &Tags, start: Option<&R::Position>) {}
 
-    /// A move of `line`, as it was read; returns its id.
-    fn push_move(&mut self, line: LineId, read: ReadMove<'_, R>) -> NodeId;
+    /// A move of `line`, read at `at`, from `position`; returns its id.
+    fn push_move(&mut self, line: LineId, mv: R::Move, position: &R::Position) -> NodeId;
 
     /// A glyph after a move.
     fn nag(&mut self, node: NodeId, nag: Nag) {}
@@ -242,12 +226,12 @@ impl<R: Rules> GameSink<R> for TreeSink<R::Move> {
     }
 
     #[inline]
-    fn push_move(&mut self, line: LineId, read: ReadMove<'_, R>) -> NodeId {
+    fn push_move(&mut self, line: LineId, mv: R::Move, _: &R::Position) -> NodeId {
         if self.large {
             self.nodes = self.nodes.saturating_add(1);
             return NodeId::new(self.nodes - 1);
         }
-        self.game.push_move(line, read.mv)
+        self.game.push_move(line, mv)
     }
 
     #[inline]
@@ -584,14 +568,7 @@ impl<'r, R: Rules, S: GameSink<R>> GameBuilder<'r, R, S> {
                 let Some(frame) = self.frames.last_mut() else {
                     return ControlFlow::Continue(());
                 };
-                let read = ReadMove {
-                    mv,
-                    before: &frame.before,
-                    after: &frame.position,
-                    token,
-                    forgiven: &forgiven,
-                };
-                let node = self.sink.push_move(frame.line, read);
+                let node = self.sink.push_move(frame.line, mv, &frame.before);
                 frame.unset = None;
                 frame.placed = None;
                 frame.stage = Stage::Annotations;

@@ -36,8 +36,8 @@ mod visitor;
 mod writer;
 
 pub use builder::{
-    Ended, GameBuilder, GameReader, GameSink, KeepRaw, Place, ReadGame, ReadMove, TreeSink,
-    check_tag_value, read_games,
+    Ended, GameBuilder, GameReader, GameSink, KeepRaw, Place, ReadGame, TreeSink, check_tag_value,
+    read_games,
 };
 pub use collector::{GameDiagnostics, ValidatedGame};
 pub use diagnostic::{Diagnostic, DiagnosticKind, Severity};

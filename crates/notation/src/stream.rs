@@ -11,7 +11,7 @@
 
 use std::fmt;
 
-use crate::builder::{Ended, GameBuilder, GameSink, Place, ReadMove};
+use crate::builder::{Ended, GameBuilder, GameSink, Place};
 use crate::reader::{ReadOptions, Reader};
 use crate::tree::{LineId, NodeId};
 use crate::writer::{Count, Movetext, WriteError, WriteOptions, write_tags_to};
@@ -160,8 +160,7 @@ impl<'a, 'o, R: Rules, W: fmt::Write> ExportSink<'a, 'o, R, W> {
 impl<R: Rules, W: fmt::Write> GameSink<R> for ExportSink<'_, '_, R, W> {
     type Output = Result<(Tags, GameResult), WriteError>;
 
-    fn push_move(&mut self, line: LineId, read: ReadMove<'_, R>) -> NodeId {
-        let (mv, position) = (read.mv, read.before);
+    fn push_move(&mut self, line: LineId, mv: R::Move, position: &R::Position) -> NodeId {
         self.nodes = self.nodes.saturating_add(1);
         let id = NodeId::new(self.nodes - 1);
         if self.skipped() {

@@ -597,13 +597,7 @@ pub fn lichess_comment(written: &str) -> Option<(&str, Option<ClockTime>, Option
         // Both ends are at ASCII bytes: character boundaries.
         return Some((&written[1..written.len() - 1], clock, None));
     }
-    let score = head.strip_prefix(b" [%eval ")?.strip_suffix(b"]")?;
-    // Digits and signs only: no white space to fold, no bracket to end the command.
-    let plain = |b: &u8| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+' | b'#' | b',');
-    if score.is_empty() || !score.iter().all(plain) {
-        return None;
-    }
-    let eval = std::str::from_utf8(score).ok()?.parse().ok()?;
+    let eval = lichess_score(head.strip_prefix(b" [%eval ")?.strip_suffix(b"]")?)?;
     Some((&written[1..written.len() - 1], clock, Some(eval)))
 }
 
@@ -673,14 +667,18 @@ fn as_lichess_writes(comment: &str) -> Option<(Option<ClockTime>, Option<Eval>)>
     if head.is_empty() {
         return Some((Some(clock), None));
     }
-    let score = head.strip_prefix(b"[%eval ")?.strip_suffix(b"] ")?;
-    // Digits and signs only: no white space to trim, no bracket to end the command.
+    let eval = lichess_score(head.strip_prefix(b"[%eval ")?.strip_suffix(b"] ")?)?;
+    Some((Some(clock), Some(eval)))
+}
+
+/// The evaluation of a `[%eval]` command's arguments as lichess writes them: digits and
+/// signs only (no white space to fold, no bracket to end the command), and readable.
+fn lichess_score(score: &[u8]) -> Option<Eval> {
     let plain = |b: &u8| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+' | b'#' | b',');
     if score.is_empty() || !score.iter().all(plain) {
         return None;
     }
-    let eval = std::str::from_utf8(score).ok()?.parse().ok()?;
-    Some((Some(clock), Some(eval)))
+    std::str::from_utf8(score).ok()?.parse().ok()
 }
 
 /// A command as written in a comment: `[%name args]` from `start` to `end`.
