@@ -1,11 +1,11 @@
-//! Draughts PDN: the tree builder and the validating reader agree on every game (with the
+//! DraughtsRules PDN: the tree builder and the validating reader agree on every game (with the
 //! game type inferred from the moves, or fixed), and the PDN 3.0 export is a fixed point.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use notation::GameReader;
 use notation_fuzz::{assert_export_fixed_point, options_for};
-use pdn::{Draughts, GameType, PDN_WRITE, ValidatingReader, Variant};
+use pdn::{DraughtsRules, GameType, PDN_WRITE, ValidatingReader, Variant};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&selector, input)) = data.split_first() else {
@@ -13,10 +13,10 @@ fuzz_target!(|data: &[u8]| {
     };
     let options = options_for(selector);
     let rules = if selector & 0x80 == 0 {
-        Draughts::new()
+        DraughtsRules::new()
     } else {
         let variant = Variant::ALL[usize::from(selector >> 1) % Variant::ALL.len()];
-        Draughts::with_default(GameType::new(variant)).inferring(false)
+        DraughtsRules::with_default(GameType::new(variant)).inferring(false)
     };
     let mut tree_reader = GameReader::new(&rules, input, options);
     let tree: Vec<_> = (&mut tree_reader)

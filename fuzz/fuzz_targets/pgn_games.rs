@@ -1,18 +1,18 @@
-//! Chess PGN: the tree builder and the validating reader agree on every game, and the
+//! ChessRules PGN: the tree builder and the validating reader agree on every game, and the
 //! export is a fixed point.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use notation::{GameReader, WriteOptions};
 use notation_fuzz::{assert_export_fixed_point, options_for};
-use pgn::{Chess, ValidatingReader};
+use pgn::{ChessRules, ValidatingReader};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&selector, input)) = data.split_first() else {
         return;
     };
     let options = options_for(selector);
-    let mut tree_reader = GameReader::new(&Chess, input, options);
+    let mut tree_reader = GameReader::new(&ChessRules, input, options);
     let tree: Vec<_> = (&mut tree_reader)
         .map(|g| g.expect("reading a slice"))
         .collect();
@@ -31,5 +31,5 @@ fuzz_target!(|data: &[u8]| {
             ..WriteOptions::default()
         }
     };
-    assert_export_fixed_point(&Chess, input, &write);
+    assert_export_fixed_point(&ChessRules, input, &write);
 });

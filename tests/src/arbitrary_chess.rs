@@ -6,8 +6,8 @@
 //! move to play (an index taken modulo the number of legal moves), which glyphs and comments
 //! follow it, which variations branch off it. [`GameSpec::build`] and [`PositionSpec::build`]
 //! turn the records into a game or a position deterministically, with the project's own move
-//! generator ([`Position::legal_moves`]) and the game tree API ([`Game::push_move`](pgn::Game),
-//! [`Game::add_variation`](pgn::Game)). Every record is valid in every position, so when a property
+//! generator ([`Position::legal_moves`]) and the game tree API ([`GameTree::push_move`](pgn::GameTree),
+//! [`GameTree::add_variation`](pgn::GameTree)). Every record is valid in every position, so when a property
 //! fails, proptest shrinks the game by dropping moves, annotations and variations and by
 //! turning move choices into the first legal move, and what is left is still a legal game.
 
@@ -334,8 +334,8 @@ impl GameSpec {
     }
 
     /// Builds the game.
-    pub fn build(&self) -> pgn::Game {
-        let mut game = pgn::Game::new();
+    pub fn build(&self) -> pgn::GameTree {
+        let mut game = pgn::GameTree::new();
         let t = &self.tags;
         if let Some(v) = &t.event {
             game.tags.set("Event", v.as_str());
@@ -375,7 +375,7 @@ impl GameSpec {
 /// Plays a line's choices into `line` from `start`. The first move of a variation is another
 /// move than `exclude` (the move it is an alternative to) where there is another.
 fn build_line(
-    game: &mut pgn::Game,
+    game: &mut pgn::GameTree,
     line: LineId,
     start: Position,
     spec: &LineSpec,

@@ -14,7 +14,7 @@
 //! paths of one capture as several moves, while PDN writes and reads them as one move (the
 //! first path).
 
-use notation::{Game, GameResult, LineId, Nag};
+use notation::{GameResult, GameTree, LineId, Nag};
 use pdn::{GameType, Move, PdnMove, Position, Variant};
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -243,9 +243,9 @@ impl GameSpec {
     }
 
     /// Builds the game in `variant`.
-    pub fn build(&self, variant: Variant) -> Game<PdnMove> {
+    pub fn build(&self, variant: Variant) -> GameTree<PdnMove> {
         let game_type = GameType::new(variant);
-        let mut game = Game::new();
+        let mut game = GameTree::new();
         let t = &self.tags;
         if let Some(v) = &t.event {
             game.tags.set("Event", v.as_str());
@@ -287,7 +287,7 @@ impl GameSpec {
 
 /// Plays choice records into a game.
 struct Builder<'g> {
-    game: &'g mut Game<PdnMove>,
+    game: &'g mut GameTree<PdnMove>,
     game_type: GameType,
 }
 

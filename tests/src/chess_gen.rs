@@ -16,8 +16,8 @@
 use crate::Rng;
 use pgn::commands::{Arrow, ClockTime, Command, Eval, Highlight, MarkColor, Score};
 use pgn::{
-    Color, Forgiven, Game, GameResult, LineId, Move, Nag, Outcome, Position, Role, Ruleset, Square,
-    WriteOptions, chess960,
+    Color, Forgiven, GameResult, GameTree, LineId, Move, Nag, Outcome, Position, Role, Ruleset,
+    Square, WriteOptions, chess960,
 };
 
 const GLYPHS: &[u16] = &[
@@ -104,7 +104,7 @@ fn pick(rng: &mut Rng, pos: &Position, exclude: Option<Move>) -> Option<Move> {
 /// variations; returns the position at the end of the line.
 fn random_line(
     rng: &mut Rng,
-    game: &mut Game,
+    game: &mut GameTree,
     line: LineId,
     start: Position,
     plies: usize,
@@ -177,7 +177,7 @@ pub fn generated_pgn() -> String {
     let mut rng = Rng(0x0dd_b1a5_e5ba_d5ee);
     let mut out = String::new();
     for index in 0..12usize {
-        let mut game = Game::new();
+        let mut game = GameTree::new();
         let round = index + 1;
         game.tags
             .set("Event", format!("Notation corpus: generated game {round}"));
@@ -225,7 +225,7 @@ pub fn variants_pgn() -> String {
     for ruleset in Ruleset::ALL.into_iter().skip(1) {
         for set_up in [false, true] {
             round += 1;
-            let mut game = Game::new();
+            let mut game = GameTree::new();
             game.tags.set(
                 "Event",
                 format!("Notation corpus: {} game {round}", ruleset.name()),

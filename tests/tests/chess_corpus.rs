@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use pgn::{
-    DiagnosticKind, Forgiven, Game, ReadGame, ReadOptions, Severity, ValidatingReader,
+    DiagnosticKind, Forgiven, GameTree, ReadGame, ReadOptions, Severity, ValidatingReader,
     WriteOptions, read_games, to_export_string,
 };
 use workspace_tests::{chess_gen, corpus_files, workspace_root};
@@ -32,7 +32,7 @@ fn diagnostics_text(games: &[ReadGame]) -> String {
 }
 
 /// The tree without its tags, which the export completes with the seven tag roster.
-fn moves_only(game: &Game) -> Game {
+fn moves_only(game: &GameTree) -> GameTree {
     let mut game = game.clone();
     game.tags = pgn::Tags::new();
     game

@@ -4,8 +4,8 @@
 #![allow(clippy::unwrap_used, missing_docs)]
 
 use notation::{RawRules, ReadOptions, Rules, WriteOptions, read_games, to_export_string};
-use pdn::{Draughts, PDN_WRITE};
-use pgn::Chess;
+use pdn::{DraughtsRules, PDN_WRITE};
+use pgn::ChessRules;
 
 /// Reads, writes, reads and writes again: the same number of games, and the same text.
 fn assert_export_fixed_point<R: Rules>(rules: &R, input: &str, options: &WriteOptions) {
@@ -24,8 +24,8 @@ fn assert_export_fixed_point<R: Rules>(rules: &R, input: &str, options: &WriteOp
 }
 
 fn all_rules(input: &str) {
-    assert_export_fixed_point(&Chess, input, &WriteOptions::default());
-    assert_export_fixed_point(&Draughts::new(), input, &PDN_WRITE);
+    assert_export_fixed_point(&ChessRules, input, &WriteOptions::default());
+    assert_export_fixed_point(&DraughtsRules::new(), input, &PDN_WRITE);
     assert_export_fixed_point(&RawRules::PGN, input, &WriteOptions::default());
     assert_export_fixed_point(&RawRules::PDN, input, &PDN_WRITE);
 }
@@ -71,7 +71,7 @@ fn latin1_evaluation_symbol_and_draw() {
     all_rules_bytes(b"\xb1 *");
     all_rules_bytes(b"1. e4 \xb1 e5 \xbd-\xbd\n");
     let games = read_games(
-        &Chess,
+        &ChessRules,
         &b"1. e4 \xb1 e5 \xbd-\xbd\n"[..],
         ReadOptions::default(),
     );
@@ -95,31 +95,31 @@ fn reduced_export_keeps_the_start_tags() {
         ..WriteOptions::default()
     };
     let input = "[Variant \"Atomic\"]\n\nfoo *\n\n[SetUp \"1\"]\n[FEN \"7k/8/8/8/8/8/8/K5R1 w - - 0 1\"]\n\n1. Rg8+ Kxg8 *\n";
-    assert_export_fixed_point(&Chess, input, &reduced);
-    let games = read_games(&Chess, input.as_bytes(), ReadOptions::default());
-    let text = to_export_string(&Chess, &games[1].game, &reduced).unwrap();
+    assert_export_fixed_point(&ChessRules, input, &reduced);
+    let games = read_games(&ChessRules, input.as_bytes(), ReadOptions::default());
+    let text = to_export_string(&ChessRules, &games[1].game, &reduced).unwrap();
     assert!(
         text.contains("[FEN \"7k/8/8/8/8/8/8/K5R1 w - - 0 1\"]\n[SetUp \"1\"]\n"),
         "{text}"
     );
-    let again = read_games(&Chess, text.as_bytes(), ReadOptions::default());
+    let again = read_games(&ChessRules, text.as_bytes(), ReadOptions::default());
     assert!(!again[0].has_errors(), "{:?}\n{text}", again[0].diagnostics);
 }
 
 fn all_rules_bytes(input: &[u8]) {
     // Text that is not UTF-8: the first reading decodes it, the export is UTF-8.
     let export = |bytes: &[u8]| -> String {
-        read_games(&Chess, bytes, ReadOptions::default())
+        read_games(&ChessRules, bytes, ReadOptions::default())
             .iter()
-            .map(|g| to_export_string(&Chess, &g.game, &WriteOptions::default()).unwrap())
+            .map(|g| to_export_string(&ChessRules, &g.game, &WriteOptions::default()).unwrap())
             .collect()
     };
     let first = export(input);
     assert_eq!(export(first.as_bytes()), first);
     let export_pdn = |bytes: &[u8]| -> String {
-        read_games(&Draughts::new(), bytes, ReadOptions::default())
+        read_games(&DraughtsRules::new(), bytes, ReadOptions::default())
             .iter()
-            .map(|g| to_export_string(&Draughts::new(), &g.game, &PDN_WRITE).unwrap())
+            .map(|g| to_export_string(&DraughtsRules::new(), &g.game, &PDN_WRITE).unwrap())
             .collect()
     };
     let first = export_pdn(input);
@@ -140,7 +140,7 @@ fn setup_glued_to_a_move_number() {
 fn control_character_in_a_tag_value() {
     all_rules("[Variant \"\u{8}\"]\n\n- *\n");
     let games = read_games(
-        &Chess,
+        &ChessRules,
         &b"[Event \"a\tb\"]\n\n*\n"[..],
         ReadOptions::default(),
     );
@@ -154,7 +154,7 @@ fn control_character_in_a_tag_value() {
 fn move_number_of_the_previous_game() {
     all_rules("[1.[GameType\"6\n2");
     let games = read_games(
-        &Draughts::new(),
+        &DraughtsRules::new(),
         &b"[1.[GameType\"6\n2"[..],
         ReadOptions::default(),
     );
@@ -169,7 +169,7 @@ fn move_number_of_the_previous_game() {
 #[test]
 fn validator_reads_control_characters_in_tags_as_the_builder_does() {
     let input = &b"[FEN \"\0"[..];
-    let tree = read_games(&Chess, input, ReadOptions::default());
+    let tree = read_games(&ChessRules, input, ReadOptions::default());
     let fast: Vec<_> = pgn::ValidatingReader::new(input)
         .map(Result::unwrap)
         .collect();
@@ -192,7 +192,7 @@ fn comment_before_the_tags_of_an_unsupported_game() {
     all_rules("{}[Variant\"C");
     all_rules("{before} [Variant \"Shogi\"]\n\n1. e4 *\n");
     let games = read_games(
-        &Chess,
+        &ChessRules,
         &b"{before} [Variant \"Shogi\"]\n\n1. e4 *\n"[..],
         ReadOptions::default(),
     );
@@ -213,7 +213,7 @@ fn comment_before_the_tags_of_an_unsupported_game() {
 fn second_setup_in_the_same_place() {
     all_rules("/\"W60:B20\"\n/\"B\"/2025");
     let input = &b"/\"W60:B20\"\n/\"B\"/2025"[..];
-    let tree = read_games(&Draughts::new(), input, ReadOptions::default());
+    let tree = read_games(&DraughtsRules::new(), input, ReadOptions::default());
     let fast: Vec<_> = pdn::ValidatingReader::new(input)
         .map(Result::unwrap)
         .collect();
@@ -236,7 +236,7 @@ fn tail_with_an_open_string_ending_in_a_backslash() {
 #[test]
 fn settled_game_type_that_the_set_up_does_not_fit_first() {
     let input = "[FEN \"W:Wa1,c1,01,g1,d2,f2,h2,c3,f4:Bb4,a5,c5,h6,g7,b8,f8,h8\"]\n\n1. a1-b2 *\n";
-    let rules = Draughts::new();
+    let rules = DraughtsRules::new();
     let first = read_games(&rules, input.as_bytes(), ReadOptions::default());
     let errors = |g: &notation::ReadGame<pdn::PdnMove>| {
         g.diagnostics

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use notation::{
-    Game, GameReader, RawMove, RawRules, ReadGame, ReadOptions, Rules, Severity, WriteOptions,
+    GameReader, GameTree, RawMove, RawRules, ReadGame, ReadOptions, Rules, Severity, WriteOptions,
     read_games, to_export_string,
 };
 use workspace_tests::{corpus_files, files_in, shared_corpus};
@@ -26,7 +26,7 @@ fn export_all<R: Rules>(rules: &R, games: &[ReadGame<R::Move>]) -> String {
 }
 
 /// The tree without its tags, which the export completes with the seven tag roster.
-fn moves_only(game: &Game<RawMove>) -> Game<RawMove> {
+fn moves_only(game: &GameTree<RawMove>) -> GameTree<RawMove> {
     let mut game = game.clone();
     game.tags = notation::Tags::new();
     game

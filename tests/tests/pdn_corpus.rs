@@ -7,13 +7,13 @@
 use std::path::{Path, PathBuf};
 
 use notation::{
-    DiagnosticKind, Game, GameReader, ReadGame, ReadOptions, Severity, Tags, read_games,
+    DiagnosticKind, GameReader, GameTree, ReadGame, ReadOptions, Severity, Tags, read_games,
     to_export_string,
 };
-use pdn::{Draughts, PDN_WRITE, PdnMove};
+use pdn::{DraughtsRules, PDN_WRITE, PdnMove};
 use workspace_tests::{corpus_files, files_in, shared_corpus};
 
-const RULES: Draughts = Draughts::new();
+const RULES: DraughtsRules = DraughtsRules::new();
 
 fn read(bytes: &[u8], options: ReadOptions) -> Vec<ReadGame<PdnMove>> {
     read_games(&RULES, bytes, options)
@@ -31,7 +31,7 @@ fn export(games: &[ReadGame<PdnMove>]) -> String {
 }
 
 /// The tree without its tags, which the export completes with the roster.
-fn without_tags(game: &Game<PdnMove>) -> Game<PdnMove> {
+fn without_tags(game: &GameTree<PdnMove>) -> GameTree<PdnMove> {
     let mut game = game.clone();
     game.tags = Tags::new();
     game

@@ -15,7 +15,7 @@
 #![allow(clippy::unwrap_used, missing_docs)]
 
 use pgn::{
-    CastlingMode, Game, Position, SanToken, Tags, WriteOptions, read_games, to_export_string,
+    CastlingMode, GameTree, Position, SanToken, Tags, WriteOptions, read_games, to_export_string,
 };
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestCaseResult};
@@ -37,7 +37,7 @@ fn config(cases: u32) -> Config {
 }
 
 /// The tree without its tags, which the export completes with the seven tag roster.
-fn moves_only(game: &Game) -> Game {
+fn moves_only(game: &GameTree) -> GameTree {
     let mut game = game.clone();
     game.tags = Tags::new();
     game
@@ -48,7 +48,7 @@ const GAME_CASES: u32 = 3000;
 /// Random walks (of up to 100 positions each) per run of the FEN and SAN properties.
 const POSITION_CASES: u32 = 1000;
 
-fn export(game: &Game) -> String {
+fn export(game: &GameTree) -> String {
     to_export_string(game, &WriteOptions::default()).unwrap()
 }
 

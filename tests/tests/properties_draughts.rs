@@ -19,18 +19,18 @@
 #![allow(clippy::unwrap_used, missing_docs)]
 
 use notation::{
-    DiagnosticKind, Game, GameResult, MoveContext, Player, ReadOptions, Rules, Setup, SetupError,
-    Severity, Tags, read_games, to_export_string,
+    DiagnosticKind, GameResult, GameTree, MoveContext, Player, ReadOptions, Rules, Setup,
+    SetupError, Severity, Tags, read_games, to_export_string,
 };
 use pdn::{
-    Board, Draughts, GameType, INFERRED_VARIANTS, PDN_WRITE, PdnMove, Position, ValidatingReader,
-    Variant,
+    DraughtsRules, GameType, INFERRED_VARIANTS, PDN_WRITE, PdnMove, PdnPosition, Position,
+    ValidatingReader, Variant,
 };
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestCaseResult, TestRunner};
 use workspace_tests::arbitrary_draughts::{GameSpec, PositionSpec, game_spec, position_spec};
 
-const RULES: Draughts = Draughts::new();
+const RULES: DraughtsRules = DraughtsRules::new();
 
 /// Runs a property in a variant: a fixed seed per variant, no failure persistence;
 /// `PROPTEST_CASES` overrides the number of cases.
@@ -57,13 +57,13 @@ fn check<S: Strategy>(
 }
 
 /// The tree without its tags, which the export completes with the roster.
-fn without_tags(game: &Game<PdnMove>) -> Game<PdnMove> {
+fn without_tags(game: &GameTree<PdnMove>) -> GameTree<PdnMove> {
     let mut game = game.clone();
     game.tags = Tags::new();
     game
 }
 
-fn export(game: &Game<PdnMove>) -> String {
+fn export(game: &GameTree<PdnMove>) -> String {
     to_export_string(&RULES, game, &PDN_WRITE).unwrap()
 }
 
@@ -166,10 +166,10 @@ fn inferred_reads_every_move(variant: Variant, spec: GameSpec) -> TestCaseResult
 
 /// The draughts rules with every game that declares no type read as a second reading
 /// reads it from the start (see [`Rules::second_reading`]).
-struct SecondReading(Draughts);
+struct SecondReading(DraughtsRules);
 
 impl Rules for SecondReading {
-    type Position = Board;
+    type Position = PdnPosition;
     type Move = PdnMove;
     type Forgiven = pdn::Forgiven;
     type MoveError = pdn::MoveError;
@@ -177,12 +177,16 @@ impl Rules for SecondReading {
     fn dialect(&self) -> notation::Dialect {
         self.0.dialect()
     }
-    fn start_position(&self, tags: &Tags) -> Result<Setup<Board>, SetupError> {
+    fn start_position(&self, tags: &Tags) -> Result<Setup<PdnPosition>, SetupError> {
         self.0
             .second_reading(tags)
             .unwrap_or_else(|| self.0.start_position(tags))
     }
-    fn inline_setup(&self, current: &Board, text: &str) -> Result<Setup<Board>, SetupError> {
+    fn inline_setup(
+        &self,
+        current: &PdnPosition,
+        text: &str,
+    ) -> Result<Setup<PdnPosition>, SetupError> {
         self.0.inline_setup(current, text)
     }
     fn move_continues(&self, token: &[u8]) -> bool {
@@ -190,39 +194,45 @@ impl Rules for SecondReading {
     }
     fn read_move(
         &self,
-        board: &Board,
+        board: &PdnPosition,
         token: &[u8],
         context: MoveContext,
     ) -> Result<(PdnMove, pdn::Forgiven), pdn::MoveError> {
         self.0.read_move(board, token, context)
     }
-    fn write_move(&self, board: &Board, mv: &PdnMove, out: &mut String) {
+    fn write_move(&self, board: &PdnPosition, mv: &PdnMove, out: &mut String) {
         self.0.write_move(board, mv, out);
     }
-    fn play(&self, board: &mut Board, mv: &PdnMove) {
+    fn play(&self, board: &mut PdnPosition, mv: &PdnMove) {
         self.0.play(board, mv);
     }
-    fn turn(&self, board: &Board) -> Player {
+    fn turn(&self, board: &PdnPosition) -> Player {
         self.0.turn(board)
     }
-    fn move_number(&self, board: &Board) -> u64 {
+    fn move_number(&self, board: &PdnPosition) -> u64 {
         self.0.move_number(board)
     }
     fn game_result(
         &self,
         tags: &Tags,
-        end: Option<&Board>,
+        end: Option<&PdnPosition>,
         result: GameResult,
     ) -> (GameResult, Vec<DiagnosticKind>) {
         self.0.game_result(tags, end, result)
     }
-    fn settle(&self, game: &mut Game<PdnMove>, end: &Board, text: &[u8], options: ReadOptions) {
+    fn settle(
+        &self,
+        game: &mut GameTree<PdnMove>,
+        end: &PdnPosition,
+        text: &[u8],
+        options: ReadOptions,
+    ) {
         self.0.settle(game, end, text, options);
     }
 }
 
 /// A game's text without its `GameType` tag, exported as its game type writes it.
-fn undeclared(variant: Variant, game: &Game<PdnMove>) -> String {
+fn undeclared(variant: Variant, game: &GameTree<PdnMove>) -> String {
     let declared = format!(
         "[GameType \"{}\"]\n",
         GameType::new(variant).to_short_string()
@@ -246,7 +256,7 @@ fn second_reading_is_the_first(variant: Variant, spec: GameSpec) -> TestCaseResu
     prop_assert_eq!(&first[0].diagnostics, &second[0].diagnostics, "{}", text);
     // The same moves (what a move records of the readings it leaves behind, those held
     // in reserve among them, may differ), written the same way.
-    let moves = |game: &Game<PdnMove>| game.clone().map_moves(PdnMove::into_move);
+    let moves = |game: &GameTree<PdnMove>| game.clone().map_moves(PdnMove::into_move);
     prop_assert!(moves(&first[0].game) == moves(&second[0].game), "{}", text);
     prop_assert_eq!(export(&first[0].game), export(&second[0].game), "{}", text);
     Ok(())

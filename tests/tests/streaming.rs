@@ -17,8 +17,8 @@ use notation::{
     GameReader, KeepRaw, ReadGame, ReadOptions, Rules, WriteError, WriteOptions, to_export_string,
     write_text_to,
 };
-use pdn::{Draughts, PDN_WRITE};
-use pgn::Chess;
+use pdn::{DraughtsRules, PDN_WRITE};
+use pgn::ChessRules;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 use workspace_tests::arbitrary_chess::game_spec;
@@ -118,7 +118,11 @@ fn draughts_options() -> Vec<WriteOptions> {
 fn the_chess_corpus_is_written_as_read_as_from_its_trees() {
     let mut total = Tally::default();
     for path in corpus_files("pgn", "pgn") {
-        let tally = compare(&Chess, &std::fs::read(&path).unwrap(), &chess_options());
+        let tally = compare(
+            &ChessRules,
+            &std::fs::read(&path).unwrap(),
+            &chess_options(),
+        );
         total.games += tally.games;
         total.streamed += tally.streamed;
     }
@@ -132,7 +136,7 @@ fn the_draughts_corpus_is_written_as_read_as_from_its_trees() {
     let mut total = Tally::default();
     for path in corpus_files("pdn", "pdn") {
         let tally = compare(
-            &Draughts::new(),
+            &DraughtsRules::new(),
             &std::fs::read(&path).unwrap(),
             &draughts_options(),
         );
@@ -156,13 +160,13 @@ fn annotations_in_any_order_after_a_move_stream() {
         b"1. e4 ! e5 ?? 2. Nf3 !? {good} Nc6 *",
     ];
     for text in texts {
-        let tally = compare(&Chess, text, &chess_options());
+        let tally = compare(&ChessRules, text, &chess_options());
         assert_eq!(tally.streamed, 1, "{}", String::from_utf8_lossy(text));
     }
     // Draughts set-ups after a move's variations, and before a line's first move.
     let pdn: &[u8] = b"[GameType \"20\"]\n[FEN \"W:WK46:BK1\"]\n\n1. 46-41 (1. 46-37 1-6) \
                        /B:WK41:BK1/ 1... 1-6 2. 41-37 {back} 6-1 *";
-    let tally = compare(&Draughts::new(), pdn, &draughts_options());
+    let tally = compare(&DraughtsRules::new(), pdn, &draughts_options());
     assert_eq!(tally.streamed, 1);
 }
 
@@ -176,7 +180,7 @@ fn annotations_out_of_the_export_order_are_refused() {
         b"1. e4 (1. d4 (1. c4) {late} d5) e5 *",
     ];
     for text in texts {
-        let tally = compare(&Chess, text, &chess_options());
+        let tally = compare(&ChessRules, text, &chess_options());
         assert_eq!(
             (tally.streamed, tally.refused),
             (0, 1),
@@ -187,7 +191,7 @@ fn annotations_out_of_the_export_order_are_refused() {
     // A comment after a set-up: the tree holds it before the set-up.
     let pdn: &[u8] =
         b"[GameType \"20\"]\n[FEN \"W:WK46:BK1\"]\n\n1. 46-41 /B:WK41:BK1/ {late} 1-6 *";
-    let tally = compare(&Draughts::new(), pdn, &draughts_options());
+    let tally = compare(&DraughtsRules::new(), pdn, &draughts_options());
     assert_eq!((tally.streamed, tally.refused), (0, 1));
 }
 
@@ -196,7 +200,7 @@ fn draughts_games_the_rules_settle_are_not_streamed() {
     // No game type declared: the tree is settled (read again as the game type the moves
     // settled), which only the tree can do.
     let text: &[u8] = b"1. 32-28 19-23 2. 28x19 14x23 *";
-    let large: Vec<_> = GameReader::new(&Draughts::new(), text, ReadOptions::default())
+    let large: Vec<_> = GameReader::new(&DraughtsRules::new(), text, ReadOptions::default())
         .large_after(0)
         .map(Result::unwrap)
         .collect();
@@ -217,8 +221,8 @@ proptest! {
     #[test]
     fn random_chess_games_stream_as_their_trees_are_written(spec in game_spec(80)) {
         let game = spec.build();
-        let text = to_export_string(&Chess, &game, &WriteOptions::default()).unwrap();
-        let tally = compare(&Chess, text.as_bytes(), &chess_options());
+        let text = to_export_string(&ChessRules, &game, &WriteOptions::default()).unwrap();
+        let tally = compare(&ChessRules, text.as_bytes(), &chess_options());
         prop_assert_eq!(tally, Tally { games: 1, streamed: 1, refused: 0 });
     }
 }

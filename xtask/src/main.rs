@@ -5,6 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
+mod same_output;
+
 /// A chore: its name, what it does, and how.
 struct Task {
     name: &'static str,
@@ -37,6 +39,11 @@ const TASKS: &[Task] = &[
         name: "fuzz-seeds",
         about: "write seed inputs for the cargo-fuzz targets (fuzz/corpus/) from corpus/",
         run: fuzz_seeds,
+    },
+    Task {
+        name: "same-output",
+        about: "REV: every subcommand on every corpus file, by a build of REV and of the working tree: the same bytes",
+        run: same_output::same_output,
     },
     Task {
         name: "ci",

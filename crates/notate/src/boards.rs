@@ -107,7 +107,7 @@ pub struct ChessPattern {
 #[derive(Clone, Debug)]
 pub struct ChessMaterial(pgn::ByColor<[u32; 6]>);
 
-impl Boards for pgn::Chess {
+impl Boards for pgn::ChessRules {
     type Pattern = ChessPattern;
     type Ready = ChessPattern;
     type Material = ChessMaterial;
@@ -228,7 +228,7 @@ pub struct DraughtsMaterial {
     black: (u32, u32),
 }
 
-impl Boards for pdn::Draughts {
+impl Boards for pdn::DraughtsRules {
     type Pattern = DraughtsPattern;
     type Ready = DraughtsReady;
     type Material = DraughtsMaterial;
@@ -251,7 +251,7 @@ impl Boards for pdn::Draughts {
         })
     }
 
-    fn ready(&self, pattern: &DraughtsPattern, start: &pdn::Board) -> Option<DraughtsReady> {
+    fn ready(&self, pattern: &DraughtsPattern, start: &pdn::PdnPosition) -> Option<DraughtsReady> {
         let game_type = start.game_type();
         let (position, warnings) = pdn::Position::from_fen(game_type, &pattern.text).ok()?;
         let turn = if warnings.iter().any(|w| {
@@ -270,7 +270,7 @@ impl Boards for pdn::Draughts {
         })
     }
 
-    fn matches(&self, pattern: &DraughtsReady, board: &pdn::Board) -> bool {
+    fn matches(&self, pattern: &DraughtsReady, board: &pdn::PdnPosition) -> bool {
         let position = board.position();
         pattern.turn.is_none_or(|t| t == position.turn()) && position.pieces() == pattern.pieces
     }
@@ -282,7 +282,7 @@ impl Boards for pdn::Draughts {
     fn has_material(
         &self,
         material: &DraughtsMaterial,
-        board: &pdn::Board,
+        board: &pdn::PdnPosition,
         at_least: bool,
     ) -> bool {
         let position = board.position();
@@ -303,7 +303,7 @@ impl Boards for pdn::Draughts {
             && fits(count(pdn::Color::Black), material.black)
     }
 
-    fn end(&self, _: &pdn::Board) -> End {
+    fn end(&self, _: &pdn::PdnPosition) -> End {
         End::Open
     }
 
@@ -311,11 +311,11 @@ impl Boards for pdn::Draughts {
         false
     }
 
-    fn repetition_key(&self, _: &pdn::Board) -> Option<(u64, bool)> {
+    fn repetition_key(&self, _: &pdn::PdnPosition) -> Option<(u64, bool)> {
         None
     }
 
-    fn is_fifty_moves(&self, _: &pdn::Board) -> bool {
+    fn is_fifty_moves(&self, _: &pdn::PdnPosition) -> bool {
         false
     }
 
@@ -419,7 +419,7 @@ mod tests {
 
     #[test]
     fn chess_material_counts_each_piece_of_each_colour() {
-        let rules = pgn::Chess;
+        let rules = pgn::ChessRules;
         let start = pgn::Position::new();
         let all = rules
             .material("KQRRBBNNPPPPPPPP kqrrbbnnpppppppp")
@@ -433,7 +433,7 @@ mod tests {
 
     #[test]
     fn checkmate_and_stalemate_by_the_position_s_ruleset() {
-        let rules = pgn::Chess;
+        let rules = pgn::ChessRules;
         let end = |ruleset: pgn::Ruleset, fen: &str| {
             let setup = pgn::Setup::from_fen(fen).expect("a FEN");
             let position = pgn::Position::from_setup_auto_in(ruleset, &setup).expect("legal");
@@ -472,7 +472,7 @@ mod tests {
 
     #[test]
     fn a_chess_placement_alone_matches_either_side() {
-        let rules = pgn::Chess;
+        let rules = pgn::ChessRules;
         let start = pgn::Position::new();
         let placement = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
         let either = rules.pattern(placement).expect("reads");

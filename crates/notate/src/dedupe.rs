@@ -28,7 +28,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::PathBuf;
 
-use notation::{Diagnostic, Game, GameReader, KeepRaw, LineId, ReadOptions};
+use notation::{Diagnostic, GameReader, GameTree, KeepRaw, LineId, ReadOptions};
 
 use crate::boards::Boards;
 use crate::fmt::{Fate, as_written, fate_of_reading};
@@ -226,7 +226,7 @@ pub fn digest_trees<G: Boards>(
 }
 
 /// A game's digest from its tree; `None` when its start cannot be set up.
-fn digest_tree<G: Boards>(rules: &G, game: &Game<G::Move>, by: By) -> Option<u128> {
+fn digest_tree<G: Boards>(rules: &G, game: &GameTree<G::Move>, by: By) -> Option<u128> {
     let mut bytes = Bytes::default();
     match by {
         By::Moves => {

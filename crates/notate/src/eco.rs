@@ -7,7 +7,7 @@
 //! found keeps its tags as they are and gets none. Draughts games have no ECO codes: they
 //! are written as `fmt` writes them.
 
-use notation::{Game, ReadGame};
+use notation::{GameTree, ReadGame};
 use pgn::openings::Eco;
 
 use crate::fmt::Inspect;
@@ -43,7 +43,7 @@ impl<G: Notate> Inspect<G> for SetOpening {
 /// differs from the opening.
 pub fn set_opening_tags<G: Notate>(
     rules: &G,
-    game: &mut Game<G::Move>,
+    game: &mut GameTree<G::Move>,
     overwrite: bool,
 ) -> Vec<String> {
     let mut notes = Vec::new();
@@ -83,7 +83,7 @@ mod tests {
     use super::*;
     use notation::{GameReader, ReadOptions};
 
-    fn game(pgn: &str) -> Game<pgn::Move> {
+    fn game(pgn: &str) -> GameTree<pgn::Move> {
         let rules = crate::games::chess();
         GameReader::new(&rules, pgn.as_bytes(), ReadOptions::default())
             .next()

@@ -14,7 +14,7 @@
 use std::io::{self, Write};
 
 use notation::{
-    Diagnostic, DiagnosticKind, Game, GameReader, KeepRaw, ReadGame, ReadOptions, Severity,
+    Diagnostic, DiagnosticKind, GameReader, GameTree, KeepRaw, ReadGame, ReadOptions, Severity,
     WriteError, WriteOptions, export_len, write_game, write_game_to, write_text_to,
 };
 
@@ -38,7 +38,7 @@ pub enum Text<M> {
     /// The export format, or the bytes as written.
     Bytes(Vec<u8>),
     /// A large game, to be written by the emitter straight to the output.
-    Game(Box<Game<M>>),
+    Game(Box<GameTree<M>>),
     /// A large game read without its tree: its bytes as written, to be read again by the
     /// emitter as it writes them ([`ReadGame::streams`](notation::ReadGame::streams):
     /// whether they can be written as they are read, else they are read into a tree).

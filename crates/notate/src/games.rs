@@ -8,7 +8,7 @@
 use std::io;
 
 use notation::{
-    Diagnostic, Game, GameReader, GameResult, KeepRaw, LineId, RawRules, ReadOptions, Rules,
+    Diagnostic, GameReader, GameResult, GameTree, KeepRaw, LineId, RawRules, ReadOptions, Rules,
     WriteOptions,
 };
 
@@ -26,16 +26,16 @@ pub trait Notate: Rules + Sync {
 
     /// The variant a game is played in, for `json` and `stats`: from its tags, or from
     /// its moves where they settle it.
-    fn variant(&self, game: &Game<Self::Move>) -> String;
+    fn variant(&self, game: &GameTree<Self::Move>) -> String;
 
     /// [`Notate::variant`] of a game whose start position ([`Notate::start`]) is known.
-    fn variant_from(&self, game: &Game<Self::Move>, _start: Option<&Self::Position>) -> String {
+    fn variant_from(&self, game: &GameTree<Self::Move>, _start: Option<&Self::Position>) -> String {
         self.variant(game)
     }
 
     /// The start position of a game as `json` gives it: the tags' (the default), or the
     /// one of the game type its moves settled.
-    fn start(&self, game: &Game<Self::Move>) -> Option<Self::Position> {
+    fn start(&self, game: &GameTree<Self::Move>) -> Option<Self::Position> {
         self.start_position(&game.tags).ok().map(|s| s.position)
     }
 
@@ -95,7 +95,7 @@ pub trait Notate: Rules + Sync {
 
     /// The opening of a game, from the positions of its main line
     /// ([`pgn::openings::classify_game`]); `None` for rules that name none.
-    fn opening(&self, _game: &Game<Self::Move>) -> Option<&'static Opening> {
+    fn opening(&self, _game: &GameTree<Self::Move>) -> Option<&'static Opening> {
         None
     }
 
@@ -139,7 +139,7 @@ pub trait Notate: Rules + Sync {
     /// These rules as chess's, for the work that has a way of its own for chess (the
     /// games table's rows, built without a tree); `None` for any other rules (the
     /// default).
-    fn as_chess(&self) -> Option<&pgn::Chess> {
+    fn as_chess(&self) -> Option<&pgn::ChessRules> {
         None
     }
 
@@ -212,24 +212,18 @@ pub struct Checked {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// The rules PGN files are read with.
-pub type ChessRules = pgn::Chess;
-
-/// The rules PDN files are read with.
-pub type DraughtsRules = pdn::Draughts;
-
 /// The rules for PGN files.
-pub fn chess() -> ChessRules {
-    pgn::Chess
+pub fn chess() -> pgn::ChessRules {
+    pgn::ChessRules
 }
 
 /// The rules for PDN files: PDN's (international draughts unless a game's tags or moves
 /// say otherwise), or, with a game type given (`--variant`), that game type for every
 /// game that declares none, whatever its moves.
-pub fn draughts(game_type: Option<pdn::GameType>) -> DraughtsRules {
+pub fn draughts(game_type: Option<pdn::GameType>) -> pdn::DraughtsRules {
     match game_type {
-        None => pdn::Draughts::new(),
-        Some(game_type) => pdn::Draughts::with_default(game_type).inferring(false),
+        None => pdn::DraughtsRules::new(),
+        Some(game_type) => pdn::DraughtsRules::with_default(game_type).inferring(false),
     }
 }
 
@@ -263,7 +257,7 @@ impl Notate for RawRules {
         WriteOptions::PGN
     }
 
-    fn variant(&self, game: &Game<Self::Move>) -> String {
+    fn variant(&self, game: &GameTree<Self::Move>) -> String {
         let tags = &game.tags;
         if self.dialect.strict_layout {
             tags.get("Variant").unwrap_or("Standard").to_owned()
@@ -286,16 +280,16 @@ impl Notate for RawRules {
     }
 }
 
-impl Notate for pgn::Chess {
+impl Notate for pgn::ChessRules {
     fn write_options(&self) -> WriteOptions {
         WriteOptions::PGN
     }
 
-    fn variant(&self, game: &Game<Self::Move>) -> String {
+    fn variant(&self, game: &GameTree<Self::Move>) -> String {
         self.variant_from(game, self.start(game).as_ref())
     }
 
-    fn variant_from(&self, game: &Game<Self::Move>, start: Option<&pgn::Position>) -> String {
+    fn variant_from(&self, game: &GameTree<Self::Move>, start: Option<&pgn::Position>) -> String {
         chess_variant(start, game.tags.get("Variant"))
     }
 
@@ -389,7 +383,7 @@ impl Notate for pgn::Chess {
         pgn::SanPlus { san, suffix }.append_to(text);
     }
 
-    fn as_chess(&self) -> Option<&pgn::Chess> {
+    fn as_chess(&self) -> Option<&pgn::ChessRules> {
         Some(self)
     }
 
@@ -423,7 +417,7 @@ impl Notate for pgn::Chess {
         chess_clock_and_eval_cells(clock, eval)
     }
 
-    fn opening(&self, game: &Game<Self::Move>) -> Option<&'static Opening> {
+    fn opening(&self, game: &GameTree<Self::Move>) -> Option<&'static Opening> {
         pgn::openings::classify_game(game)
     }
 
@@ -454,12 +448,12 @@ impl Notate for pgn::Chess {
     }
 }
 
-impl Notate for pdn::Draughts {
+impl Notate for pdn::DraughtsRules {
     fn write_options(&self) -> WriteOptions {
         pdn::PDN_WRITE
     }
 
-    fn variant(&self, game: &Game<Self::Move>) -> String {
+    fn variant(&self, game: &GameTree<Self::Move>) -> String {
         match settled_board(self, game) {
             Some(board) => board.game_type().variant().name().to_owned(),
             // Game types the crate does not play (chess, Othello, …): as the tag says.
@@ -467,7 +461,7 @@ impl Notate for pdn::Draughts {
         }
     }
 
-    fn start(&self, game: &Game<Self::Move>) -> Option<pdn::Board> {
+    fn start(&self, game: &GameTree<Self::Move>) -> Option<pdn::PdnPosition> {
         let start = self.start_position(&game.tags).ok()?.position;
         let settled = settled_board(self, game)?.game_type();
         if settled == start.game_type() {
@@ -475,25 +469,25 @@ impl Notate for pdn::Draughts {
         }
         // The moves settled another game type than the one first tried (a game with no
         // GameType tag whose first move is English, say): that game type's start.
-        pdn::Draughts::with_default(settled)
+        pdn::DraughtsRules::with_default(settled)
             .inferring(false)
             .start_position(&game.tags)
             .ok()
             .map(|s| s.position)
     }
 
-    fn fen(&self, board: &pdn::Board) -> Option<String> {
+    fn fen(&self, board: &pdn::PdnPosition) -> Option<String> {
         Some(board.position().to_fen())
     }
 
-    fn move_fields<W: json::Out>(&self, board: &pdn::Board, mv: &pdn::PdnMove, out: &mut W) {
+    fn move_fields<W: json::Out>(&self, board: &pdn::PdnPosition, mv: &pdn::PdnMove, out: &mut W) {
         out.put("\"move\":");
         json::string(&self.move_text(board, mv), out);
     }
 
     fn svg(
         &self,
-        board: &pdn::Board,
+        board: &pdn::PdnPosition,
         last: Option<&pdn::PdnMove>,
         _comments: &[String],
         options: &svg::Options,
@@ -505,15 +499,15 @@ impl Notate for pdn::Draughts {
         ))
     }
 
-    fn diagram(&self, board: &pdn::Board) -> Option<String> {
+    fn diagram(&self, board: &pdn::PdnPosition) -> Option<String> {
         Some(crate::show::draughts_diagram(board.position()))
     }
 
-    fn snapshot(&self, board: &pdn::Board) -> Option<html::Snapshot> {
+    fn snapshot(&self, board: &pdn::PdnPosition) -> Option<html::Snapshot> {
         Some(html::Snapshot::draughts(board.position()))
     }
 
-    fn outcome_name(&self, end: &pdn::Board) -> Option<&'static str> {
+    fn outcome_name(&self, end: &pdn::PdnPosition) -> Option<&'static str> {
         Some(match end.position().outcome()? {
             pdn::Outcome::Decisive { .. } => "cannot move",
             pdn::Outcome::Draw => "draw",
@@ -524,7 +518,7 @@ impl Notate for pdn::Draughts {
     /// `[%eval]`, the first of each in the move's comments.
     fn clock_and_eval(
         &self,
-        board: &pdn::Board,
+        board: &pdn::PdnPosition,
         comments: &[String],
     ) -> (Option<f64>, Option<columnar::Eval>) {
         use pdn::commands::Command;
@@ -555,7 +549,7 @@ impl Notate for pdn::Draughts {
     /// The side to move that cannot move (no pieces left, or all blocked) loses, in
     /// every game type the draughts crate plays; the result is spelled in the game
     /// type's scale (`2-0` in international draughts, `1-0` in English draughts).
-    fn board_result(&self, end: &pdn::Board) -> Option<BoardVerdict> {
+    fn board_result(&self, end: &pdn::PdnPosition) -> Option<BoardVerdict> {
         let position = end.position();
         let pdn::Outcome::Decisive { winner } = position.outcome()? else {
             return None;
@@ -635,13 +629,16 @@ fn columnar_eval(eval: pgn::commands::Eval) -> columnar::Eval {
 
 /// The board after a draughts game's main line: its preferred reading is the game type the
 /// moves settled (a game read in several game types keeps the first that reads them all).
-fn settled_board(rules: &pdn::Draughts, game: &Game<pdn::PdnMove>) -> Option<pdn::Board> {
+fn settled_board(
+    rules: &pdn::DraughtsRules,
+    game: &GameTree<pdn::PdnMove>,
+) -> Option<pdn::PdnPosition> {
     main_line_end(rules, game)
 }
 
 /// The position after a game's main line, its set-ups included; `None` when the start
 /// position or a set-up cannot be set up.
-pub fn main_line_end<R: Rules>(rules: &R, game: &Game<R::Move>) -> Option<R::Position> {
+pub fn main_line_end<R: Rules>(rules: &R, game: &GameTree<R::Move>) -> Option<R::Position> {
     let start = rules.start_position(&game.tags).ok()?.position;
     let mut end = None;
     walk_main_line(rules, start, game, |position, mv| {
@@ -673,7 +670,7 @@ pub fn apply_setup<R: Rules>(rules: &R, position: R::Position, setup: Option<&st
 pub fn walk_main_line<R: Rules>(
     rules: &R,
     position: R::Position,
-    game: &Game<R::Move>,
+    game: &GameTree<R::Move>,
     mut each: impl FnMut(&R::Position, Option<&R::Move>) -> bool,
 ) -> bool {
     walk_main_line_playing(rules, position, game, |position, mv| {
@@ -693,7 +690,7 @@ pub fn walk_main_line<R: Rules>(
 pub fn walk_main_line_playing<R: Rules>(
     rules: &R,
     mut position: R::Position,
-    game: &Game<R::Move>,
+    game: &GameTree<R::Move>,
     mut each: impl FnMut(&mut R::Position, Option<&R::Move>) -> bool,
 ) -> bool {
     if let Some(text) = &game.line(LineId::MAIN).setup {

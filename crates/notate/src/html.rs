@@ -497,7 +497,7 @@ struct Frame<P> {
 /// after. Returns the board of its start and the plies of its main line.
 pub fn write_game<G: Notate>(
     rules: &G,
-    game: &notation::Game<G::Move>,
+    game: &notation::GameTree<G::Move>,
     layouts: &mut Layouts,
     out: &mut String,
 ) -> (Option<Board>, usize) {
@@ -562,7 +562,7 @@ pub fn write_game<G: Notate>(
 /// left out when it has no variations.
 fn lines<G: Notate>(
     rules: &G,
-    game: &notation::Game<G::Move>,
+    game: &notation::GameTree<G::Move>,
     start: G::Position,
     shown: Option<Shown>,
     layouts: &mut Layouts,

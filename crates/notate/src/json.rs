@@ -15,8 +15,8 @@ use std::fmt;
 use std::io::{self, Write};
 
 use notation::{
-    Diagnostic, Ended, Game, GameBuilder, GameReader, GameResult, GameSink, KeepRaw, LineId, Nag,
-    NodeId, Place, ReadOptions, Reader, Severity,
+    Diagnostic, Ended, GameBuilder, GameReader, GameResult, GameSink, GameTree, KeepRaw, LineId,
+    Nag, NodeId, Place, ReadOptions, Reader, Severity,
 };
 
 use pgn::openings::{Classifier, Opening};
@@ -88,7 +88,7 @@ pub enum Body<M> {
     /// Written, with a comma after; empty for diagnostics outside any game.
     Text(String),
     /// A large game, to be written by the emitter straight to the output.
-    Game(Box<Game<M>>),
+    Game(Box<GameTree<M>>),
     /// A large game read without its tree: its bytes as written, to be read again by the
     /// emitter as it writes them ([`notation::ReadGame::streams`]: whether they can be
     /// written as they are read, else they are read into a tree).
@@ -200,7 +200,7 @@ where
 }
 
 /// Writes a game's fields after `"game":N,`, up to its diagnostics, with a comma after.
-pub fn write_game<G: Notate, W: Out>(rules: &G, game: &Game<G::Move>, out: &mut W) {
+pub fn write_game<G: Notate, W: Out>(rules: &G, game: &GameTree<G::Move>, out: &mut W) {
     write_header(rules, game, out);
     let start = rules.start_position(&game.tags).ok().map(|s| s.position);
     out.put(",\"comments\":");
@@ -225,7 +225,7 @@ pub fn write_game<G: Notate, W: Out>(rules: &G, game: &Game<G::Move>, out: &mut 
 
 /// The fields before the main line's comments: `"tags"`, `"variant"`, `"start_fen"`
 /// (from the game's tags: its moves are not needed).
-fn write_header<G: Notate, W: Out>(rules: &G, game: &Game<G::Move>, out: &mut W) {
+fn write_header<G: Notate, W: Out>(rules: &G, game: &GameTree<G::Move>, out: &mut W) {
     out.put("\"tags\":[");
     for (i, tag) in game.tags.iter().enumerate() {
         if i > 0 {
@@ -340,7 +340,7 @@ struct Frame<P> {
 /// stack. Returns the position at the end of the main line.
 fn lines<G: Notate, W: Out>(
     rules: &G,
-    game: &notation::Game<G::Move>,
+    game: &notation::GameTree<G::Move>,
     start: G::Position,
     out: &mut W,
 ) -> Option<G::Position> {
@@ -534,7 +534,7 @@ impl<'a, 'o, G: Notate, W: Out> StreamSink<'a, 'o, G, W> {
     fn write_header(&mut self, tags: &notation::Tags) {
         if !self.header {
             self.header = true;
-            let mut game = Game::new();
+            let mut game = GameTree::new();
             game.tags = tags.clone();
             write_header(self.rules, &game, self.out);
         }

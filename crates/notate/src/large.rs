@@ -14,7 +14,7 @@
 use std::fmt;
 use std::io;
 
-use notation::{Game, GameBuilder, ReadOptions, Reader, Rules};
+use notation::{GameBuilder, GameTree, ReadOptions, Reader, Rules};
 
 /// A game whose text in the input takes this many bytes or more is read without its
 /// tree, and goes to the emitter to be written straight to the output.
@@ -33,7 +33,7 @@ pub fn read_tree<R: Rules>(
     rules: &R,
     bytes: &mut Vec<u8>,
     read: ReadOptions,
-) -> Option<Game<R::Move>> {
+) -> Option<GameTree<R::Move>> {
     Reader::lend(bytes, rules.dialect(), read, |reader| {
         let mut builder = GameBuilder::new(rules, read);
         reader

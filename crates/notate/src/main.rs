@@ -702,8 +702,8 @@ fn run_fmt<E>(
     pdn_note: Option<&str>,
 ) -> Result<ExitCode, Failure>
 where
-    E: fmt::Inspect<games::ChessRules, Verdict = Vec<String>>
-        + fmt::Inspect<games::DraughtsRules, Verdict = Vec<String>>
+    E: fmt::Inspect<pgn::ChessRules, Verdict = Vec<String>>
+        + fmt::Inspect<pdn::DraughtsRules, Verdict = Vec<String>>
         + Copy,
 {
     let mut run = Run::new(inputs, output_path.is_some() || !io::stdout().is_terminal())?;
@@ -1298,7 +1298,7 @@ fn run_perft(
         complain(message);
         Failure::Io
     };
-    let game = perft::Game::parse(variant).map_err(usage)?;
+    let game = perft::BoardGame::parse(variant).map_err(usage)?;
     let Some((depth, fen)) = args.split_last() else {
         return Err(usage("perft needs a depth".to_owned()));
     };
@@ -1338,9 +1338,11 @@ fn run_show(pick: &Pick, view: show::View, to: Option<&PathBuf>) -> Result<ExitC
         let mut reader = opened.reader;
         // A draughts variant is the game type of the file's games that declare none.
         let game_type = match variant {
-            Some(name) => match perft::Game::parse(name).map_err(fail)? {
-                perft::Game::Draughts(_) => Some(games::parse_game_type(name).map_err(fail)?),
-                perft::Game::Chess | perft::Game::Chess960 | perft::Game::ChessVariant(_) => None,
+            Some(name) => match perft::BoardGame::parse(name).map_err(fail)? {
+                perft::BoardGame::Draughts(_) => Some(games::parse_game_type(name).map_err(fail)?),
+                perft::BoardGame::Chess
+                | perft::BoardGame::Chess960
+                | perft::BoardGame::ChessVariant(_) => None,
             },
             None => None,
         };
@@ -1353,7 +1355,10 @@ fn run_show(pick: &Pick, view: show::View, to: Option<&PathBuf>) -> Result<ExitC
         ))
         .map_err(|e| fail(format!("{target}: {e}")))?
     } else {
-        let game = variant.map(perft::Game::parse).transpose().map_err(fail)?;
+        let game = variant
+            .map(perft::BoardGame::parse)
+            .transpose()
+            .map_err(fail)?;
         match view {
             show::View::Text => show::fen_diagram(target, game).map_err(fail)?,
             show::View::Svg(_) => {

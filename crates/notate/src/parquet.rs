@@ -182,7 +182,7 @@ impl<G: Notate> ParquetTask<'_, G> {
     /// the validator reads, without a tree ([`ChessRows`]).
     fn run_chess(
         &self,
-        chess: &pgn::Chess,
+        chess: &pgn::ChessRules,
         mut input: Input<'_>,
         origin: Origin,
         sink: &mut dyn FnMut(Item) -> io::Result<()>,
@@ -465,7 +465,7 @@ impl<G: Notate> ParquetTask<'_, G> {
 /// ([`ParquetTask::add`]). A test holds the rows and diagnostics to that way's on every
 /// corpus file.
 struct ChessRows<'r> {
-    task: ParquetTask<'r, pgn::Chess>,
+    task: ParquetTask<'r, pgn::ChessRules>,
     origin: Origin,
     /// The length of the chunk read, when the input is one.
     chunk: Option<usize>,
@@ -578,7 +578,7 @@ const LARGE_COMMENT: usize = 1 << 20;
 
 impl<'r> ChessRows<'r> {
     fn new(
-        task: ParquetTask<'r, pgn::Chess>,
+        task: ParquetTask<'r, pgn::ChessRules>,
         origin: Origin,
         chunk: Option<usize>,
     ) -> ChessRows<'r> {
@@ -966,7 +966,7 @@ impl Visitor for ChessRows<'_> {
 /// Whether the export-format writer would write a game's main line as the walk in
 /// [`ParquetTask::add`] does: no text left unread, no set-up in the movetext, and no
 /// comment holding a `}` (written as a `;` comment, which ends its line).
-fn plain_main_line<M>(game: &notation::Game<M>) -> bool {
+fn plain_main_line<M>(game: &notation::GameTree<M>) -> bool {
     let main = game.line(LineId::MAIN);
     let plain = |comments: &[String]| comments.iter().all(|c| !c.contains('}'));
     game.tail.is_none()
@@ -1145,7 +1145,7 @@ fn push_comment(out: &mut String, text: &str) {
 /// termination marker last. A game whose unread text continues a variation keeps its
 /// variations; one whose moves cannot be written (its start position cannot be set up)
 /// has an empty movetext, and its diagnostics say why.
-fn write_main_line<G: Notate>(rules: &G, game: &notation::Game<G::Move>, out: &mut String) {
+fn write_main_line<G: Notate>(rules: &G, game: &notation::GameTree<G::Move>, out: &mut String) {
     let one_line = WriteOptions {
         line_width: usize::MAX,
         variations: false,

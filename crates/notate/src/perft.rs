@@ -12,65 +12,65 @@ use pgn::{CastlingMode, Ruleset, Uci};
 
 /// A game `perft` and `show` know, by the name `--variant` gives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Game {
+pub enum BoardGame {
     /// Standard chess.
     Chess,
     /// Chess960: Chess960 castling notation.
     Chess960,
     /// A chess variant lichess plays (crazyhouse, atomic, antichess, king of the hill,
-    /// three-check, horde, racing kings), by its ruleset. [`Game::parse`] gives
-    /// [`Game::Chess`] for standard chess, never `ChessVariant(Ruleset::Chess)` (which plays
+    /// three-check, horde, racing kings), by its ruleset. [`BoardGame::parse`] gives
+    /// [`BoardGame::Chess`] for standard chess, never `ChessVariant(Ruleset::Chess)` (which plays
     /// as standard chess all the same).
     ChessVariant(Ruleset),
     /// A draughts variant.
     Draughts(pdn::Variant),
 }
 
-impl Game {
+impl BoardGame {
     /// Reads a variant name (lower-case English, any case accepted) or a PDN `GameType`
     /// number (0 is chess). The chess variants are named as a PGN `Variant` tag names them,
     /// ignoring case, spaces, `-` and `_` (`crazyhouse`, `King of the Hill`, `3check`,
     /// `giveaway`, `racing-kings`, …).
     ///
     /// ```
-    /// use notate::perft::Game;
-    /// assert_eq!(Game::parse("king-of-the-hill"), Ok(Game::ChessVariant(pgn::Ruleset::KingOfTheHill)));
-    /// assert_eq!(Game::parse("Russian"), Ok(Game::Draughts(pdn::Variant::Russian)));
+    /// use notate::perft::BoardGame;
+    /// assert_eq!(BoardGame::parse("king-of-the-hill"), Ok(BoardGame::ChessVariant(pgn::Ruleset::KingOfTheHill)));
+    /// assert_eq!(BoardGame::parse("Russian"), Ok(BoardGame::Draughts(pdn::Variant::Russian)));
     /// ```
     ///
     /// # Errors
     /// A message listing the names it knows.
-    pub fn parse(name: &str) -> Result<Game, String> {
+    pub fn parse(name: &str) -> Result<BoardGame, String> {
         let lower = name.trim().to_ascii_lowercase();
         // Before the numbers: 960 is no GameType.
         match lower.as_str() {
-            "chess" | "standard" | "0" => return Ok(Game::Chess),
-            "chess960" | "960" | "fischerandom" => return Ok(Game::Chess960),
+            "chess" | "standard" | "0" => return Ok(BoardGame::Chess),
+            "chess960" | "960" | "fischerandom" => return Ok(BoardGame::Chess960),
             _ => {}
         }
         if let Ok(number) = lower.parse::<u16>() {
             return pdn::Variant::from_game_type_number(number)
-                .map(Game::Draughts)
+                .map(BoardGame::Draughts)
                 .ok_or_else(|| {
                     format!("GameType {number} is not a draughts variant notate plays")
                 });
         }
         if let Ok(variant) = lower.parse::<pdn::Variant>() {
-            return Ok(Game::Draughts(variant));
+            return Ok(BoardGame::Draughts(variant));
         }
         match pgn::Variant::from_tag(&lower) {
             _ if lower.is_empty() => Err(unknown(name)),
-            pgn::Variant::Chess960 => Ok(Game::Chess960),
+            pgn::Variant::Chess960 => Ok(BoardGame::Chess960),
             variant => match variant.ruleset() {
-                Some(Ruleset::Chess) => Ok(Game::Chess),
-                Some(ruleset) => Ok(Game::ChessVariant(ruleset)),
+                Some(Ruleset::Chess) => Ok(BoardGame::Chess),
+                Some(ruleset) => Ok(BoardGame::ChessVariant(ruleset)),
                 None => Err(unknown(name)),
             },
         }
     }
 }
 
-/// The message for a name [`Game::parse`] does not know.
+/// The message for a name [`BoardGame::parse`] does not know.
 fn unknown(name: &str) -> String {
     format!(
         "unknown variant {name:?}; expected chess, chess960, crazyhouse, atomic, antichess, \
@@ -90,36 +90,36 @@ pub enum Start {
 
 impl Start {
     /// The position `fen` describes in `game`, or the game's start position.
-    pub fn new(game: Game, fen: Option<&str>) -> Result<(Start, Vec<String>), String> {
+    pub fn new(game: BoardGame, fen: Option<&str>) -> Result<(Start, Vec<String>), String> {
         match (game, fen) {
-            (Game::Chess, None) => Ok((Start::Chess(pgn::Position::new()), Vec::new())),
-            (Game::Chess960, None) => pgn::chess960::start_position(518)
+            (BoardGame::Chess, None) => Ok((Start::Chess(pgn::Position::new()), Vec::new())),
+            (BoardGame::Chess960, None) => pgn::chess960::start_position(518)
                 .map(|p| (Start::Chess(p), Vec::new()))
                 .ok_or_else(|| "no Chess960 start position 518".to_owned()),
-            (Game::Chess, Some(fen)) => pgn::Position::from_fen(fen)
+            (BoardGame::Chess, Some(fen)) => pgn::Position::from_fen(fen)
                 .map(|p| (Start::Chess(p), Vec::new()))
                 .map_err(|e| format!("{fen:?}: {e}")),
-            (Game::Chess960, Some(fen)) => {
+            (BoardGame::Chess960, Some(fen)) => {
                 pgn::Position::from_fen_with_mode(fen, CastlingMode::Chess960)
                     .map(|p| (Start::Chess(p), Vec::new()))
                     .map_err(|e| format!("{fen:?}: {e}"))
             }
-            (Game::ChessVariant(ruleset), None) => {
+            (BoardGame::ChessVariant(ruleset), None) => {
                 Ok((Start::Chess(pgn::Position::start(ruleset)), Vec::new()))
             }
             // Read by the ruleset's rules (a horde FEN has no white king, …), the castling
             // mode as the FEN's rights need it.
-            (Game::ChessVariant(ruleset), Some(fen)) => pgn::Setup::from_fen(fen)
+            (BoardGame::ChessVariant(ruleset), Some(fen)) => pgn::Setup::from_fen(fen)
                 .map_err(pgn::FenError::from)
                 .and_then(|setup| {
                     pgn::Position::from_setup_auto_in(ruleset, &setup).map_err(pgn::FenError::from)
                 })
                 .map(|p| (Start::Chess(p), Vec::new()))
                 .map_err(|e| format!("{fen:?}: {e}")),
-            (Game::Draughts(variant), None) => {
+            (BoardGame::Draughts(variant), None) => {
                 Ok((Start::Draughts(pdn::Position::new(variant)), Vec::new()))
             }
-            (Game::Draughts(variant), Some(fen)) => {
+            (BoardGame::Draughts(variant), Some(fen)) => {
                 pdn::Position::from_fen(pdn::GameType::new(variant), fen)
                     .map(|(p, warnings)| {
                         let warnings = warnings.iter().map(|w| w.to_string()).collect();
@@ -154,8 +154,8 @@ pub fn run(
 /// The leaf count at `depth` from `start`, on up to `jobs` threads.
 ///
 /// ```
-/// use notate::perft::{Game, Start, count};
-/// let (start, _) = Start::new(Game::Chess, None).map_err(std::io::Error::other)?;
+/// use notate::perft::{BoardGame, Start, count};
+/// let (start, _) = Start::new(BoardGame::Chess, None).map_err(std::io::Error::other)?;
 /// assert_eq!(count(&start, 3, 2), 8902);
 /// # Ok::<(), std::io::Error>(())
 /// ```
@@ -238,7 +238,7 @@ fn parallel<T: Sync>(items: &[T], jobs: usize, count: impl Fn(&T) -> u64 + Sync)
 mod tests {
     use super::*;
 
-    fn count(game: Game, fen: Option<&str>, depth: u32, divide: bool, jobs: usize) -> String {
+    fn count(game: BoardGame, fen: Option<&str>, depth: u32, divide: bool, jobs: usize) -> String {
         let (start, _) = Start::new(game, fen).expect("position");
         let mut out = Vec::new();
         run(&start, depth, divide, jobs, &mut out).expect("in memory");
@@ -247,11 +247,14 @@ mod tests {
 
     #[test]
     fn chess_counts() {
-        assert_eq!(count(Game::Chess, None, 3, false, 1), "8902\n");
-        assert_eq!(count(Game::Chess, None, 3, false, 2), "8902\n");
+        assert_eq!(count(BoardGame::Chess, None, 3, false, 1), "8902\n");
+        assert_eq!(count(BoardGame::Chess, None, 3, false, 2), "8902\n");
         let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-        assert_eq!(count(Game::Chess, Some(kiwipete), 2, false, 2), "2039\n");
-        let divided = count(Game::Chess, None, 2, true, 2);
+        assert_eq!(
+            count(BoardGame::Chess, Some(kiwipete), 2, false, 2),
+            "2039\n"
+        );
+        let divided = count(BoardGame::Chess, None, 2, true, 2);
         assert!(divided.contains("a2a3: 20\n"));
         assert!(divided.ends_with("\n\n400\n"));
     }
@@ -260,7 +263,7 @@ mod tests {
     /// from its start position and from FENs read by its rules.
     #[test]
     fn chess_variant_counts() {
-        let variant = |name: &str| Game::parse(name).expect("a chess variant");
+        let variant = |name: &str| BoardGame::parse(name).expect("a chess variant");
         let cases: [(&str, Option<&str>, u32, &str); 9] = [
             ("crazyhouse", None, 3, "8902\n"),
             ("atomic", None, 4, "197326\n"),
@@ -300,27 +303,27 @@ mod tests {
 
     #[test]
     fn chess_variants_start_from_their_own_position_and_read_fens_by_their_rules() {
-        let fen = |game: Game, fen: Option<&str>| match Start::new(game, fen) {
+        let fen = |game: BoardGame, fen: Option<&str>| match Start::new(game, fen) {
             Ok((Start::Chess(pos), _)) => (pos.ruleset(), pos.to_fen()),
             Ok((Start::Draughts(_), _)) => panic!("{game:?}: a draughts position"),
             Err(e) => panic!("{game:?} {fen:?}: {e}"),
         };
         for ruleset in pgn::Ruleset::ALL {
-            let game = Game::parse(ruleset.name()).expect("the ruleset's own name");
+            let game = BoardGame::parse(ruleset.name()).expect("the ruleset's own name");
             let (read, start) = fen(game, None);
             assert_eq!(read, ruleset);
             assert_eq!(start, pgn::Position::start(ruleset).to_fen());
         }
         // Horde's white has no king: not a chess position, a horde one.
         let horde = pgn::Ruleset::Horde.start_fen();
-        assert!(Start::new(Game::Chess, Some(horde)).is_err());
+        assert!(Start::new(BoardGame::Chess, Some(horde)).is_err());
         assert_eq!(
-            fen(Game::ChessVariant(pgn::Ruleset::Horde), Some(horde)),
+            fen(BoardGame::ChessVariant(pgn::Ruleset::Horde), Some(horde)),
             (pgn::Ruleset::Horde, horde.to_owned())
         );
         // Chess960 castling rights are read as such in a variant too.
         let (ruleset, atomic960) = fen(
-            Game::ChessVariant(pgn::Ruleset::Atomic),
+            BoardGame::ChessVariant(pgn::Ruleset::Atomic),
             Some("bqrkrnnb/pppppppp/8/8/8/8/PPPPPPPP/BQRKRNNB w KQkq - 0 1"),
         );
         assert_eq!(ruleset, pgn::Ruleset::Atomic);
@@ -331,7 +334,7 @@ mod tests {
     fn chess_variant_divide_names_drops() {
         let fen = "2k5/8/8/8/8/8/8/4K3[Qn] w - -";
         let divided = count(
-            Game::ChessVariant(pgn::Ruleset::Crazyhouse),
+            BoardGame::ChessVariant(pgn::Ruleset::Crazyhouse),
             Some(fen),
             2,
             true,
@@ -363,24 +366,30 @@ mod tests {
     #[test]
     fn draughts_counts() {
         assert_eq!(
-            count(Game::Draughts(pdn::Variant::English), None, 4, false, 2),
+            count(
+                BoardGame::Draughts(pdn::Variant::English),
+                None,
+                4,
+                false,
+                2
+            ),
             "1469\n"
         );
     }
 
     #[test]
     fn variant_names() {
-        assert_eq!(Game::parse("chess"), Ok(Game::Chess));
+        assert_eq!(BoardGame::parse("chess"), Ok(BoardGame::Chess));
         assert_eq!(
-            Game::parse("20"),
-            Ok(Game::Draughts(pdn::Variant::International))
+            BoardGame::parse("20"),
+            Ok(BoardGame::Draughts(pdn::Variant::International))
         );
         assert_eq!(
-            Game::parse("Frisian"),
-            Ok(Game::Draughts(pdn::Variant::Frisian))
+            BoardGame::parse("Frisian"),
+            Ok(BoardGame::Draughts(pdn::Variant::Frisian))
         );
-        assert!(Game::parse("go").is_err());
-        assert!(Game::parse("").is_err());
+        assert!(BoardGame::parse("go").is_err());
+        assert!(BoardGame::parse("").is_err());
         for (name, ruleset) in [
             ("crazyhouse", pgn::Ruleset::Crazyhouse),
             ("Atomic", pgn::Ruleset::Atomic),
@@ -395,14 +404,21 @@ mod tests {
             ("racingkings", pgn::Ruleset::RacingKings),
             ("racing-kings", pgn::Ruleset::RacingKings),
         ] {
-            assert_eq!(Game::parse(name), Ok(Game::ChessVariant(ruleset)), "{name}");
+            assert_eq!(
+                BoardGame::parse(name),
+                Ok(BoardGame::ChessVariant(ruleset)),
+                "{name}"
+            );
         }
-        assert_eq!(Game::parse("chess960"), Ok(Game::Chess960));
-        assert_eq!(Game::parse("Fischer Random"), Ok(Game::Chess960));
+        assert_eq!(BoardGame::parse("chess960"), Ok(BoardGame::Chess960));
+        assert_eq!(BoardGame::parse("Fischer Random"), Ok(BoardGame::Chess960));
         // The draughts names are still draughts, standard still chess.
-        assert_eq!(Game::parse("standard"), Ok(Game::Chess));
-        assert_eq!(Game::parse("pool"), Ok(Game::Draughts(pdn::Variant::Pool)));
-        let message = Game::parse("shogi").expect_err("not a game notate plays");
+        assert_eq!(BoardGame::parse("standard"), Ok(BoardGame::Chess));
+        assert_eq!(
+            BoardGame::parse("pool"),
+            Ok(BoardGame::Draughts(pdn::Variant::Pool))
+        );
+        let message = BoardGame::parse("shogi").expect_err("not a game notate plays");
         for name in ["crazyhouse", "racingkings", "threecheck", "frisian"] {
             assert!(message.contains(name), "{message}");
         }

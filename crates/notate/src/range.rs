@@ -513,8 +513,8 @@ mod tests {
     fn game_starts(text: &[u8]) -> [Vec<u64>; 2] {
         let starts = |games: Vec<Seen>| games.iter().map(|g| g.start).collect();
         [
-            starts(games(&pgn::Chess, text, 0)),
-            starts(games(&pdn::Draughts::new(), text, 0)),
+            starts(games(&pgn::ChessRules, text, 0)),
+            starts(games(&pdn::DraughtsRules::new(), text, 0)),
         ]
     }
 
@@ -531,8 +531,8 @@ mod tests {
             }
         }
         for cut in 0..=text.len() as u64 {
-            split_agrees(&pgn::Chess, text, cut);
-            split_agrees(&pdn::Draughts::new(), text, cut);
+            split_agrees(&pgn::ChessRules, text, cut);
+            split_agrees(&pdn::DraughtsRules::new(), text, cut);
         }
         points
     }
@@ -1112,9 +1112,9 @@ mod tests {
                     .extension()
                     .is_some_and(|e| e.eq_ignore_ascii_case("pdn"));
                 spread += if pdn {
-                    check_variants(&pdn::Draughts::new(), path, damaged, rng)
+                    check_variants(&pdn::DraughtsRules::new(), path, damaged, rng)
                 } else {
-                    check_variants(&pgn::Chess, path, damaged, rng)
+                    check_variants(&pgn::ChessRules, path, damaged, rng)
                 };
             }
             (files.len(), spread)

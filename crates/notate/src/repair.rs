@@ -129,7 +129,7 @@ fn fix_result<G: Notate>(rules: &G, read: &mut ReadGame<G::Move>, notes: &mut Ve
 
 /// Sets `PlyCount` to the plies of the main line: added silently when missing (that is
 /// what was asked), a wrong value corrected with a note.
-fn count_plies<M>(game: &mut notation::Game<M>, notes: &mut Vec<String>) {
+fn count_plies<M>(game: &mut notation::GameTree<M>, notes: &mut Vec<String>) {
     let plies = game.mainline().count().to_string();
     match game.tags.get("PlyCount") {
         Some(value) if value.trim() == plies => {}

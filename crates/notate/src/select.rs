@@ -20,7 +20,9 @@ use std::cmp::Ordering;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use notation::{Diagnostic, Game, GameResult, MoveContext, RawTags, ReadGame, Severity, TagLookup};
+use notation::{
+    Diagnostic, GameResult, GameTree, MoveContext, RawTags, ReadGame, Severity, TagLookup,
+};
 use pgn::openings::Eco;
 
 use crate::boards::{Boards, End};
@@ -551,7 +553,7 @@ impl<'c, G: Boards> Selection<'c, G> {
         .map(|e| e.map(String::as_str))
     }
 
-    fn matches(&self, rules: &G, game: &Game<G::Move>, diagnostics: &[Diagnostic]) -> bool {
+    fn matches(&self, rules: &G, game: &GameTree<G::Move>, diagnostics: &[Diagnostic]) -> bool {
         let c = self.criteria;
         let has = |severity| diagnostics.iter().any(|d| d.severity == severity);
         if let Some(errors) = c.errors
@@ -605,7 +607,7 @@ impl<'c, G: Boards> Selection<'c, G> {
 
     /// Whether the main line starts with the moves of `--opening`, read in the game's
     /// start position.
-    fn opens_with(&self, rules: &G, game: &Game<G::Move>, tokens: &[String]) -> bool {
+    fn opens_with(&self, rules: &G, game: &GameTree<G::Move>, tokens: &[String]) -> bool {
         let Some(mut position) = rules.start(game) else {
             return false;
         };
@@ -627,7 +629,7 @@ impl<'c, G: Boards> Selection<'c, G> {
     }
 
     /// The criteria on the positions of the main line, checked in one walk.
-    fn positions_match(&self, rules: &G, game: &Game<G::Move>) -> bool {
+    fn positions_match(&self, rules: &G, game: &GameTree<G::Move>) -> bool {
         let c = self.criteria;
         let wants_walk = self.pattern.is_some()
             || self.material.is_some()

@@ -3,10 +3,10 @@
 
 use std::fmt::Write as _;
 
-use notation::{Game as Tree, GameReader, KeepRaw, LineId, ReadOptions, Rules};
+use notation::{GameReader, GameTree as Tree, KeepRaw, LineId, ReadOptions, Rules};
 
 use crate::games::Notate;
-use crate::perft::{Game, Start};
+use crate::perft::{BoardGame, Start};
 use crate::svg;
 
 /// A chess position as a diagram: ranks 8 to 1, files a to h, FEN letters for pieces,
@@ -93,15 +93,15 @@ pub enum View {
 
 /// The game a FEN is of: `game` when given, else draughts for a draughts FEN (`W:…`,
 /// `B:…`, or no `/`: international draughts), chess otherwise.
-pub fn fen_game(fen: &str, game: Option<Game>) -> Game {
+pub fn fen_game(fen: &str, game: Option<BoardGame>) -> BoardGame {
     match game {
         Some(g) => g,
         None => {
             let trimmed = fen.trim_start();
             if trimmed.starts_with("W:") || trimmed.starts_with("B:") || !trimmed.contains('/') {
-                Game::Draughts(pdn::Variant::International)
+                BoardGame::Draughts(pdn::Variant::International)
             } else {
-                Game::Chess
+                BoardGame::Chess
             }
         }
     }
@@ -111,7 +111,7 @@ pub fn fen_game(fen: &str, game: Option<Game>) -> Game {
 /// warnings its reading gave.
 pub fn fen_view(
     fen: &str,
-    game: Option<Game>,
+    game: Option<BoardGame>,
     view: View,
 ) -> Result<(String, Vec<String>), String> {
     let (start, warnings) = Start::new(fen_game(fen, game), Some(fen))?;
@@ -125,7 +125,7 @@ pub fn fen_view(
 }
 
 /// The diagram of a FEN, its warnings first: `show`'s text.
-pub fn fen_diagram(fen: &str, game: Option<Game>) -> Result<String, String> {
+pub fn fen_diagram(fen: &str, game: Option<BoardGame>) -> Result<String, String> {
     let (diagram, warnings) = fen_view(fen, game, View::Text)?;
     let mut out = String::new();
     for w in warnings {
@@ -295,7 +295,7 @@ mod tests {
     use super::*;
 
     /// The lines of `show`'s diagram of a FEN after the board.
-    fn under_the_board(fen: &str, game: Option<Game>) -> Vec<String> {
+    fn under_the_board(fen: &str, game: Option<BoardGame>) -> Vec<String> {
         let diagram = fen_diagram(fen, game).expect("a position");
         let lines: Vec<String> = diagram.lines().map(str::to_owned).collect();
         let files = lines
@@ -324,7 +324,7 @@ mod tests {
             "FEN: 2k5/8/8/8/8/8/8/4K3[QNNbp] b - - 0 1",
         ];
         assert_eq!(under_the_board(fen, None), expected);
-        let crazyhouse = Game::parse("crazyhouse").expect("a variant");
+        let crazyhouse = BoardGame::parse("crazyhouse").expect("a variant");
         assert_eq!(under_the_board(fen, Some(crazyhouse)), expected);
         // The start, read as crazyhouse: nothing in hand.
         let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -342,7 +342,7 @@ mod tests {
             "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 +1+0",
         ] {
             assert_eq!(
-                under_the_board(fen, Game::parse("threecheck").ok()),
+                under_the_board(fen, BoardGame::parse("threecheck").ok()),
                 [
                     "White to move",
                     "Variant: Three-check",
@@ -358,7 +358,7 @@ mod tests {
     fn a_variant_reads_the_fen_by_its_rules() {
         let horde = pgn::Ruleset::Horde.start_fen();
         assert!(fen_diagram(horde, None).is_err(), "no white king in chess");
-        let lines = under_the_board(horde, Game::parse("horde").ok());
+        let lines = under_the_board(horde, BoardGame::parse("horde").ok());
         assert_eq!(lines[1], "Variant: Horde");
         assert_eq!(lines[2], format!("FEN: {horde}"));
     }

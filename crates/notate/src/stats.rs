@@ -230,7 +230,7 @@ fn file_note(d: &notation::Diagnostic) -> Option<u8> {
 }
 
 /// The first plies of a game played from the standard start, as `1. e4 e5`.
-fn opening<G: Notate>(rules: &G, game: &notation::Game<G::Move>) -> Option<String> {
+fn opening<G: Notate>(rules: &G, game: &notation::GameTree<G::Move>) -> Option<String> {
     if game.tags.contains("FEN") || game.line(LineId::MAIN).moves.len() < OPENING_PLIES {
         return None;
     }

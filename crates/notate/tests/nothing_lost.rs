@@ -208,13 +208,18 @@ fn check_format<R: Rules>(rules: &R, write: &WriteOptions, ext: &str, seed: u64)
 
 #[test]
 fn fmt_loses_no_chess_game() {
-    check_format(&pgn::Chess, &WriteOptions::PGN, "pgn", 0x05ee_d0fc_4e55);
+    check_format(
+        &pgn::ChessRules,
+        &WriteOptions::PGN,
+        "pgn",
+        0x05ee_d0fc_4e55,
+    );
 }
 
 #[test]
 fn fmt_loses_no_draughts_game() {
     check_format(
-        &pdn::Draughts::new(),
+        &pdn::DraughtsRules::new(),
         &pdn::PDN_WRITE,
         "pdn",
         0x0005_eed0_fd2a_u64,

@@ -9,7 +9,7 @@ use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::reader::{ReadOptions, Reader};
 use crate::rules::{Forgiveness, MoveContext, Rules};
 use crate::second::SecondReading;
-use crate::tree::{Game, LineId, NodeId, Tail};
+use crate::tree::{GameTree, LineId, NodeId, Tail};
 use crate::visitor::{At, RawGame, RawValue, Skip, Visitor};
 use crate::{Dialect, GameResult, Location, Nag, RawTags, Severity, Span, Tag, Tags};
 
@@ -17,7 +17,7 @@ use crate::{Dialect, GameResult, Location, Nag, RawTags, Severity, Span, Tag, Ta
 #[derive(Clone, Debug)]
 pub struct ReadGame<M> {
     /// The game.
-    pub game: Game<M>,
+    pub game: GameTree<M>,
     /// Warnings and errors, in input order.
     pub diagnostics: Vec<Diagnostic>,
     /// The game's bytes as written, kept when it has an error (or always, if asked).
@@ -78,11 +78,11 @@ pub enum Place {
 
 /// What a [`GameBuilder`] makes of the games it reads: it tells its sink each move, glyph,
 /// comment, variation and set-up in the order it reads them, with the move or line each
-/// belongs to, as a tree holds them. [`TreeSink`] builds the [`Game`]; other sinks write a
+/// belongs to, as a tree holds them. [`TreeSink`] builds the [`GameTree`]; other sinks write a
 /// game as they read it, or gather what they need of it, without a tree.
 ///
 /// Moves are numbered in the order they are read from 0, and lines in the order they are
-/// opened from 1 (the main line is 0), as a [`Game`] numbers them: a sink that builds
+/// opened from 1 (the main line is 0), as a [`GameTree`] numbers them: a sink that builds
 /// nothing returns those numbers.
 #[allow(unused_variables)]
 pub trait GameSink<R: Rules> {
@@ -179,12 +179,12 @@ pub struct Ended<'a, R: Rules> {
     pub passed_over: bool,
 }
 
-/// A [`GameSink`] that builds the [`Game`] tree, and settles it ([`Rules::settle`]).
+/// A [`GameSink`] that builds the [`GameTree`] tree, and settles it ([`Rules::settle`]).
 ///
 /// A game larger than the builder's threshold ([`GameBuilder::large_after`]) is not
 /// built: its [`ReadGame::built`] is false, and its game holds its tags and result only.
 pub struct TreeSink<M> {
-    game: Game<M>,
+    game: GameTree<M>,
     /// Whether the game is not built (see [`GameSink::large`]).
     large: bool,
     /// Moves and lines counted while not built.
@@ -197,7 +197,7 @@ pub struct TreeSink<M> {
 impl<M> Default for TreeSink<M> {
     fn default() -> Self {
         TreeSink {
-            game: Game::new(),
+            game: GameTree::new(),
             large: false,
             nodes: 0,
             lines: 1,
@@ -210,7 +210,7 @@ impl<R: Rules> GameSink<R> for TreeSink<R::Move> {
     type Output = ReadGame<R::Move>;
 
     fn begin_game(&mut self) {
-        self.game = Game::new();
+        self.game = GameTree::new();
         self.large = false;
         self.nodes = 0;
         self.lines = 1;
@@ -221,7 +221,7 @@ impl<R: Rules> GameSink<R> for TreeSink<R::Move> {
             self.large = true;
             self.nodes = index_u32(self.game.node_count());
             self.lines = index_u32(self.game.line_count());
-            self.game = Game::new();
+            self.game = GameTree::new();
         }
     }
 
@@ -360,7 +360,7 @@ enum Stage {
     Setup,
 }
 
-/// Builds [`Game`]s from a [`Reader`]'s callbacks, resolving and playing every move.
+/// Builds [`GameTree`]s from a [`Reader`]'s callbacks, resolving and playing every move.
 ///
 /// What it builds is its [`GameSink`]'s business: by default the tree ([`TreeSink`]).
 pub struct GameBuilder<'r, R: Rules, S = TreeSink<<R as Rules>::Move>> {

@@ -202,7 +202,7 @@ pub struct ValidatedGame {
     /// Where the game is in the input.
     pub span: Span,
     /// The moves played, in the main line and in every variation (the tree builder's
-    /// [`node_count`](crate::Game::node_count)).
+    /// [`node_count`](crate::GameTree::node_count)).
     pub plies: u64,
     /// Warnings and errors, in input order, as the tree builder gives them.
     pub diagnostics: Vec<Diagnostic>,

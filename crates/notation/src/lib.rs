@@ -8,7 +8,7 @@
 //!
 //! Two ways to read, both streaming over any [`std::io::Read`] in constant memory:
 //! - a [`Visitor`] receives callbacks per token with no allocation per token;
-//! - [`GameReader`] builds an owned [`Game`] per game, playing every move with the rules.
+//! - [`GameReader`] builds an owned [`GameTree`] per game, playing every move with the rules.
 //!
 //! Reading is lenient: every departure from the standard that is forgiven becomes a
 //! [`Diagnostic`] with its line and column, and an unreadable game is reported and
@@ -56,7 +56,7 @@ pub use tagvalue::{
     Date, Rating, Round, SetUpTags, TagValueError, Time, TimeControl, TimePeriod, check_tags,
     tag_items,
 };
-pub use tree::{Game, Line, LineId, Node, NodeId, Tail};
+pub use tree::{GameTree, Line, LineId, Node, NodeId, Tail};
 pub use visitor::{At, RawGame, RawValue, Skip, Visitor};
 pub use writer::{
     PGN_ROSTER, WriteError, WriteOptions, collapsed, export_len, push_collapsed, to_export_string,

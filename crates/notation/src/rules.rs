@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use crate::{DiagnosticKind, Game, GameResult, ReadOptions, Tags};
+use crate::{DiagnosticKind, GameResult, GameTree, ReadOptions, Tags};
 
 /// Which player is to move: the one who moves first in the game, or the other.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -376,7 +376,7 @@ pub trait Rules {
     /// first (which is then read once more): rules whose second reading may give trees
     /// that cannot be written back or replayed from their tags alone refuse those. The
     /// validators ask it of the tree they do not build. The default: always.
-    fn keeps_second_reading(&self, game: &Game<Self::Move>) -> bool {
+    fn keeps_second_reading(&self, game: &GameTree<Self::Move>) -> bool {
         let _ = game;
         true
     }
@@ -391,7 +391,7 @@ pub trait Rules {
     /// diagnostics stay those of the game as read. The default keeps the game as read.
     fn settle(
         &self,
-        game: &mut Game<Self::Move>,
+        game: &mut GameTree<Self::Move>,
         end: &Self::Position,
         text: &[u8],
         options: ReadOptions,

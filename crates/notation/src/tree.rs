@@ -6,7 +6,7 @@
 
 use crate::{GameResult, Nag, Tags};
 
-/// Index of a move node in a [`Game`].
+/// Index of a move node in a [`GameTree`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NodeId(u32);
 
@@ -17,13 +17,13 @@ impl NodeId {
     }
 
     /// Its index: the move was added to its game `index`-th, from 0 (in the order of
-    /// [`Game::nodes`]).
+    /// [`GameTree::nodes`]).
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 }
 
-/// Index of a line (the main line or a variation) in a [`Game`].
+/// Index of a line (the main line or a variation) in a [`GameTree`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct LineId(u32);
 
@@ -91,8 +91,8 @@ pub struct Tail {
 /// An owned game, generic over the move type `M`.
 ///
 /// ```
-/// use notation::{Game, LineId};
-/// let mut game: Game<&str> = Game::new();
+/// use notation::{GameTree, LineId};
+/// let mut game: GameTree<&str> = GameTree::new();
 /// let e4 = game.push_move(LineId::MAIN, "e4");
 /// let d4_line = game.add_variation(e4);
 /// game.push_move(d4_line, "d4");
@@ -102,7 +102,7 @@ pub struct Tail {
 /// assert_eq!(game.node(e4).variations, [d4_line]);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Game<M> {
+pub struct GameTree<M> {
     /// Tag pairs, in the order of the file.
     pub tags: Tags,
     /// The game termination marker.
@@ -113,16 +113,16 @@ pub struct Game<M> {
     lines: Vec<Line>,
 }
 
-impl<M> Default for Game<M> {
+impl<M> Default for GameTree<M> {
     fn default() -> Self {
-        Game::new()
+        GameTree::new()
     }
 }
 
-impl<M> Game<M> {
+impl<M> GameTree<M> {
     /// An empty game: no tags, no moves, result `*`.
-    pub fn new() -> Game<M> {
-        Game {
+    pub fn new() -> GameTree<M> {
+        GameTree {
             tags: Tags::new(),
             result: GameResult::Unknown,
             tail: None,
@@ -217,8 +217,8 @@ impl<M> Game<M> {
     }
 
     /// Replaces every move with `f(move)`, keeping the tree's shape.
-    pub fn map_moves<N>(self, mut f: impl FnMut(M) -> N) -> Game<N> {
-        Game {
+    pub fn map_moves<N>(self, mut f: impl FnMut(M) -> N) -> GameTree<N> {
+        GameTree {
             tags: self.tags,
             result: self.result,
             tail: self.tail,

@@ -1,4 +1,4 @@
-//! The export-format writer: a [`Game`] back to text, byte for byte as PGN §8 wants it.
+//! The export-format writer: a [`GameTree`] back to text, byte for byte as PGN §8 wants it.
 //!
 //! The export format fixes everything a reader may vary: the tag order (the seven tag
 //! roster first, then the other tags in ASCII order of their names), one tag pair per
@@ -24,7 +24,7 @@
 
 use std::fmt::{self, Write as _};
 
-use crate::{Game, GameResult, LineId, Nag, NodeId, Player, Rules, SetupError, Tags};
+use crate::{GameResult, GameTree, LineId, Nag, NodeId, Player, Rules, SetupError, Tags};
 
 /// The PGN seven tag roster (§8.1.1) with the values written when a tag is missing.
 pub const PGN_ROSTER: &[(&str, &str)] = &[
@@ -139,8 +139,8 @@ pub enum WriteError {
 /// On error nothing is appended.
 ///
 /// ```
-/// use notation::{write_game, Game, GameResult, LineId, Nag, RawMove, RawRules, WriteOptions};
-/// let mut game: Game<RawMove> = Game::new();
+/// use notation::{write_game, GameTree, GameResult, LineId, Nag, RawMove, RawRules, WriteOptions};
+/// let mut game: GameTree<RawMove> = GameTree::new();
 /// game.tags.set("White", "Tal, Mikhail N.");
 /// game.result = GameResult::FirstWins;
 /// let e4 = game.push_move(LineId::MAIN, RawMove("e4".into()));
@@ -158,7 +158,7 @@ pub enum WriteError {
 /// ```
 pub fn write_game<R: Rules>(
     rules: &R,
-    game: &Game<R::Move>,
+    game: &GameTree<R::Move>,
     options: &WriteOptions,
     out: &mut String,
 ) -> Result<(), WriteError> {
@@ -179,8 +179,8 @@ pub fn write_game<R: Rules>(
 /// empty line that ends the section), and gives the result written.
 ///
 /// ```
-/// use notation::{write_movetext_to, Game, RawMove, RawRules, WriteOptions};
-/// let game: Game<RawMove> = Game::new();
+/// use notation::{write_movetext_to, GameTree, RawMove, RawRules, WriteOptions};
+/// let game: GameTree<RawMove> = GameTree::new();
 /// let mut out = String::new();
 /// write_movetext_to(&RawRules::PGN, &game, &WriteOptions::PGN, &mut out)?;
 /// assert_eq!(out, "*\n\n");
@@ -188,7 +188,7 @@ pub fn write_game<R: Rules>(
 /// ```
 pub fn write_movetext_to<R: Rules, W: fmt::Write>(
     rules: &R,
-    game: &Game<R::Move>,
+    game: &GameTree<R::Move>,
     options: &WriteOptions,
     out: &mut W,
 ) -> Result<GameResult, WriteError> {
@@ -210,15 +210,15 @@ impl fmt::Write for Count {
 /// tells of a game of any size whether [`write_game_to`] will write it.
 ///
 /// ```
-/// use notation::{export_len, to_export_string, Game, RawMove, RawRules, WriteOptions};
-/// let game: Game<RawMove> = Game::new();
+/// use notation::{export_len, to_export_string, GameTree, RawMove, RawRules, WriteOptions};
+/// let game: GameTree<RawMove> = GameTree::new();
 /// let text = to_export_string(&RawRules::PGN, &game, &WriteOptions::default())?;
 /// assert_eq!(export_len(&RawRules::PGN, &game, &WriteOptions::default())?, text.len());
 /// # Ok::<(), notation::WriteError>(())
 /// ```
 pub fn export_len<R: Rules>(
     rules: &R,
-    game: &Game<R::Move>,
+    game: &GameTree<R::Move>,
     options: &WriteOptions,
 ) -> Result<usize, WriteError> {
     let mut count = Count(0);
@@ -238,8 +238,8 @@ pub fn export_len<R: Rules>(
 /// itself fails ([`WriteError::Output`]): then what it took stays written.
 ///
 /// ```
-/// use notation::{write_game_to, to_export_string, Game, RawMove, RawRules, WriteOptions};
-/// let mut game: Game<RawMove> = Game::new();
+/// use notation::{write_game_to, to_export_string, GameTree, RawMove, RawRules, WriteOptions};
+/// let mut game: GameTree<RawMove> = GameTree::new();
 /// game.push_move(notation::LineId::MAIN, RawMove("e4".into()));
 /// let mut out = String::new();
 /// write_game_to(&RawRules::PGN, &game, &WriteOptions::default(), &mut out)?;
@@ -248,7 +248,7 @@ pub fn export_len<R: Rules>(
 /// ```
 pub fn write_game_to<R: Rules, W: fmt::Write>(
     rules: &R,
-    game: &Game<R::Move>,
+    game: &GameTree<R::Move>,
     options: &WriteOptions,
     out: &mut W,
 ) -> Result<(), WriteError> {
@@ -278,8 +278,8 @@ pub(crate) fn write_tags_to<W: fmt::Write>(
 /// Writes a game in the export format into a new string.
 ///
 /// ```
-/// use notation::{to_export_string, Game, RawMove, RawRules, WriteOptions};
-/// let game: Game<RawMove> = Game::new();
+/// use notation::{to_export_string, GameTree, RawMove, RawRules, WriteOptions};
+/// let game: GameTree<RawMove> = GameTree::new();
 /// let options = WriteOptions { reduced: true, ..WriteOptions::default() };
 /// let text = to_export_string(&RawRules::PGN, &game, &options)?;
 /// assert!(text.ends_with("[Result \"*\"]\n\n*\n\n"));
@@ -287,7 +287,7 @@ pub(crate) fn write_tags_to<W: fmt::Write>(
 /// ```
 pub fn to_export_string<R: Rules>(
     rules: &R,
-    game: &Game<R::Move>,
+    game: &GameTree<R::Move>,
     options: &WriteOptions,
 ) -> Result<String, WriteError> {
     let mut out = String::new();
@@ -437,7 +437,7 @@ struct Pending<P> {
 
 fn write_movetext<R: Rules, W: fmt::Write>(
     rules: &R,
-    game: &Game<R::Move>,
+    game: &GameTree<R::Move>,
     options: &WriteOptions,
     out: &mut W,
 ) -> Result<GameResult, WriteError> {
@@ -480,7 +480,7 @@ fn write_movetext<R: Rules, W: fmt::Write>(
 /// Returns the position the main line ends in (as far as its moves are in the tree).
 fn walk<R: Rules, W: fmt::Write>(
     rules: &R,
-    game: &Game<R::Move>,
+    game: &GameTree<R::Move>,
     options: &WriteOptions,
     w: &mut Movetext<'_, W>,
     start: R::Position,
@@ -598,7 +598,7 @@ fn walk<R: Rules, W: fmt::Write>(
 /// returns the position its first move is played from.
 fn start_line<R: Rules, W: fmt::Write>(
     rules: &R,
-    game: &Game<R::Move>,
+    game: &GameTree<R::Move>,
     options: &WriteOptions,
     w: &mut Movetext<'_, W>,
     id: LineId,
@@ -1210,19 +1210,19 @@ mod tests {
     const STR_DEFAULT: &str = "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n\
                                [Round \"?\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n\n";
 
-    fn game(moves: &[&str]) -> Game<String> {
-        let mut game = Game::new();
+    fn game(moves: &[&str]) -> GameTree<String> {
+        let mut game = GameTree::new();
         for mv in moves {
             game.push_move(LineId::MAIN, (*mv).to_owned());
         }
         game
     }
 
-    fn write(game: &Game<String>) -> String {
+    fn write(game: &GameTree<String>) -> String {
         write_with(game, &WriteOptions::default())
     }
 
-    fn write_with(game: &Game<String>, options: &WriteOptions) -> String {
+    fn write_with(game: &GameTree<String>, options: &WriteOptions) -> String {
         match to_export_string(&PlyRules, game, options) {
             Ok(text) => text,
             Err(error) => panic!("cannot write: {error}"),
@@ -1236,7 +1236,7 @@ mod tests {
 
     #[test]
     fn empty_game_has_the_roster_defaults() {
-        assert_eq!(write(&Game::new()), format!("{STR_DEFAULT}*\n\n"));
+        assert_eq!(write(&GameTree::new()), format!("{STR_DEFAULT}*\n\n"));
     }
 
     #[test]
@@ -1565,7 +1565,7 @@ mod tests {
         );
         assert_eq!(out, "");
         // With no moves the start position is not needed.
-        let mut empty = Game::<String>::new();
+        let mut empty = GameTree::<String>::new();
         empty.tags.set("Ply", "x");
         assert!(to_export_string(&PlyRules, &empty, &WriteOptions::default()).is_ok());
     }
@@ -1606,7 +1606,7 @@ mod tests {
 
     #[test]
     fn raw_rules_write_their_tokens() {
-        let mut game: Game<RawMove> = Game::new();
+        let mut game: GameTree<RawMove> = GameTree::new();
         game.push_move(LineId::MAIN, RawMove("32-28".into()));
         game.push_move(LineId::MAIN, RawMove("19-23".into()));
         game.result = GameResult::DrawTwo;
@@ -1617,7 +1617,7 @@ mod tests {
     /// The whole movetext kept as text: the game's rules are not supported.
     #[test]
     fn unsupported_game_is_all_tail() {
-        let mut game: Game<String> = Game::new();
+        let mut game: GameTree<String> = GameTree::new();
         game.tags.set("Ply", "not supported");
         game.result = GameResult::FirstWins;
         game.tail = Some(Tail {

@@ -10,8 +10,8 @@ use std::fmt;
 
 use common::Trickle;
 use notation::{
-    DiagnosticKind, Dialect, Game, GameReader, MoveContext, Player, RawMove, RawRules, ReadGame,
-    ReadOptions, Rules, Setup, SetupError, Strict, Tags, read_games,
+    DiagnosticKind, Dialect, GameReader, GameTree, MoveContext, Player, RawMove, RawRules,
+    ReadGame, ReadOptions, Rules, Setup, SetupError, Strict, Tags, read_games,
 };
 
 /// Raw PGN whose first reading refuses the move `zz`, which a second reading reads; it
@@ -64,7 +64,7 @@ impl Rules for Fussy {
     fn second_reading(&self, _: &Tags) -> Option<Result<Setup<Position>, SetupError>> {
         (!self.second).then(|| Ok(self.start(true)))
     }
-    fn keeps_second_reading(&self, _: &Game<RawMove>) -> bool {
+    fn keeps_second_reading(&self, _: &GameTree<RawMove>) -> bool {
         self.keep
     }
     fn follow_move_number(&self, position: &mut Position, context: MoveContext) {

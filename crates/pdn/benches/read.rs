@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use criterion::{Criterion, Throughput, criterion_main};
 use notation::{GameReader, RawRules, ReadOptions};
-use pdn::{Draughts, ValidatingReader};
+use pdn::{DraughtsRules, ValidatingReader};
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -52,7 +52,7 @@ fn read_benches(c: &mut Criterion) {
     let mut group = c.benchmark_group("read");
     group.throughput(Throughput::Bytes(bytes.len() as u64));
     group.sample_size(20);
-    let rules = Draughts::new();
+    let rules = DraughtsRules::new();
     group.bench_function(format!("draughts/{name}"), |b| {
         b.iter(|| {
             let reader = GameReader::new(&rules, black_box(&bytes[..]), ReadOptions::default());

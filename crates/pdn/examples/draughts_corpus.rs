@@ -14,8 +14,10 @@
 
 use std::path::PathBuf;
 
-use notation::{Game, GameResult, LineId, Nag, NodeId, WriteOptions, write_game};
-use pdn::{Color, Draughts, GameType, Move, PDN_WRITE, PdnMove, Position, ResultType, Variant};
+use notation::{GameResult, GameTree, LineId, Nag, NodeId, WriteOptions, write_game};
+use pdn::{
+    Color, DraughtsRules, GameType, Move, PDN_WRITE, PdnMove, Position, ResultType, Variant,
+};
 
 /// xorshift64*: small, deterministic, good enough to pick moves.
 struct Rng(u64);
@@ -46,7 +48,7 @@ const STRENGTHS: [Nag; 6] = [
 /// Plays up to `plies` random legal moves into `line`, annotating some of them.
 /// Returns the positions before each move and the nodes.
 fn play_line(
-    game: &mut Game<PdnMove>,
+    game: &mut GameTree<PdnMove>,
     line: LineId,
     pos: &mut Position,
     plies: usize,
@@ -103,7 +105,7 @@ fn result_of(pos: &Position, draw: bool) -> GameResult {
     }
 }
 
-fn tags(game: &mut Game<PdnMove>, game_type: &GameType, round: u32, title: &str) {
+fn tags(game: &mut GameTree<PdnMove>, game_type: &GameType, round: u32, title: &str) {
     let variant = game_type.variant();
     game.tags.set(
         "Event",
@@ -121,8 +123,8 @@ fn tags(game: &mut Game<PdnMove>, game_type: &GameType, round: u32, title: &str)
 }
 
 /// A game from the start: strengths, glyphs, comments, nested variations, a set-up.
-fn annotated_game(game_type: GameType, rng: &mut Rng, round: u32) -> Game<PdnMove> {
-    let mut game = Game::new();
+fn annotated_game(game_type: GameType, rng: &mut Rng, round: u32) -> GameTree<PdnMove> {
+    let mut game = GameTree::new();
     tags(&mut game, &game_type, round, "annotated game");
     game.tags.set("TimeControl", "40/7200:3600");
     game.line_mut(LineId::MAIN)
@@ -172,11 +174,11 @@ fn annotated_game(game_type: GameType, rng: &mut Rng, round: u32) -> Game<PdnMov
 }
 
 /// A game from a FEN tag: the position after random moves, then more moves.
-fn set_up_game(game_type: GameType, rng: &mut Rng, round: u32) -> Game<PdnMove> {
-    let mut game = Game::new();
+fn set_up_game(game_type: GameType, rng: &mut Rng, round: u32) -> GameTree<PdnMove> {
+    let mut game = GameTree::new();
     tags(&mut game, &game_type, round, "set-up position");
     let mut pos = Position::start(game_type);
-    let mut scratch = Game::new();
+    let mut scratch = GameTree::new();
     play_line(&mut scratch, LineId::MAIN, &mut pos, 14, rng, None);
     game.tags.set("FEN", pos.to_fen());
     let main = play_line(&mut game, LineId::MAIN, &mut pos, 16, rng, None);
@@ -196,7 +198,7 @@ fn main() {
             .nth(1)
             .unwrap_or_else(|| "corpus/pdn".into()),
     );
-    let rules = Draughts::new();
+    let rules = DraughtsRules::new();
     let options: WriteOptions = PDN_WRITE;
     for variant in Variant::ALL {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ u64::from(variant.game_type_number()));

@@ -12,7 +12,7 @@
 use crate::bits::Bits;
 use crate::geometry::Geometry;
 use crate::variant::{
-    BoardKind, Directions, KingRange, Landing, Precedence, Promotion, Removal, Rules,
+    BoardKind, Directions, KingRange, Landing, Precedence, Promotion, Removal, VariantRules,
 };
 
 /// Direction indices; `d ^ 1` is the opposite direction.
@@ -53,7 +53,7 @@ pub(crate) struct Layout<B> {
 }
 
 impl<B: Bits> Layout<B> {
-    pub(crate) fn new(geometry: &Geometry, rules: &Rules) -> Layout<B> {
+    pub(crate) fn new(geometry: &Geometry, rules: &VariantRules) -> Layout<B> {
         let w = i32::from(geometry.width());
         let h = i32::from(geometry.height());
         let diagonal = geometry.kind() == BoardKind::Diagonal;
@@ -232,7 +232,7 @@ pub(crate) struct Compiled {
 }
 
 impl Compiled {
-    pub(crate) fn new(rules: &Rules) -> Compiled {
+    pub(crate) fn new(rules: &VariantRules) -> Compiled {
         Compiled {
             man_move: [absolute(rules.man_moves, 0), absolute(rules.man_moves, 1)],
             man_cap: [
@@ -297,7 +297,7 @@ pub(crate) struct Engine<B> {
 }
 
 impl<B: Bits> Engine<B> {
-    pub(crate) fn new(geometry: &Geometry, rules: &Rules) -> Engine<B> {
+    pub(crate) fn new(geometry: &Geometry, rules: &VariantRules) -> Engine<B> {
         Engine {
             layout: Layout::new(geometry, rules),
             rules: Compiled::new(rules),

@@ -1,10 +1,10 @@
-//! The PDN rules: [`Draughts`], its positions ([`Board`]) and moves ([`PdnMove`]).
+//! The PDN rules: [`DraughtsRules`], its positions ([`PdnPosition`]) and moves ([`PdnMove`]).
 
 use std::fmt::{self, Write as _};
 use std::sync::{Arc, OnceLock};
 
 use notation::{
-    DiagnosticKind, Dialect, Game, GameBuilder, GameResult, LineId, MoveContext, Player,
+    DiagnosticKind, Dialect, GameBuilder, GameResult, GameTree, LineId, MoveContext, Player,
     ReadOptions, Reader, Rules, Setup, SetupError, Tags,
 };
 
@@ -69,10 +69,10 @@ const INFERRED_GAME_TYPES: [GameType; INFERRED_VARIANTS.len()] = {
 ///
 /// ```
 /// use notation::{GameReader, ReadOptions, write_game};
-/// use pdn::{Draughts, PDN_WRITE};
+/// use pdn::{DraughtsRules, PDN_WRITE};
 ///
 /// let pdn = b"[GameType \"20\"]\n\n1. 32-28 19-23 2. 28x19 14x23 (2... 13x24) 2-0\n";
-/// let rules = Draughts::new();
+/// let rules = DraughtsRules::new();
 /// let game = GameReader::new(&rules, &pdn[..], ReadOptions::default())
 ///     .next()
 ///     .expect("one game")?;
@@ -99,7 +99,7 @@ const INFERRED_GAME_TYPES: [GameType; INFERRED_VARIANTS.len()] = {
 ///   international, a game whose first move is `11-15` is English, an algebraic game
 ///   whose captures are written `c3:e5` is Russian and one written `c3xe5` Czech. The
 ///   other game types are set up and follow the moves only when a move needs them (see
-///   [`Board`]): a game its first game type reads as written costs no more than one
+///   [`PdnPosition`]): a game its first game type reads as written costs no more than one
 ///   that declares it.
 /// - A game that none of them reads to the end is read a second time
 ///   ([`Rules::second_reading`]): the game types left out of [`INFERRED_VARIANTS`] and
@@ -122,36 +122,40 @@ const INFERRED_GAME_TYPES: [GameType; INFERRED_VARIANTS.len()] = {
 ///
 /// ```
 /// use notation::{read_games, ReadOptions};
-/// use pdn::Draughts;
+/// use pdn::DraughtsRules;
 ///
 /// let english = b"1. 11-15 23-19 2. 8-11 22-17 *\n";
-/// let games = read_games(&Draughts::new(), &english[..], ReadOptions::default());
+/// let games = read_games(&DraughtsRules::new(), &english[..], ReadOptions::default());
 /// assert_eq!(games[0].game.mainline().count(), 4);
 /// assert!(games[0].diagnostics[0].to_string().contains("read as English draughts"));
 /// assert_eq!(games[0].game.tags.get("GameType"), Some("21"));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Draughts {
+pub struct DraughtsRules {
     default: GameType,
     infer: bool,
     /// Whether every game that declares no type is read as a second reading reads it.
     second: bool,
 }
 
-impl Default for Draughts {
+impl Default for DraughtsRules {
     fn default() -> Self {
-        Draughts::new()
+        DraughtsRules::new()
     }
 }
 
-impl Draughts {
+impl DraughtsRules {
     /// Plays a move from one board into another, leaving the first as it was, where only
     /// the position changes: a move read as written, from a board of one reading onto
     /// another such board (a validator's two boards of a line). `to` is then what copying
     /// `from` there and playing the move would make it. `false`, with nothing done,
     /// otherwise.
     #[inline]
-    pub(crate) fn play_position_into(from: &Board, to: &mut Board, mv: &PdnMove) -> bool {
+    pub(crate) fn play_position_into(
+        from: &PdnPosition,
+        to: &mut PdnPosition,
+        mv: &PdnMove,
+    ) -> bool {
         if mv.reading.is_none() && from.single() && to.single() {
             to.position.play_from(&from.position, &mv.mv);
             to.inference = from.inference;
@@ -162,8 +166,8 @@ impl Draughts {
 
     /// PDN's rules: a game that declares no type is international draughts, unless its
     /// set-up and moves are another game's.
-    pub const fn new() -> Draughts {
-        Draughts {
+    pub const fn new() -> DraughtsRules {
+        DraughtsRules {
             default: GameType::new(Variant::International),
             infer: true,
             second: false,
@@ -172,8 +176,8 @@ impl Draughts {
 
     /// Rules whose games that declare no type are `game_type` games first (a reader of
     /// a collection known to be English draughts, say). Inference stays on.
-    pub const fn with_default(game_type: GameType) -> Draughts {
-        Draughts {
+    pub const fn with_default(game_type: GameType) -> DraughtsRules {
+        DraughtsRules {
             default: game_type,
             infer: true,
             second: false,
@@ -183,8 +187,8 @@ impl Draughts {
     /// The same rules, inferring game types or not: without inference a game that
     /// declares no type is a game of the default type, whatever its moves.
     #[must_use]
-    pub const fn inferring(self, infer: bool) -> Draughts {
-        Draughts {
+    pub const fn inferring(self, infer: bool) -> DraughtsRules {
+        DraughtsRules {
             default: self.default,
             infer,
             second: self.second,
@@ -199,18 +203,18 @@ impl Draughts {
     ///
     /// ```
     /// use notation::{read_games, ReadOptions};
-    /// use pdn::Draughts;
+    /// use pdn::DraughtsRules;
     ///
     /// // `14x34`, a capture along a file: Frisian draughts, which is not inferred.
     /// let frisian = b"1. 32-27 20-24 2. 33-28 24-29 3. 34x23 13x22 *";
-    /// let second = Draughts::new().reading_second();
+    /// let second = DraughtsRules::new().reading_second();
     /// let games = read_games(&second, &frisian[..], ReadOptions::default());
     /// assert!(!games[0].has_errors());
     /// assert_eq!(games[0].game.tags.get("GameType"), Some("40"));
     /// ```
     #[must_use]
-    pub const fn reading_second(self) -> Draughts {
-        Draughts {
+    pub const fn reading_second(self) -> DraughtsRules {
+        DraughtsRules {
             second: true,
             ..self
         }
@@ -309,7 +313,7 @@ enum Inference {
 /// costs little more than one that declares it. Each reading ends up where reading
 /// every move in every reading would have left it.
 #[derive(Debug)]
-pub struct Board {
+pub struct PdnPosition {
     position: Position,
     /// The other readings, in order of preference, before the pending moves.
     others: Vec<Position>,
@@ -331,7 +335,7 @@ pub struct Board {
     /// up) are held in reserve: readings a game's first reading leaves out (another
     /// game type's capture separator, the game types it does not infer), which a second
     /// reading keeps behind the others, for when none of those reads a move (see
-    /// [`Draughts::second_reading`](notation::Rules::second_reading)). A board keeps at
+    /// [`DraughtsRules::second_reading`](notation::Rules::second_reading)). A board keeps at
     /// most [`MAX_READINGS`] readings and a game type of each variant: a byte holds it.
     reserve: u8,
     /// Whether readings are held in reserve rather than dropped: a second reading.
@@ -354,7 +358,7 @@ enum Pending {
     Through(Square),
 }
 
-/// A count of a board's readings, which a byte holds (see [`Board`]'s `reserve`).
+/// A count of a board's readings, which a byte holds (see [`PdnPosition`]'s `reserve`).
 fn small(count: usize) -> u8 {
     u8::try_from(count).unwrap_or(u8::MAX)
 }
@@ -402,9 +406,9 @@ impl Start {
     }
 }
 
-impl Clone for Board {
-    fn clone(&self) -> Board {
-        Board {
+impl Clone for PdnPosition {
+    fn clone(&self) -> PdnPosition {
+        PdnPosition {
             position: self.position.clone(),
             others: self.others.clone(),
             others_alike: self.others_alike,
@@ -419,7 +423,7 @@ impl Clone for Board {
 
     /// Field by field, so that keeping the board before each move reuses what the old
     /// copy holds (see [`Position`]'s `clone_from`).
-    fn clone_from(&mut self, source: &Board) {
+    fn clone_from(&mut self, source: &PdnPosition) {
         self.position.clone_from(&source.position);
         self.inference = source.inference;
         self.reserve = source.reserve;
@@ -444,10 +448,10 @@ impl Clone for Board {
     }
 }
 
-impl Board {
+impl PdnPosition {
     /// A board of a declared game type.
-    pub fn new(position: Position) -> Board {
-        Board {
+    pub fn new(position: Position) -> PdnPosition {
+        PdnPosition {
             position,
             others: Vec::new(),
             others_alike: true,
@@ -475,9 +479,9 @@ impl Board {
     ///
     /// ```
     /// use notation::{MoveContext, Rules, Tags};
-    /// use pdn::Draughts;
+    /// use pdn::DraughtsRules;
     ///
-    /// let rules = Draughts::new();
+    /// let rules = DraughtsRules::new();
     /// let mut board = rules.start_position(&Tags::new())?.position;
     /// // No GameType tag: international draughts, unless the moves say otherwise.
     /// assert!(board.is_open());
@@ -693,7 +697,7 @@ struct Readings<'a> {
     others: &'a [Position],
     /// Game types to set up, after `others`: only before the first move.
     start: Option<&'a Start>,
-    /// How many of the last readings are held in reserve (see [`Board`]).
+    /// How many of the last readings are held in reserve (see [`PdnPosition`]).
     reserve: usize,
 }
 
@@ -740,7 +744,7 @@ impl Readings<'_> {
 }
 
 /// A move of a PDN game: a draughts [`Move`] and, when the board's other readings (see
-/// [`Board`]) had to read it, which reading it was read in and the move in each other
+/// [`PdnPosition`]) had to read it, which reading it was read in and the move in each other
 /// reading that could read it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PdnMove {
@@ -765,7 +769,7 @@ struct Reading {
     /// board's reading it continues, and the move played there. An ambiguous capture
     /// continues one reading with each of its candidates.
     others: Vec<(u16, Move)>,
-    /// How many of the last of `others` are held in reserve (see [`Board`]).
+    /// How many of the last of `others` are held in reserve (see [`PdnPosition`]).
     reserve: u16,
 }
 
@@ -1193,7 +1197,7 @@ fn read_in_general(position: &Position, text: &str) -> Result<(Read, Vec<Lenienc
 /// reading keeps them. Only when none of them reads the move do those of the reserve
 /// that read it best come into play.
 fn read_in_every(
-    board: &Board,
+    board: &PdnPosition,
     readings: Readings<'_>,
     text: &str,
 ) -> Result<(PdnMove, Forgiven), MoveError> {
@@ -1378,8 +1382,8 @@ fn writes(game_type: GameType, result: GameResult) -> bool {
     counterpart(result, game_type.result_type()) == result
 }
 
-impl Rules for Draughts {
-    type Position = Board;
+impl Rules for DraughtsRules {
+    type Position = PdnPosition;
     type Move = PdnMove;
     type Forgiven = Forgiven;
     type MoveError = MoveError;
@@ -1388,7 +1392,7 @@ impl Rules for Draughts {
         Dialect::PDN
     }
 
-    fn start_position(&self, tags: &Tags) -> Result<Setup<Board>, SetupError> {
+    fn start_position(&self, tags: &Tags) -> Result<Setup<PdnPosition>, SetupError> {
         self.set_up(tags, self.second)
     }
 
@@ -1400,7 +1404,7 @@ impl Rules for Draughts {
     /// in the first reading; those in reserve follow behind, and come into play only
     /// when none of those in play reads a move, with the warning a change of game type
     /// gives.
-    fn second_reading(&self, tags: &Tags) -> Option<Result<Setup<Board>, SetupError>> {
+    fn second_reading(&self, tags: &Tags) -> Option<Result<Setup<PdnPosition>, SetupError>> {
         if self.second || !self.infer || !matches!(self.declared(tags), Ok(None)) {
             return None;
         }
@@ -1412,11 +1416,15 @@ impl Rules for Draughts {
     /// it is written and replayed from its tags as any other. A game whose lines end in
     /// different game types (a variation that only a game type in reserve plays) keeps its
     /// first reading, and its error.
-    fn keeps_second_reading(&self, game: &Game<PdnMove>) -> bool {
+    fn keeps_second_reading(&self, game: &GameTree<PdnMove>) -> bool {
         game.nodes().all(|node| node.mv.reading.is_none())
     }
 
-    fn inline_setup(&self, current: &Board, text: &str) -> Result<Setup<Board>, SetupError> {
+    fn inline_setup(
+        &self,
+        current: &PdnPosition,
+        text: &str,
+    ) -> Result<Setup<PdnPosition>, SetupError> {
         let fen = setup_fen(text)?;
         let null = null_move(fen);
         let read_fen = null.is_none().then_some(fen);
@@ -1479,7 +1487,7 @@ impl Rules for Draughts {
         };
         let others: Vec<Position> = readings.collect();
         Ok(Setup {
-            position: Board {
+            position: PdnPosition {
                 others_alike: alike(&position, &others),
                 position,
                 others,
@@ -1500,7 +1508,7 @@ impl Rules for Draughts {
 
     fn read_move(
         &self,
-        board: &Board,
+        board: &PdnPosition,
         token: &[u8],
         _context: MoveContext,
     ) -> Result<(PdnMove, Forgiven), MoveError> {
@@ -1562,7 +1570,7 @@ impl Rules for Draughts {
         board.with_readings(|readings| read_in_every(board, readings, text))
     }
 
-    fn write_move(&self, board: &Board, mv: &PdnMove, out: &mut String) {
+    fn write_move(&self, board: &PdnPosition, mv: &PdnMove, out: &mut String) {
         let Some(reading) = &mv.reading else {
             if mv.whole_path {
                 out.push_str(&board.position.move_to_text_full(&mv.mv));
@@ -1588,7 +1596,7 @@ impl Rules for Draughts {
         });
     }
 
-    fn play(&self, board: &mut Board, mv: &PdnMove) {
+    fn play(&self, board: &mut PdnPosition, mv: &PdnMove) {
         let Some(reading) = &mv.reading else {
             if board.single() {
                 board.position.play_unchecked(&mv.mv);
@@ -1659,7 +1667,7 @@ impl Rules for Draughts {
         board.replayed = OnceLock::new();
     }
 
-    fn turn(&self, board: &Board) -> Player {
+    fn turn(&self, board: &PdnPosition) -> Player {
         if board.position.turn() == board.game_type().start() {
             Player::First
         } else {
@@ -1667,14 +1675,14 @@ impl Rules for Draughts {
         }
     }
 
-    fn move_number(&self, board: &Board) -> u64 {
+    fn move_number(&self, board: &PdnPosition) -> u64 {
         u64::from(board.position.fullmove_number())
     }
 
     fn game_result(
         &self,
         tags: &Tags,
-        end: Option<&Board>,
+        end: Option<&PdnPosition>,
         result: GameResult,
     ) -> (GameResult, Vec<DiagnosticKind>) {
         let mut diagnostics = Vec::new();
@@ -1703,7 +1711,13 @@ impl Rules for Draughts {
     /// (international draughts too): its tree then holds that game type's moves,
     /// written as that game type writes them, and reads back as the same tree. A game that does not read the same way in that
     /// game type alone (a variation only another game type can play) is kept as read.
-    fn settle(&self, game: &mut Game<PdnMove>, end: &Board, text: &[u8], options: ReadOptions) {
+    fn settle(
+        &self,
+        game: &mut GameTree<PdnMove>,
+        end: &PdnPosition,
+        text: &[u8],
+        options: ReadOptions,
+    ) {
         if end.inference != Inference::Undeclared {
             return;
         }
@@ -1743,12 +1757,13 @@ impl Rules for Draughts {
         } else {
             *self
         };
-        let declare = |game: &mut Game<PdnMove>, again: Game<PdnMove>, game_type: GameType| {
-            let mut tags = std::mem::take(&mut game.tags);
-            tags.set("GameType", game_type.to_short_string());
-            *game = again;
-            game.tags = tags;
-        };
+        let declare =
+            |game: &mut GameTree<PdnMove>, again: GameTree<PdnMove>, game_type: GameType| {
+                let mut tags = std::mem::take(&mut game.tags);
+                tags.set("GameType", game_type.to_short_string());
+                *game = again;
+                game.tags = tags;
+            };
         if let Some(again) = read_whole(game, settled, text, options) {
             declare(game, again, settled);
             return;
@@ -1765,7 +1780,7 @@ impl Rules for Draughts {
         }
     }
 
-    fn settles(&self, end: &Board) -> bool {
+    fn settles(&self, end: &PdnPosition) -> bool {
         end.inference == Inference::Undeclared
             && (self.infer || self.default != GameType::new(Variant::International))
     }
@@ -1786,14 +1801,14 @@ impl Rules for Draughts {
 /// A game read again from its text as a game of `game_type` alone, if that gives a tree
 /// of the same shape as `game` (as many moves, lines, and the same text kept unread).
 fn read_whole(
-    game: &Game<PdnMove>,
+    game: &GameTree<PdnMove>,
     game_type: GameType,
     text: &[u8],
     options: ReadOptions,
-) -> Option<Game<PdnMove>> {
+) -> Option<GameTree<PdnMove>> {
     // Without inference, so that the game type is the one given (and this game is not
     // settled again).
-    let rules = Draughts::with_default(game_type).inferring(false);
+    let rules = DraughtsRules::with_default(game_type).inferring(false);
     let mut reader = Reader::with_buffer(text, rules.dialect(), options, text.len() + 1);
     let mut builder = GameBuilder::new(&rules, options);
     let again = reader.read_game(&mut builder).ok()??.game;
@@ -1810,7 +1825,7 @@ fn read_whole(
 /// type is still open), no capture was ambiguous, no set-up after a move (where the game
 /// type may change too, with no move to say so), and the result is one that game type
 /// writes.
-fn settled_as_read(game: &Game<PdnMove>, settled: GameType) -> bool {
+fn settled_as_read(game: &GameTree<PdnMove>, settled: GameType) -> bool {
     let set_up_later = game.nodes().any(|node| {
         node.setup.is_some()
             || node
@@ -1839,19 +1854,19 @@ fn settled_as_read(game: &Game<PdnMove>, settled: GameType) -> bool {
     })
 }
 
-impl Draughts {
+impl DraughtsRules {
     /// The game types the lines of a game read with these rules end in (their preferred
     /// readings, then the others), each once: its moves played again from its tags, every
     /// variation from the board before the move it replaces. An explicit stack, not
     /// recursion: variations nest to any depth.
-    fn line_end_game_types(&self, game: &Game<PdnMove>) -> Vec<GameType> {
+    fn line_end_game_types(&self, game: &GameTree<PdnMove>) -> Vec<GameType> {
         let Ok(setup) = self.start_position(&game.tags) else {
             return Vec::new();
         };
         let mut found = Vec::new();
         let mut lines = vec![(LineId::MAIN, setup.position)];
         while let Some((line, mut board)) = lines.pop() {
-            let set_up = |board: &Board, text: &Option<String>| match text {
+            let set_up = |board: &PdnPosition, text: &Option<String>| match text {
                 Some(text) => self.inline_setup(board, text).ok().map(|s| s.position),
                 None => Some(board.clone()),
             };
@@ -1889,7 +1904,7 @@ impl Draughts {
     /// The start position of a game from its tags (see [`Rules::start_position`]); in a
     /// second reading (see [`Rules::second_reading`]), with the game types not inferred
     /// held in reserve.
-    fn set_up(&self, tags: &Tags, second: bool) -> Result<Setup<Board>, SetupError> {
+    fn set_up(&self, tags: &Tags, second: bool) -> Result<Setup<PdnPosition>, SetupError> {
         let declared = self.declared(tags)?;
         let mut warnings = Vec::new();
         let (mut candidates, inference, start_fen) = match declared {
@@ -2001,7 +2016,7 @@ impl Draughts {
         let start = (!candidates.is_empty())
             .then(|| Arc::new(Start::new(candidates, fen.map(str::to_owned))));
         Ok(Setup {
-            position: Board {
+            position: PdnPosition {
                 position,
                 others: Vec::new(),
                 others_alike: true,
@@ -2021,7 +2036,7 @@ impl Draughts {
     fn result_for(
         &self,
         tags: &Tags,
-        end: Option<&Board>,
+        end: Option<&PdnPosition>,
         result: GameResult,
     ) -> (GameResult, Vec<DiagnosticKind>) {
         let preferred = match end {
@@ -2059,11 +2074,11 @@ mod tests {
 
     /// A board open between two readings whose pieces differ: in the preferred one the
     /// capture `45x7x16x49` is the only one from 45 to 49, in the other there are two.
-    fn open_board() -> (Board, Position) {
+    fn open_board() -> (PdnPosition, Position) {
         let fen = |text| Position::from_fen_str(Variant::International, text).expect(text);
         let preferred = fen("W:WK45:B11,20,40,41,43");
         let other = fen("W:WK45:B11,20,33,40,41,43");
-        let board = Board {
+        let board = PdnPosition {
             position: preferred,
             others: vec![other.clone()],
             others_alike: false,
@@ -2082,7 +2097,7 @@ mod tests {
     /// reading here, where `45x49` is ambiguous, reads the one capture the path takes.
     #[test]
     fn open_readings_follow_a_capture_by_its_whole_path() {
-        let rules = Draughts::new();
+        let rules = DraughtsRules::new();
         let (mut board, other) = open_board();
         let (mv, forgiven) = rules
             .read_move(&board, b"45x7x16x49", MoveContext::default())
@@ -2127,12 +2142,12 @@ mod tests {
     /// not carried to the end of the game.
     #[test]
     fn a_capture_drops_the_readings_of_another_separator() {
-        let rules = Draughts::new();
+        let rules = DraughtsRules::new();
         let mut board = rules
             .start_position(&Tags::new())
             .expect("the standard start")
             .position;
-        let play = |board: &mut Board, token: &str| {
+        let play = |board: &mut PdnPosition, token: &str| {
             let (mv, _) = rules
                 .read_move(board, token.as_bytes(), MoveContext::default())
                 .expect(token);
@@ -2166,7 +2181,7 @@ mod tests {
     /// separator does not rule out.
     #[test]
     fn readings_of_other_pieces_are_left_to_the_replay() {
-        let rules = Draughts::new();
+        let rules = DraughtsRules::new();
         let at = |variant, text| {
             Position::from_fen(GameType::new(variant), text)
                 .expect(text)
@@ -2181,7 +2196,7 @@ mod tests {
             (at(Variant::Czech, "W:WKc1:Bh8"), true),
         ] {
             let others = vec![other];
-            let mut board = Board {
+            let mut board = PdnPosition {
                 others_alike: alike(&russian, &others),
                 position: russian.clone(),
                 others,
@@ -2206,9 +2221,9 @@ mod tests {
     /// the moves.
     #[test]
     fn dropping_readings_at_a_capture_is_what_the_replay_does() {
-        let rules = Draughts::new();
+        let rules = DraughtsRules::new();
         let fen = |p: &Position| p.to_fen();
-        let readings = |board: &Board| -> Vec<(GameType, String)> {
+        let readings = |board: &PdnPosition| -> Vec<(GameType, String)> {
             std::iter::once(board.position())
                 .chain(&board.alternatives())
                 .map(|p| (p.game_type(), fen(p)))
@@ -2231,7 +2246,7 @@ mod tests {
                     position.play_unchecked(mv);
                     // Without the drop: the readings are not known to be alike.
                     replaying.others_alike = false;
-                    let read = |board: &Board| {
+                    let read = |board: &PdnPosition| {
                         rules.read_move(board, text.as_bytes(), MoveContext::default())
                     };
                     match (read(&dropping), read(&replaying)) {
@@ -2262,8 +2277,8 @@ mod tests {
     /// two moves before, as the validator does.
     #[test]
     fn playing_into_another_board_is_copying_and_playing() {
-        let rules = Draughts::new();
-        let state = |board: &Board| -> Vec<(GameType, String, u32)> {
+        let rules = DraughtsRules::new();
+        let state = |board: &PdnPosition| -> Vec<(GameType, String, u32)> {
             std::iter::once(board.position())
                 .chain(&board.alternatives())
                 .map(|p| (p.game_type(), p.to_fen(), p.fullmove_number()))
@@ -2293,7 +2308,7 @@ mod tests {
                     };
                     let mut expected = from.clone();
                     rules.play(&mut expected, &mv);
-                    if !Draughts::play_position_into(from, to, &mv) {
+                    if !DraughtsRules::play_position_into(from, to, &mv) {
                         to.clone_from(from);
                         rules.play(to, &mv);
                     }

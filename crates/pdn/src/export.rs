@@ -18,7 +18,7 @@ pub const PDN_ROSTER: &[(&str, &str)] = &[
 /// than 80 characters, move strengths glued to their moves (`32-28!`, never `32-28 !`)
 /// and the other glyphs as `$n` (a forced move is `$7`, never `*`, which ends a game).
 ///
-/// With [`Draughts`](crate::Draughts) rules, moves are written in their shortest
+/// With [`DraughtsRules`](crate::DraughtsRules) rules, moves are written in their shortest
 /// PDN 3.0 form with the game type's capture separator, and the result in the game
 /// type's own tokens (`2-0`, `0-2`, `1-1` in international draughts).
 pub const PDN_WRITE: WriteOptions = WriteOptions {

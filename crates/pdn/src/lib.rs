@@ -3,13 +3,13 @@
 //!
 //! The crate knows the PDN 3.0 `GameType` tag ([`GameType`]), the board
 //! shape and square names it describes ([`Geometry`]), the rules of every
-//! variant the standard numbers ([`Variant`], [`Rules`]), positions with
+//! variant the standard numbers ([`Variant`], [`VariantRules`]), positions with
 //! legal move generation ([`Position`], [`Move`]), the draughts FEN
 //! ([`fen`]), move text like `32-28`, `28x17` or `c3:e5` ([`movetext`]) and
 //! perft ([`perft`]); pictures of positions as SVG ([`svg`]).
 //!
 //! PDN files are read and written with the `notation` crate's reader and
-//! writer and this crate's [`Draughts`] rules: game types from the
+//! writer and this crate's [`DraughtsRules`] rules: game types from the
 //! `GameType` or `Variant` tag (inferred from the moves when a file declares
 //! none), set-ups from `FEN` tags and `/FEN "…"/` in the movetext, moves
 //! resolved against the legal moves and written back in their shortest PDN 3.0
@@ -18,10 +18,10 @@
 //!
 //! ```
 //! use notation::{read_games, to_export_string, ReadOptions};
-//! use pdn::{Draughts, PDN_WRITE};
+//! use pdn::{DraughtsRules, PDN_WRITE};
 //!
 //! let pdn = b"[GameType \"20\"]\n\n1. 32-28 19-23 2. 28x19 14x23 1-0\n";
-//! let rules = Draughts::new();
+//! let rules = DraughtsRules::new();
 //! let games = read_games(&rules, &pdn[..], ReadOptions::default());
 //! // PDN 2.0's 1-0 is international draughts' 2-0: forgiven, with a warning.
 //! assert_eq!(games[0].diagnostics.len(), 1);
@@ -75,7 +75,7 @@ mod validate;
 pub mod variant;
 
 pub use color::{Color, Piece, Role};
-pub use draughts::{Board, Draughts, Forgiven, INFERRED_VARIANTS, Leniency, PdnMove};
+pub use draughts::{DraughtsRules, Forgiven, INFERRED_VARIANTS, Leniency, PdnMove, PdnPosition};
 pub use export::{PDN_ROSTER, PDN_WRITE};
 pub use fen::{FenError, FenWarning};
 pub use gametype::{GameType, GameTypeError, GameTypeWarning, UnsupportedGame, VariantTag};
@@ -89,6 +89,6 @@ pub use position::{IllegalMove, Outcome, Position, PositionError};
 pub use result::{GameResult, ResultType};
 pub use validate::{ValidatedGame, ValidatingReader, Validator};
 pub use variant::{
-    BoardKind, Directions, KingRange, Landing, Precedence, Promotion, Removal, Rules, StartRows,
-    UnknownVariant, Variant,
+    BoardKind, Directions, KingRange, Landing, Precedence, Promotion, Removal, StartRows,
+    UnknownVariant, Variant, VariantRules,
 };

@@ -2,7 +2,7 @@
 //! of the main line and of every variation on the fly.
 //!
 //! [`Validator`] keeps one board (and the one before the last move) per open variation,
-//! on a stack: no tree. It reads, plays and sets up through the same [`Draughts`] rules
+//! on a stack: no tree. It reads, plays and sets up through the same [`DraughtsRules`] rules
 //! the tree builder ([`notation::GameReader`]) uses, so game-type inference, ambiguous
 //! captures and set-ups behave alike; it reports what the tree builder reports, with the
 //! same messages, and counts the moves it played.
@@ -19,7 +19,7 @@ use notation::{
 // The notation layer's, shared with the other game crate's validator.
 pub use notation::ValidatedGame;
 
-use crate::{Board, Draughts, PdnMove};
+use crate::{DraughtsRules, PdnMove, PdnPosition};
 
 /// One open line: the board after its last move, the one before it (where a variation
 /// of that move starts), how many moves it has, and the set-up written after its last
@@ -27,17 +27,17 @@ use crate::{Board, Draughts, PdnMove};
 struct Frame {
     /// The board after the last move, `boards[current]`, and the one before it: a move
     /// is played from one into the other, which then becomes the current one.
-    boards: [Board; 2],
+    boards: [PdnPosition; 2],
     current: usize,
     moves: u64,
     /// The set-up at the line's current place (after move `moves`), if any, and the board
     /// before it: a later set-up in the same place replaces it, and is played from there.
     setup: Option<(u64, String)>,
-    unset: Option<Board>,
+    unset: Option<PdnPosition>,
 }
 
 impl Frame {
-    fn new(start: Board) -> Frame {
+    fn new(start: PdnPosition) -> Frame {
         Frame {
             boards: [start.clone(), start],
             current: 1,
@@ -48,17 +48,17 @@ impl Frame {
     }
 
     /// The board after the line's last move.
-    fn position(&self) -> &Board {
+    fn position(&self) -> &PdnPosition {
         &self.boards[self.current]
     }
 
     /// The board after the line's last move, to change.
-    fn position_mut(&mut self) -> &mut Board {
+    fn position_mut(&mut self) -> &mut PdnPosition {
         &mut self.boards[self.current]
     }
 
     /// The board before the line's last move.
-    fn before(&self) -> &Board {
+    fn before(&self) -> &PdnPosition {
         &self.boards[self.current ^ 1]
     }
 
@@ -66,14 +66,14 @@ impl Frame {
     /// before it. A board of one reading is played into the other board; a board with
     /// several is copied there and played in place, which reuses what each holds.
     #[inline]
-    fn play(&mut self, rules: &Draughts, mv: &PdnMove) {
+    fn play(&mut self, rules: &DraughtsRules, mv: &PdnMove) {
         let [first, second] = &mut self.boards;
         let (position, other) = if self.current == 0 {
             (first, second)
         } else {
             (second, first)
         };
-        if Draughts::play_position_into(position, other, mv) {
+        if DraughtsRules::play_position_into(position, other, mv) {
             self.current ^= 1;
         } else {
             other.clone_from(position);
@@ -82,13 +82,13 @@ impl Frame {
     }
 
     /// Starts the line afresh from a set-up's board.
-    fn set_up(&mut self, board: Board) {
+    fn set_up(&mut self, board: PdnPosition) {
         self.boards[self.current ^ 1] = board.clone();
         self.boards[self.current] = board;
     }
 }
 
-/// Whether [`Draughts`] looks at a tag: the start position's and the result's. The
+/// Whether [`DraughtsRules`] looks at a tag: the start position's and the result's. The
 /// others are checked and forgotten.
 fn kept(name: &[u8]) -> bool {
     matches!(
@@ -98,20 +98,20 @@ fn kept(name: &[u8]) -> bool {
 }
 
 /// A [`Visitor`] that checks draughts games: every move of the main line and of every
-/// variation is read and played with the [`Draughts`] rules, and everything forgiven or
+/// variation is read and played with the [`DraughtsRules`] rules, and everything forgiven or
 /// wrong is reported as the tree builder reports it, without building a tree.
 ///
 /// Drive it with a [`Reader`] (or use [`ValidatingReader`]):
 ///
 /// ```
 /// use notation::{Dialect, ReadOptions, Reader, Severity};
-/// use pdn::{Draughts, Validator};
+/// use pdn::{DraughtsRules, Validator};
 ///
 /// let pdn = b"[GameType \"20\"]\n\n1. 32-28 19-23 2. 28x19 14x23 (2... 13x24) 2-0\n\n\
 ///             [GameType \"20\"]\n\n1. 32-28 28-23 2. 33-29 *\n";
 /// let options = ReadOptions::default();
 /// let mut reader = Reader::new(&pdn[..], Dialect::PDN, options);
-/// let mut validator = Validator::new(Draughts::new(), options);
+/// let mut validator = Validator::new(DraughtsRules::new(), options);
 ///
 /// let first = reader.read_game(&mut validator)?.unwrap();
 /// assert_eq!((first.plies, first.errors()), (5, 0));
@@ -122,7 +122,7 @@ fn kept(name: &[u8]) -> bool {
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub struct Validator {
-    rules: Draughts,
+    rules: DraughtsRules,
     /// Whether moves are no longer read: after an error, or for an unsupported game.
     stopped: bool,
     plies: u64,
@@ -140,12 +140,12 @@ pub struct Validator {
     held: Option<Span>,
     /// The game's second reading, as the tree builder reads one
     /// ([`Rules::second_reading`]).
-    second: SecondReading<Board>,
+    second: SecondReading<PdnPosition>,
 }
 
 impl Validator {
     /// A validator with these rules, reporting with these options' severities.
-    pub fn new(rules: Draughts, options: ReadOptions) -> Validator {
+    pub fn new(rules: DraughtsRules, options: ReadOptions) -> Validator {
         Validator {
             rules,
             stopped: false,
@@ -269,7 +269,7 @@ impl Validator {
 
 impl Default for Validator {
     fn default() -> Self {
-        Validator::new(Draughts::new(), ReadOptions::default())
+        Validator::new(DraughtsRules::new(), ReadOptions::default())
     }
 }
 
@@ -511,13 +511,17 @@ pub struct ValidatingReader<R> {
 }
 
 impl<R: Read> ValidatingReader<R> {
-    /// A lenient validating reader of `input`, with PDN's rules ([`Draughts::new`]).
+    /// A lenient validating reader of `input`, with PDN's rules ([`DraughtsRules::new`]).
     pub fn new(input: R) -> ValidatingReader<R> {
-        ValidatingReader::with_options(input, Draughts::new(), ReadOptions::default())
+        ValidatingReader::with_options(input, DraughtsRules::new(), ReadOptions::default())
     }
 
     /// A validating reader of `input` with these rules and options.
-    pub fn with_options(input: R, rules: Draughts, options: ReadOptions) -> ValidatingReader<R> {
+    pub fn with_options(
+        input: R,
+        rules: DraughtsRules,
+        options: ReadOptions,
+    ) -> ValidatingReader<R> {
         ValidatingReader {
             reader: Reader::new(input, rules.dialect(), options),
             validator: Validator::new(rules, options),
@@ -527,7 +531,7 @@ impl<R: Read> ValidatingReader<R> {
     /// A validating reader of the games of `reader`, a notation [`Reader`] made as
     /// wanted (over bytes already in memory, read in place: [`Reader::from_vec`]), with
     /// these rules and the reader's options. The reader's dialect should be the rules'.
-    pub fn from_reader(reader: Reader<R>, rules: Draughts) -> ValidatingReader<R> {
+    pub fn from_reader(reader: Reader<R>, rules: DraughtsRules) -> ValidatingReader<R> {
         let options = reader.options();
         ValidatingReader {
             reader,

@@ -1,6 +1,6 @@
 //! The draughts variants and their rules, written down as data.
 //!
-//! Every variant is described by a [`Rules`] value: which way men and kings
+//! Every variant is described by a [`VariantRules`] value: which way men and kings
 //! move and capture, how far kings fly, which capture must be taken when there
 //! is a choice, when a man is crowned, and when captured pieces leave the
 //! board. The move generator reads these fields; nothing variant-specific is
@@ -141,7 +141,7 @@ impl Variant {
     }
 
     /// The rules of the variant.
-    pub const fn rules(self) -> &'static Rules {
+    pub const fn rules(self) -> &'static VariantRules {
         match self {
             Variant::International => &INTERNATIONAL,
             Variant::English => &ENGLISH,
@@ -329,7 +329,7 @@ pub struct StartRows {
 /// assert_eq!(italian.precedence, Precedence::Italian);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Rules {
+pub struct VariantRules {
     /// The squares the game uses.
     pub board: BoardKind,
     /// The start position.
@@ -366,7 +366,7 @@ pub struct Rules {
     pub keep_duplicate_captures: bool,
 }
 
-impl Rules {
+impl VariantRules {
     /// Whether kings fly (move and capture over any distance).
     pub const fn is_flying(&self) -> bool {
         matches!(self.king_range, KingRange::Flying)
@@ -387,7 +387,7 @@ const AUTO_ROWS: StartRows = StartRows {
 /// International draughts (FMJD): men capture backwards, flying kings, the
 /// capture taking the most pieces is compulsory, a man passing the far row
 /// during a capture is not crowned.
-const INTERNATIONAL: Rules = Rules {
+const INTERNATIONAL: VariantRules = VariantRules {
     board: BoardKind::Diagonal,
     start: AUTO_ROWS,
     man_moves: Directions::DIAGONAL_FORWARD,
@@ -406,16 +406,16 @@ const INTERNATIONAL: Rules = Rules {
 };
 
 /// Brazilian draughts: the international rules on an 8×8 board.
-const BRAZILIAN: Rules = INTERNATIONAL;
+const BRAZILIAN: VariantRules = INTERNATIONAL;
 
 /// Canadian draughts: the international rules on a 12×12 board.
-const CANADIAN: Rules = INTERNATIONAL;
+const CANADIAN: VariantRules = INTERNATIONAL;
 
 /// English draughts (checkers): men move and capture forwards only, kings
 /// move one square, free choice among captures. A man reaching the king row
 /// by a capture ends its move there (automatic here, as it cannot capture
 /// backwards).
-const ENGLISH: Rules = Rules {
+const ENGLISH: VariantRules = VariantRules {
     board: BoardKind::Diagonal,
     start: AUTO_ROWS,
     man_moves: Directions::DIAGONAL_FORWARD,
@@ -436,7 +436,7 @@ const ENGLISH: Rules = Rules {
 /// Italian draughts (FID rules): like English, but men may not capture
 /// kings and the capture precedence chain applies: most pieces, then with a
 /// king, then most kings, then the king met earliest.
-const ITALIAN: Rules = Rules {
+const ITALIAN: VariantRules = VariantRules {
     men_capture_kings: false,
     precedence: Precedence::Italian,
     ..ENGLISH
@@ -447,7 +447,7 @@ const ITALIAN: Rules = Rules {
 /// can, and is crowned only if the move ends there (WCDF pool rules; this
 /// also reproduces the published pool perft counts, which differ from the
 /// Russian ones at depth 8 exactly by this rule).
-const POOL: Rules = Rules {
+const POOL: VariantRules = VariantRules {
     precedence: Precedence::Free,
     ..INTERNATIONAL
 };
@@ -455,29 +455,29 @@ const POOL: Rules = Rules {
 /// Russian draughts: men capture backwards, flying kings, free choice, and a
 /// man reaching the far row during a capture is crowned at once and goes on
 /// capturing as a king.
-const RUSSIAN: Rules = Rules {
+const RUSSIAN: VariantRules = VariantRules {
     precedence: Precedence::Free,
     promotion: Promotion::MidCapture,
     ..INTERNATIONAL
 };
 
 /// Spantsiretti: Russian rules on a 10×8 board.
-const SPANTSIRETTI: Rules = RUSSIAN;
+const SPANTSIRETTI: VariantRules = RUSSIAN;
 
 /// Spanish draughts: men capture forwards only, flying kings, the most
 /// pieces and then the most kings must be taken.
-const SPANISH: Rules = Rules {
+const SPANISH: VariantRules = VariantRules {
     man_captures: Directions::DIAGONAL_FORWARD,
     precedence: Precedence::QuantityThenKings,
     ..INTERNATIONAL
 };
 
 /// Portuguese draughts: the Spanish rules (quantity, then quality).
-const PORTUGUESE: Rules = SPANISH;
+const PORTUGUESE: VariantRules = SPANISH;
 
 /// Czech draughts: men capture forwards only, flying kings, a capture with a
 /// king is compulsory if there is one, otherwise free choice.
-const CZECH: Rules = Rules {
+const CZECH: VariantRules = VariantRules {
     man_captures: Directions::DIAGONAL_FORWARD,
     precedence: Precedence::KingFirst,
     ..INTERNATIONAL
@@ -492,7 +492,7 @@ const CZECH: Rules = Rules {
 /// says it is crowned at the end of the move, some sites let it go on as a
 /// king. We follow Wikipedia: it goes on (sideways) as a man and is crowned
 /// when the move ends, which it always does on the far row.
-const TURKISH: Rules = Rules {
+const TURKISH: VariantRules = VariantRules {
     board: BoardKind::Full,
     start: StartRows {
         rows: 2,
@@ -522,7 +522,7 @@ const TURKISH: Rules = Rules {
 /// as in Turkish draughts and that a king may turn back the way it came; we
 /// follow them ([`Removal::Immediate`], reversal allowed). Mindsports only
 /// allows continuing "in the same or the perpendicular direction".
-const THAI: Rules = Rules {
+const THAI: VariantRules = VariantRules {
     start: StartRows {
         rows: 2,
         skip_back_row: false,
@@ -543,7 +543,7 @@ const THAI: Rules = Rules {
 /// make two kings tie with three men); at equal value a king must capture.
 /// A king may not make more than three non-capturing moves in a row while
 /// its side still has men.
-const FRISIAN: Rules = Rules {
+const FRISIAN: VariantRules = VariantRules {
     man_captures: Directions::DIAGONAL.union(Directions::ORTHOGONAL),
     king_captures: Directions::DIAGONAL.union(Directions::ORTHOGONAL),
     precedence: Precedence::Value,

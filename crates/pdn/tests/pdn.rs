@@ -3,18 +3,18 @@
 #![allow(clippy::unwrap_used, missing_docs)]
 
 use notation::{
-    DiagnosticKind, Game, GameResult, LineId, Nag, ReadGame, ReadOptions, Rules, Severity,
+    DiagnosticKind, GameResult, GameTree, LineId, Nag, ReadGame, ReadOptions, Rules, Severity,
     read_games, to_export_string,
 };
 use pdn::commands::{Command, commands};
-use pdn::{Draughts, GameType, PDN_WRITE, PdnMove, Position, Variant};
+use pdn::{DraughtsRules, GameType, PDN_WRITE, PdnMove, Position, Variant};
 
-fn read_with(rules: &Draughts, text: &str, options: ReadOptions) -> Vec<ReadGame<PdnMove>> {
+fn read_with(rules: &DraughtsRules, text: &str, options: ReadOptions) -> Vec<ReadGame<PdnMove>> {
     read_games(rules, text.as_bytes(), options)
 }
 
 fn read(text: &str) -> Vec<ReadGame<PdnMove>> {
-    read_with(&Draughts::new(), text, ReadOptions::default())
+    read_with(&DraughtsRules::new(), text, ReadOptions::default())
 }
 
 fn one(text: &str) -> ReadGame<PdnMove> {
@@ -24,8 +24,8 @@ fn one(text: &str) -> ReadGame<PdnMove> {
 }
 
 /// The game written in PDN 3.0, movetext only.
-fn movetext(game: &Game<PdnMove>) -> String {
-    let text = to_export_string(&Draughts::new(), game, &PDN_WRITE).unwrap();
+fn movetext(game: &GameTree<PdnMove>) -> String {
+    let text = to_export_string(&DraughtsRules::new(), game, &PDN_WRITE).unwrap();
     let start = text.find("\n\n").map_or(0, |i| i + 2);
     text[start..].trim_end().to_owned()
 }
@@ -45,7 +45,7 @@ fn has_error(game: &ReadGame<PdnMove>) -> bool {
 
 /// Export, re-import: the same tree, and a fixed point.
 fn round_trip(game: &ReadGame<PdnMove>) {
-    let rules = Draughts::new();
+    let rules = DraughtsRules::new();
     let text = to_export_string(&rules, &game.game, &PDN_WRITE).unwrap();
     let again = read_games(&rules, text.as_bytes(), ReadOptions::default());
     assert_eq!(again.len(), 1, "{text}");
@@ -154,11 +154,11 @@ fn english_inferred_from_the_first_move() {
     round_trip(&game);
 
     // Told that the collection is English, the reader forgives nothing.
-    let rules = Draughts::with_default(GameType::new(Variant::English));
+    let rules = DraughtsRules::with_default(GameType::new(Variant::English));
     let games = read_with(&rules, "1. 11-15 23-19 *\n", ReadOptions::default());
     assert!(games[0].diagnostics.is_empty());
     // Without inference, the moves are not international draughts.
-    let rules = Draughts::new().inferring(false);
+    let rules = DraughtsRules::new().inferring(false);
     let games = read_with(&rules, "1. 11-15 23-19 *\n", ReadOptions::default());
     assert!(has_error(&games[0]));
 }
@@ -343,7 +343,7 @@ fn pdn_2_habits_are_warnings() {
     );
     // Strictly, each is an error.
     let strict = read_with(
-        &Draughts::new(),
+        &DraughtsRules::new(),
         "[GameType \"20\"]\n\n01. 32-28 1-0\n",
         ReadOptions::strict(),
     );
@@ -397,13 +397,13 @@ fn results_in_the_game_types_tokens() {
     let game = one("[GameType \"20\"]\n[Result \"4-6\"]\n\n1. 32-28 *\n");
     assert!(messages(&game)[0].starts_with("tag Result: \"4-6\" is not a result"));
     // The writer writes a built game's result in its game type's tokens.
-    let mut built: Game<PdnMove> = Game::new();
+    let mut built: GameTree<PdnMove> = GameTree::new();
     built.tags.set("GameType", "20");
     built.result = GameResult::FirstWins;
     let pos = Position::new(Variant::International);
     let (mv, _) = pos.parse_move("32-28").unwrap();
     built.push_move(LineId::MAIN, mv.into());
-    let text = to_export_string(&Draughts::new(), &built, &PDN_WRITE).unwrap();
+    let text = to_export_string(&DraughtsRules::new(), &built, &PDN_WRITE).unwrap();
     assert!(text.contains("[Result \"2-0\"]"), "{text}");
     assert!(text.ends_with("1. 32-28 2-0\n\n"), "{text}");
 }
@@ -438,7 +438,7 @@ fn ambiguous_captures_wait_for_a_later_move() {
     assert_eq!(movetext(&game.game), "1. 45x49 33-38 *");
     round_trip(&game);
     // A strict reader refuses it.
-    let strict = read_with(&Draughts::new(), text, ReadOptions::strict());
+    let strict = read_with(&DraughtsRules::new(), text, ReadOptions::strict());
     assert!(has_error(&strict[0]));
     // Without a later move to tell, the first candidate is read.
     let game = one("[GameType \"20\"]\n[FEN \"W:WK45:B11,20,33,40,41,43\"]\n\n1. 45x49 *\n");
@@ -484,7 +484,7 @@ fn set_ups_in_the_movetext() {
 
 #[test]
 fn turns_and_move_numbers() {
-    let rules = Draughts::new();
+    let rules = DraughtsRules::new();
     let setup = rules
         .start_position(&{
             let mut tags = notation::Tags::new();
@@ -526,7 +526,7 @@ fn clock_commands_in_comments() {
 
 #[test]
 fn every_variant_reads_and_writes_its_own_moves() {
-    let rules = Draughts::new();
+    let rules = DraughtsRules::new();
     for variant in Variant::ALL {
         let game_type = GameType::new(variant);
         let mut pos = Position::start(game_type);

@@ -13,7 +13,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_main};
-use pgn::{Game, LineId, Position, Ruleset, ValidatingReader, WriteOptions};
+use pgn::{GameTree, LineId, Position, Ruleset, ValidatingReader, WriteOptions};
 
 /// A small deterministic generator (xorshift).
 struct Rng(u64);
@@ -34,7 +34,7 @@ fn random_games(ruleset: Ruleset, games: usize, plies: usize, lichess: bool) -> 
     let mut out = String::new();
     let mut moves = 0;
     for index in 0..games {
-        let mut game = Game::new();
+        let mut game = GameTree::new();
         if ruleset != Ruleset::Chess {
             game.tags.set("Variant", ruleset.name());
         }

@@ -1,15 +1,15 @@
 //! Reading and writing chess games: the notation layer's reader and writer with the
-//! [`Chess`] rules plugged in.
+//! [`ChessRules`] rules plugged in.
 
 use std::io::{self, Read};
 
 use notation::{Diagnostic, KeepRaw, ReadOptions, WriteError, WriteOptions};
 
-use crate::{Chess, Move};
+use crate::{ChessRules, Move};
 
 /// A chess game: tags, moves with their comments, glyphs and variations, the result, and
 /// the movetext kept as text after a move that could not be read.
-pub type Game = notation::Game<Move>;
+pub type GameTree = notation::GameTree<Move>;
 
 /// A chess game as read: the game, its diagnostics, where it was in the input.
 pub type ReadGame = notation::ReadGame<Move>;
@@ -20,7 +20,7 @@ pub type ReadGame = notation::ReadGame<Move>;
 /// Each game comes with its diagnostics: what was forgiven (warnings) and what could not be
 /// read (errors). A move that cannot be read or played ends the moves of its game: the
 /// moves before it are kept, and the rest of the movetext is kept as text
-/// ([`Game::tail`](notation::Game::tail)), so that writing the game back loses nothing.
+/// ([`GameTree::tail`](notation::GameTree::tail)), so that writing the game back loses nothing.
 ///
 /// ```
 /// use pgn::GameReader;
@@ -42,7 +42,7 @@ pub type ReadGame = notation::ReadGame<Move>;
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub struct GameReader<R> {
-    inner: notation::GameReader<'static, Chess, R>,
+    inner: notation::GameReader<'static, ChessRules, R>,
 }
 
 impl<R: Read> GameReader<R> {
@@ -54,7 +54,7 @@ impl<R: Read> GameReader<R> {
     /// A reader of `input` with these options (strict reading, size limits).
     pub fn with_options(input: R, options: ReadOptions) -> GameReader<R> {
         GameReader {
-            inner: notation::GameReader::new(&Chess, input, options),
+            inner: notation::GameReader::new(&ChessRules, input, options),
         }
     }
 
@@ -110,7 +110,7 @@ pub fn read_games<R: Read>(input: R) -> Vec<ReadGame> {
 /// assert!(games[0].diagnostics.iter().all(|d| d.severity == Severity::Error));
 /// ```
 pub fn read_games_with<R: Read>(input: R, options: ReadOptions) -> Vec<ReadGame> {
-    notation::read_games(&Chess, input, options)
+    notation::read_games(&ChessRules, input, options)
 }
 
 /// Writes a chess game in the PGN export format (or as `options` say), appending to `out`:
@@ -131,8 +131,12 @@ pub fn read_games_with<R: Read>(input: R, options: ReadOptions) -> Vec<ReadGame>
 /// assert!(out.ends_with("[White \"Tal\"]\n[Black \"?\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 *\n\n"));
 /// # Ok::<(), pgn::WriteError>(())
 /// ```
-pub fn write_game(game: &Game, options: &WriteOptions, out: &mut String) -> Result<(), WriteError> {
-    notation::write_game(&Chess, game, options, out)
+pub fn write_game(
+    game: &GameTree,
+    options: &WriteOptions,
+    out: &mut String,
+) -> Result<(), WriteError> {
+    notation::write_game(&ChessRules, game, options, out)
 }
 
 /// Writes a chess game into a new string; see [`write_game`].
@@ -147,6 +151,6 @@ pub fn write_game(game: &Game, options: &WriteOptions, out: &mut String) -> Resu
 /// assert!(text.ends_with("\n\n1. e4 {best by test} 1... e5 *\n\n"));
 /// # Ok::<(), pgn::WriteError>(())
 /// ```
-pub fn to_export_string(game: &Game, options: &WriteOptions) -> Result<String, WriteError> {
-    notation::to_export_string(&Chess, game, options)
+pub fn to_export_string(game: &GameTree, options: &WriteOptions) -> Result<String, WriteError> {
+    notation::to_export_string(&ChessRules, game, options)
 }

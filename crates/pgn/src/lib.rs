@@ -59,7 +59,7 @@
 //!
 //! # Reading and writing PGN
 //!
-//! [`Chess`] implements the notation layer's [`Rules`]: with it,
+//! [`ChessRules`] implements the notation layer's [`Rules`]: with it,
 //! [`GameReader`] and [`read_games`] read PGN files into game trees (every move resolved
 //! and played, every departure from the standard reported as a [`Diagnostic`]), and
 //! [`write_game`] writes them back in the export format. [`Validator`] checks games on the
@@ -87,7 +87,7 @@
 //! - [`Variant`]: the variants a PGN `Variant` tag can name; [`Ruleset`]: the rules a
 //!   [`Position`] is played by (standard chess, crazyhouse with [`Pocket`]s and drops,
 //!   atomic, antichess, king of the hill, three-check, horde, racing kings).
-//! - [`rules`]: [`Chess`], the seam with the notation layer; start positions from the tags.
+//! - [`rules`]: [`ChessRules`], the seam with the notation layer; start positions from the tags.
 //! - [`commands`]: `[%clk]`, `[%emt]`, `[%eval]`, `[%csl]`, `[%cal]` in comments.
 //! - [`validate`]: [`Validator`], checking games without building them.
 //! - [`openings`]: the ECO code and name of a game's opening (lichess's table, embedded).
@@ -142,14 +142,14 @@ pub use uci::Uci;
 pub use variant::Variant;
 
 pub use games::{
-    Game, GameReader, ReadGame, read_games, read_games_with, to_export_string, write_game,
+    GameReader, GameTree, ReadGame, read_games, read_games_with, to_export_string, write_game,
 };
-pub use rules::{Chess, MoveError, MoveProblem};
+pub use rules::{ChessRules, MoveError, MoveProblem};
 pub use validate::{GameOutline, ValidatedGame, ValidatingReader, Validator};
 
 // The notation layer's types that a chess program uses, so that it depends on `pgn` alone.
-// (`notation::Setup` and `notation::Game` are not re-exported under their names: `Setup` is
-// this crate's FEN set-up, and [`Game`] is the notation layer's game with chess moves.)
+// (`notation::Setup` and `notation::GameTree` are not re-exported under their names: `Setup` is
+// this crate's FEN set-up, and [`GameTree`] is the notation layer's game with chess moves.)
 pub use notation::{
     At, Diagnostic, DiagnosticKind, Dialect, Forgiveness, GameResult, KeepRaw, Line, LineId,
     Location, MoveContext, Nag, Node, NodeId, Player, RawGame, RawValue, ReadOptions, Reader,

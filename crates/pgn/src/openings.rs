@@ -43,7 +43,7 @@ use notation::Rules;
 
 #[cfg(test)]
 use crate::{Board, CastlingRights, Color, Square};
-use crate::{Chess, Game, Move, Position};
+use crate::{ChessRules, GameTree, Move, Position};
 
 /// The files of lichess's table in their order, from which the compiled table is written
 /// and against which the tests hold it.
@@ -646,8 +646,8 @@ pub fn classify_moves<'m>(
 /// The opening of a game: its main line played from its start position (the tags'), up
 /// to [`SCAN_PLIES`] plies. `None` when no position of it is named, or its start position
 /// cannot be set up.
-pub fn classify_game(game: &Game) -> Option<&'static Opening> {
-    let start = Chess.start_position(&game.tags).ok()?.position;
+pub fn classify_game(game: &GameTree) -> Option<&'static Opening> {
+    let start = ChessRules.start_position(&game.tags).ok()?.position;
     classify_moves(&start, game.mainline().map(|node| &node.mv))
 }
 

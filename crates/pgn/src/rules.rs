@@ -1,4 +1,4 @@
-//! [`Chess`]: the rules of chess as the notation layer needs them ([`notation::Rules`]).
+//! [`ChessRules`]: the rules of chess as the notation layer needs them ([`notation::Rules`]).
 //!
 //! This is the seam between the game-agnostic reader and writer of `notation` and the chess
 //! core of this crate: the start position from the tags (`Variant`, `SetUp`, `FEN`), reading
@@ -36,18 +36,18 @@
 //!   as written; writing the game back gives the same tags, so it reads back the same way.
 //!
 //! ```
-//! use pgn::{Chess, Player, Position};
+//! use pgn::{ChessRules, Player, Position};
 //! use notation::{Rules, Tags};
 //!
 //! let mut tags = Tags::new();
 //! tags.set("FEN", "4k3/8/8/8/8/8/4P3/4K3 b - - 0 39");
-//! let setup = Chess.start_position(&tags)?;
+//! let setup = ChessRules.start_position(&tags)?;
 //! assert_eq!(setup.warnings, ["FEN tag without SetUp \"1\"; the FEN is used"]);
-//! assert_eq!(Chess.turn(&setup.position), Player::Second);
-//! assert_eq!(Chess.move_number(&setup.position), 39);
+//! assert_eq!(ChessRules.turn(&setup.position), Player::Second);
+//! assert_eq!(ChessRules.move_number(&setup.position), 39);
 //!
 //! tags.set("Variant", "Shogi");
-//! let error = Chess.start_position(&tags).unwrap_err();
+//! let error = ChessRules.start_position(&tags).unwrap_err();
 //! assert_eq!(error.to_string(), "variant Shogi is not supported");
 //! # Ok::<(), notation::SetupError>(())
 //! ```
@@ -67,13 +67,13 @@ use crate::{CastlingMode, Color, Forgiven, Move, Position, Ruleset, Variant};
 /// was forgiven comes back as [`Forgiven`]) and written as canonical SAN with `+` or `#`.
 ///
 /// ```
-/// use pgn::Chess;
+/// use pgn::ChessRules;
 /// use notation::{read_games, ReadOptions};
-/// let games = read_games(&Chess, &b"1. e4 e5 2. Nf3 *"[..], ReadOptions::default());
+/// let games = read_games(&ChessRules, &b"1. e4 e5 2. Nf3 *"[..], ReadOptions::default());
 /// assert_eq!(games[0].game.mainline().count(), 3);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Chess;
+pub struct ChessRules;
 
 /// What is wrong with a move token, without the token itself (the diagnostic names it).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -94,9 +94,9 @@ pub enum MoveProblem {
 /// [`Diagnostic`](notation::Diagnostic) that carries this message.
 ///
 /// ```
-/// use pgn::{Chess, Position};
+/// use pgn::{ChessRules, Position};
 /// use notation::{MoveContext, Rules};
-/// let error = Chess.read_move(&Position::new(), b"Ke2", MoveContext::default()).unwrap_err();
+/// let error = ChessRules.read_move(&Position::new(), b"Ke2", MoveContext::default()).unwrap_err();
 /// assert_eq!(
 ///     error.to_string(),
 ///     "illegal move: no white king can move to e2 \
@@ -294,7 +294,7 @@ fn fen_form_warnings(fen: &str, warnings: &mut Vec<String>) {
     }
 }
 
-impl Rules for Chess {
+impl Rules for ChessRules {
     type Position = Position;
     type Move = Move;
     type Forgiven = Forgiven;

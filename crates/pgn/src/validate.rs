@@ -18,7 +18,7 @@ use notation::{
 pub use notation::ValidatedGame;
 
 use crate::rules::{MoveError, StartTags, start_position};
-use crate::{Chess, Forgiven, Move, Position};
+use crate::{ChessRules, Forgiven, Move, Position};
 
 /// What a [`Validator`] asked for it ([`Validator::outlining`]) keeps of the last game it
 /// read: its main line, and how much is written around it. Enough to tell duplicates
@@ -514,7 +514,7 @@ impl Visitor for Validator {
             return self.stop_at(&at);
         };
         let (text, _) = notation::decode(text);
-        match Chess.inline_setup(frame.position(), &text) {
+        match ChessRules.inline_setup(frame.position(), &text) {
             Ok(setup) => {
                 let moves = frame.moves;
                 *frame = Frame::new(setup.position);
@@ -583,7 +583,7 @@ impl<R: Read> ValidatingReader<R> {
     /// A validating reader of `input` with these options.
     pub fn with_options(input: R, options: ReadOptions) -> ValidatingReader<R> {
         ValidatingReader {
-            reader: Reader::new(input, Chess.dialect(), options),
+            reader: Reader::new(input, ChessRules.dialect(), options),
             validator: Validator::new(options),
         }
     }

@@ -1,11 +1,11 @@
-//! Chess games through the notation layer: the rules seam ([`pgn::Chess`]), reading and
+//! Chess games through the notation layer: the rules seam ([`pgn::ChessRules`]), reading and
 //! writing games, the examples of the project's seed documents, illegal moves, set-up tags,
 //! variants, and the validator.
 #![allow(clippy::unwrap_used)]
 
 use notation::{MoveContext, Rules, Tags};
 use pgn::{
-    Chess, DiagnosticKind, Forgiven, Game, LineId, Player, Position, ReadGame, Severity,
+    ChessRules, DiagnosticKind, Forgiven, GameTree, LineId, Player, Position, ReadGame, Severity,
     ValidatingReader, WriteOptions, read_games, to_export_string,
 };
 
@@ -15,20 +15,20 @@ fn one(pgn: &str) -> ReadGame {
     games.remove(0)
 }
 
-fn export(game: &Game) -> String {
+fn export(game: &GameTree) -> String {
     to_export_string(game, &WriteOptions::default()).unwrap()
 }
 
-fn movetext(game: &Game) -> String {
+fn movetext(game: &GameTree) -> String {
     let text = export(game);
     let start = text.find("\n\n").map_or(0, |i| i + 2);
     text[start..].trim_end().to_owned()
 }
 
-fn sans(game: &Game, line: LineId) -> Vec<String> {
+fn sans(game: &GameTree, line: LineId) -> Vec<String> {
     // Replays the line from the start to write each move.
     let mut text = Vec::new();
-    let start = Chess.start_position(&game.tags).unwrap().position;
+    let start = ChessRules.start_position(&game.tags).unwrap().position;
     let mut pos = start;
     for node in game.moves(line) {
         text.push(pos.san(&node.mv).to_string());
@@ -66,9 +66,9 @@ fn assert_round_trip(game: &ReadGame) {
 #[test]
 fn rules_seam() {
     let pos = Position::new();
-    assert_eq!(Chess.turn(&pos), Player::First);
-    assert_eq!(Chess.move_number(&pos), 1);
-    let (mv, forgiven) = Chess
+    assert_eq!(ChessRules.turn(&pos), Player::First);
+    assert_eq!(ChessRules.move_number(&pos), 1);
+    let (mv, forgiven) = ChessRules
         .read_move(&pos, b"Ng1f3", MoveContext::default())
         .unwrap();
     assert_eq!(forgiven, Forgiven::OVER_DISAMBIGUATION);
@@ -77,24 +77,24 @@ fn rules_seam() {
         "origin square given more fully than needed"
     );
     let mut out = String::new();
-    Chess.write_move(&pos, &mv, &mut out);
+    ChessRules.write_move(&pos, &mv, &mut out);
     assert_eq!(out, "Nf3");
     let mut after = pos;
-    Chess.play(&mut after, &mv);
-    assert_eq!(Chess.turn(&after), Player::Second);
-    assert_eq!(Chess.move_number(&after), 1);
+    ChessRules.play(&mut after, &mv);
+    assert_eq!(ChessRules.turn(&after), Player::Second);
+    assert_eq!(ChessRules.move_number(&after), 1);
 
     // Check and mate signs are written.
     let pos = Position::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
     let mate = pos.resolve_san(b"Ra8").unwrap();
     assert_eq!(mate.forgiven, Forgiven::CHECK_SUFFIX);
     out.clear();
-    Chess.write_move(&pos, &mate.mv, &mut out);
+    ChessRules.write_move(&pos, &mate.mv, &mut out);
     assert_eq!(out, "Ra8#");
     let pos = Position::from_fen("6k1/6pp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
     let check = pos.resolve_san(b"Ra8+").unwrap();
     out.clear();
-    Chess.write_move(&pos, &check.mv, &mut out);
+    ChessRules.write_move(&pos, &check.mv, &mut out);
     assert_eq!(out, "Ra8+");
 }
 
@@ -497,7 +497,8 @@ fn a_passed_over_game_has_its_moves_neither_played_nor_checked() {
     let pgn = b"[White \"A\"]\n\n1. e4 e5 2. Ke3 *\n\n[White \"B\"]\n\n1. e4 e5 2. Ke3 *\n";
     let wanted = |tags: &notation::RawTags| tags.get("White").as_deref() == Some("B");
     let reader = notation::Reader::new(&pgn[..], notation::Dialect::PGN, Default::default());
-    let mut games = notation::GameReader::from_reader(&Chess, reader).movetext_only_if(&wanted);
+    let mut games =
+        notation::GameReader::from_reader(&ChessRules, reader).movetext_only_if(&wanted);
     let first = games.read_game().unwrap().unwrap();
     assert!(first.passed_over && first.diagnostics.is_empty());
     let second = games.read_game().unwrap().unwrap();

@@ -6,8 +6,8 @@
 #![allow(clippy::unwrap_used, missing_docs)]
 
 use pgn::{
-    Game, GameResult, LineId, Move, Position, Ruleset, ValidatingReader, WriteOptions, read_games,
-    to_export_string,
+    GameResult, GameTree, LineId, Move, Position, Ruleset, ValidatingReader, WriteOptions,
+    read_games, to_export_string,
 };
 
 /// A small deterministic generator (xorshift), so that failures reproduce.
@@ -34,8 +34,13 @@ fn pick(rng: &mut Rng, pos: &Position) -> Option<Move> {
 
 /// A random game of `ruleset` of up to `plies` moves, from the start or from a set-up
 /// position reached by random moves; its result is the outcome's when the game ended.
-fn random_game(rng: &mut Rng, ruleset: Ruleset, set_up: bool, plies: usize) -> (Game, Position) {
-    let mut game = Game::new();
+fn random_game(
+    rng: &mut Rng,
+    ruleset: Ruleset,
+    set_up: bool,
+    plies: usize,
+) -> (GameTree, Position) {
+    let mut game = GameTree::new();
     game.tags.set("Variant", ruleset.name());
     let mut pos = Position::start(ruleset);
     if set_up {
@@ -83,7 +88,7 @@ fn random_games_of_every_variant_round_trip() {
                 "{ruleset} game {index}: {:?}\n{text}",
                 again.diagnostics
             );
-            let moves = |g: &Game| g.mainline().map(|n| n.mv).collect::<Vec<_>>();
+            let moves = |g: &GameTree| g.mainline().map(|n| n.mv).collect::<Vec<_>>();
             assert_eq!(moves(&again.game), moves(&game), "{ruleset} game {index}");
             assert_eq!(again.game.result, game.result, "{ruleset} game {index}");
             let second = to_export_string(&again.game, &WriteOptions::default()).unwrap();

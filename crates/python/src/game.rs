@@ -4,8 +4,10 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use notate::games::{ChessRules, DraughtsRules, Notate, walk_main_line};
-use notation::{Diagnostic as Found, Game as Tree, LineId, ReadGame, Severity};
+use notate::games::{Notate, walk_main_line};
+use notation::{Diagnostic as Found, GameTree as Tree, LineId, ReadGame, Severity};
+use pdn::DraughtsRules;
+use pgn::ChessRules;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
@@ -35,8 +37,8 @@ macro_rules! with_read {
 
 /// A game: its tags, moves (with comments, glyphs, clocks, evaluations and variations),
 /// result, positions, opening and everything its reading forgave or refused.
-#[pyclass(frozen, module = "notate")]
-pub struct Game {
+#[pyclass(frozen, module = "notate", name = "Game")]
+pub struct PyGame {
     read: Read,
     /// What each move of its tree is, worked out when it was read.
     nodes: Vec<Option<NodeInfo>>,
@@ -47,10 +49,10 @@ pub struct Game {
     moves: OnceLock<Py<PyList>>,
 }
 
-impl Game {
+impl PyGame {
     /// A game read from `file` at byte `offset`, with its moves worked out ([`prepare`]).
-    pub fn new(read: Read, nodes: Vec<Option<NodeInfo>>, file: String, offset: u64) -> Game {
-        Game {
+    pub fn new(read: Read, nodes: Vec<Option<NodeInfo>>, file: String, offset: u64) -> PyGame {
+        PyGame {
             read,
             nodes,
             file,
@@ -65,7 +67,7 @@ impl Game {
 }
 
 #[pymethods]
-impl Game {
+impl PyGame {
     /// The game's number in its input, from 1, as `notate check` counts.
     #[getter]
     fn number(&self) -> u64 {

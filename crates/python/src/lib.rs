@@ -18,7 +18,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use errors::{FenError, NotationError};
-use game::{Diagnostic, Eval, Game, Move};
+use game::{Diagnostic, Eval, Move, PyGame};
 use reading::Games;
 use source::Given;
 
@@ -167,11 +167,11 @@ fn check(
 #[pyo3(signature = (fen, depth, variant=None))]
 fn perft(py: Python<'_>, fen: Option<&str>, depth: u32, variant: Option<&str>) -> PyResult<u64> {
     let game = match variant {
-        Some(name) => notate::perft::Game::parse(name).map_err(NotationError::new_err)?,
+        Some(name) => notate::perft::BoardGame::parse(name).map_err(NotationError::new_err)?,
         None if fen.is_some_and(looks_like_draughts_fen) => {
-            notate::perft::Game::Draughts(pdn::Variant::International)
+            notate::perft::BoardGame::Draughts(pdn::Variant::International)
         }
-        None => notate::perft::Game::Chess,
+        None => notate::perft::BoardGame::Chess,
     };
     let (start, _) = notate::perft::Start::new(game, fen).map_err(FenError::new_err)?;
     let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -188,7 +188,7 @@ fn looks_like_draughts_fen(fen: &str) -> bool {
 #[pymodule]
 fn _notate(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
-    m.add_class::<Game>()?;
+    m.add_class::<PyGame>()?;
     m.add_class::<Move>()?;
     m.add_class::<Eval>()?;
     m.add_class::<Diagnostic>()?;

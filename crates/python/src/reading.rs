@@ -10,13 +10,15 @@ use std::io;
 use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
-use notate::games::{ChessRules, DraughtsRules, Notate};
+use notate::games::Notate;
 use notate::input::{Format, Opened};
 use notate::pipeline::{Input, OncePerInput, Origin, Task};
 use notation::{Diagnostic as Found, GameReader, KeepRaw, ReadGame, ReadOptions};
+use pdn::DraughtsRules;
+use pgn::ChessRules;
 use pyo3::prelude::*;
 
-use crate::game::{Diagnostic, Game, NodeInfo, Read, prepare};
+use crate::game::{Diagnostic, NodeInfo, PyGame, Read, prepare};
 use crate::source;
 
 /// Games in flight between the reading thread and Python: enough to keep the workers
@@ -206,7 +208,7 @@ impl Games {
         this
     }
 
-    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Game>> {
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<PyGame>> {
         let mut guard = self.from.lock().unwrap_or_else(|p| p.into_inner());
         loop {
             let Some(from) = guard.as_mut() else {
@@ -222,7 +224,7 @@ impl Games {
                         nodes,
                         offset,
                     } = *game;
-                    return Ok(Some(Game::new(read, nodes, self.file.clone(), offset)));
+                    return Ok(Some(PyGame::new(read, nodes, self.file.clone(), offset)));
                 }
                 Ok(Sent::Orphans(found)) => {
                     self.orphans

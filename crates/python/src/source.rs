@@ -6,8 +6,10 @@ use std::io::{self, Read};
 use std::path::PathBuf;
 use std::sync::{Mutex, OnceLock};
 
-use notate::games::{self, ChessRules, DraughtsRules};
+use notate::games;
 use notate::input::{self, Format, Opened};
+use pdn::DraughtsRules;
+use pgn::ChessRules;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes};
@@ -137,7 +139,7 @@ pub fn game_type(variant: Option<&str>) -> PyResult<Option<pdn::GameType>> {
 
 /// The chess rules, for the life of the program.
 pub fn chess_rules() -> &'static ChessRules {
-    static CHESS: ChessRules = pgn::Chess;
+    static CHESS: ChessRules = pgn::ChessRules;
     &CHESS
 }
 
