@@ -27,10 +27,12 @@ use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use notation::{ReadOptions, WriteOptions};
 
-use notate::games::{self, Notate};
-use notate::input::{self, Format, Opened, Source};
-use notate::pipeline::{self, OncePerInput};
-use notate::{
+use collection::games::{self, Notate};
+use collection::input::{self, Format, Opened, Source};
+
+mod cli;
+use collection::pipeline::{self, OncePerInput};
+use collection::{
     check, dedupe, eco, fmt, html, json, parquet, perft, range, repair, scan, select, show, split,
     stats, svg,
 };
@@ -55,7 +57,7 @@ struct Inputs {
     paths: Vec<PathBuf>,
     /// Read every input as this format instead of guessing it from the name or content.
     #[arg(long, value_enum)]
-    format: Option<Format>,
+    format: Option<cli::Format>,
     /// Threads reading games [default: all cores]. Output stays in input order.
     #[arg(long, short, value_name = "N")]
     jobs: Option<usize>,
@@ -153,7 +155,7 @@ enum Command {
         #[arg(long)]
         invert: bool,
         #[command(flatten)]
-        criteria: select::Given,
+        criteria: cli::Criteria,
     },
     /// Write each game once: drop the games that repeat an earlier one.
     ///
@@ -172,11 +174,11 @@ enum Command {
         duplicates: Option<PathBuf>,
         /// What makes two games the same.
         #[arg(long, value_enum, default_value = "moves")]
-        by: dedupe::By,
+        by: cli::By,
         /// Which of the duplicates stays: the first, or the one with the most comments,
         /// variations and tags (written where the first stood).
         #[arg(long, value_enum, default_value = "first")]
-        keep: dedupe::Keep,
+        keep: cli::Keep,
     },
     /// Write every game as fmt does, with the ECO and Opening tags of its opening.
     ///
@@ -342,7 +344,7 @@ struct Pick {
     variant: Option<String>,
     /// Read the file as this format instead of guessing it.
     #[arg(long, value_enum)]
-    format: Option<Format>,
+    format: Option<cli::Format>,
 }
 
 /// What `split` splits by: one of the two.
@@ -407,14 +409,14 @@ fn main() -> ExitCode {
             rejects,
             invert,
             criteria,
-        } => run_select(&inputs, output, rejects, invert, &criteria),
+        } => run_select(&inputs, output, rejects, invert, &criteria.into()),
         Command::Dedupe {
             inputs,
             output,
             duplicates,
             by,
             keep,
-        } => run_dedupe(&inputs, output, duplicates, by, keep),
+        } => run_dedupe(&inputs, output, duplicates, by.into(), keep.into()),
         Command::Eco {
             inputs,
             output,
@@ -528,7 +530,7 @@ impl Run {
         };
         Ok(Run {
             sources,
-            format: inputs.format,
+            format: inputs.format.map(Format::from),
             variant: inputs.variant,
             jobs: jobs(inputs.jobs),
             quiet: inputs.quiet,
@@ -546,7 +548,11 @@ impl Run {
         let sources = std::mem::take(&mut self.sources);
         for source in &sources {
             self.progress.set_message(source.name.clone());
-            let result = input::open(source, self.format, &self.progress).and_then(|opened| {
+            let result = input::open(source, self.format, {
+                let bar = self.progress.clone();
+                move |n| bar.inc(n)
+            })
+            .and_then(|opened| {
                 if let (Some(variant), Format::Pgn) = (self.variant, opened.format) {
                     self.warn(&format!(
                         "{}: read as PGN (chess); --variant ({} draughts) is for draughts games",
@@ -1154,9 +1160,13 @@ fn run_parquet(
     let ranged = match range {
         Some(range) => {
             let (path, format) = match inputs.paths.as_slice() {
-                [path] if path.is_file() => {
-                    (path, inputs.format.or_else(|| Format::from_path(path)))
-                }
+                [path] if path.is_file() => (
+                    path,
+                    inputs
+                        .format
+                        .map(Format::from)
+                        .or_else(|| Format::from_path(path)),
+                ),
                 _ => {
                     complain("--range reads one file (not a folder, not standard input)");
                     return Err(Failure::Io);
@@ -1333,7 +1343,7 @@ fn run_show(pick: &Pick, view: show::View, to: Option<&PathBuf>) -> Result<ExitC
             name: target.to_owned(),
             path: (target != "-").then_some(path),
         };
-        let opened = input::open(&source, pick.format, &ProgressBar::hidden())
+        let opened = input::open(&source, pick.format.map(Format::from), |_| {})
             .map_err(|e| fail(format!("{target}: {e}")))?;
         let mut reader = opened.reader;
         // A draughts variant is the game type of the file's games that declare none.

@@ -6,9 +6,9 @@
 
 mod common;
 
+use collection::games::{self, Notate};
+use collection::html::{Board, Layout, fen_of, predict};
 use common::{Temp, code, root, run, stderr};
-use notate::games::{self, Notate};
-use notate::html::{Board, Layout, fen_of, predict};
 use notation::{GameReader, ReadOptions};
 use serde_json::Value;
 
@@ -44,7 +44,7 @@ fn by_id<'a>(elements: &'a [(String, Value)], id: &str) -> &'a Value {
     &elements.iter().find(|(i, _)| i == id).expect(id).1
 }
 
-/// A board of the page as `notate::html` holds it.
+/// A board of the page as `collection::html` holds it.
 fn layout(board: &Value) -> (Board, Layout) {
     let chess = board["fen"] == "chess";
     let kind = if chess {

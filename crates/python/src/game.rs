@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use notate::games::{Notate, walk_main_line};
+use collection::games::{Notate, walk_main_line};
 use notation::{Diagnostic as Found, GameTree as Tree, LineId, ReadGame, Severity};
 use pdn::DraughtsRules;
 use pgn::ChessRules;
@@ -170,7 +170,7 @@ impl PyGame {
     #[getter]
     fn final_fen(&self) -> Option<String> {
         with_read!(&self.read, |rules, read| {
-            notate::games::main_line_end(rules, &read.game).and_then(|p| rules.fen(&p))
+            collection::games::main_line_end(rules, &read.game).and_then(|p| rules.fen(&p))
         })
     }
 
@@ -226,11 +226,11 @@ impl PyGame {
     /// The game as `notate json` writes it, as a `dict`.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let mut text = String::from("{\"file\":");
-        notate::json::string(&self.file, &mut text);
+        collection::json::string(&self.file, &mut text);
         text.push_str(&format!(",\"game\":{},", self.number()));
         with_read!(&self.read, |rules, read| {
-            notate::json::write_game(rules, &read.game, &mut text);
-            notate::json::write_diagnostics(&read.diagnostics, &mut text);
+            collection::json::write_game(rules, &read.game, &mut text);
+            collection::json::write_diagnostics(&read.diagnostics, &mut text);
         });
         py.import("json")?.call_method1("loads", (text,))
     }

@@ -12,7 +12,7 @@ mod reading;
 mod source;
 mod tables;
 
-use notate::input::Format;
+use collection::input::Format;
 use notation::ReadOptions;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -110,8 +110,8 @@ fn check(
         let opened = given.open(forced)?;
         let (mut games, mut moves) = (0, 0);
         let mut found = Vec::new();
-        let mut once = notate::pipeline::OncePerInput::default();
-        let mut emit = |item: notate::check::Item, offset: u64| {
+        let mut once = collection::pipeline::OncePerInput::default();
+        let mut emit = |item: collection::check::Item, offset: u64| {
             games += item.games;
             moves += item.moves;
             for mut d in item.diagnostics {
@@ -124,18 +124,18 @@ fn check(
         };
         match opened.format {
             Format::Pgn => {
-                let task = notate::check::CheckTask {
+                let task = collection::check::CheckTask {
                     rules: source::chess_rules(),
                     options,
                 };
-                notate::pipeline::drive(&task, opened.reader, jobs, &mut emit)?;
+                collection::pipeline::drive(&task, opened.reader, jobs, &mut emit)?;
             }
             Format::Pdn => {
-                let task = notate::check::CheckTask {
+                let task = collection::check::CheckTask {
                     rules: source::draughts_rules(game_type),
                     options,
                 };
-                notate::pipeline::drive(&task, opened.reader, jobs, &mut emit)?;
+                collection::pipeline::drive(&task, opened.reader, jobs, &mut emit)?;
             }
         }
         Ok(((games, moves), found))
@@ -167,15 +167,15 @@ fn check(
 #[pyo3(signature = (fen, depth, variant=None))]
 fn perft(py: Python<'_>, fen: Option<&str>, depth: u32, variant: Option<&str>) -> PyResult<u64> {
     let game = match variant {
-        Some(name) => notate::perft::BoardGame::parse(name).map_err(NotationError::new_err)?,
+        Some(name) => collection::perft::BoardGame::parse(name).map_err(NotationError::new_err)?,
         None if fen.is_some_and(looks_like_draughts_fen) => {
-            notate::perft::BoardGame::Draughts(pdn::Variant::International)
+            collection::perft::BoardGame::Draughts(pdn::Variant::International)
         }
-        None => notate::perft::BoardGame::Chess,
+        None => collection::perft::BoardGame::Chess,
     };
-    let (start, _) = notate::perft::Start::new(game, fen).map_err(FenError::new_err)?;
+    let (start, _) = collection::perft::Start::new(game, fen).map_err(FenError::new_err)?;
     let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
-    Ok(py.detach(|| notate::perft::count(&start, depth, jobs)))
+    Ok(py.detach(|| collection::perft::count(&start, depth, jobs)))
 }
 
 /// Whether a FEN is a draughts FEN (`W:W31,32:B1,2`) rather than a chess one.

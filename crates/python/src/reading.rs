@@ -10,9 +10,9 @@ use std::io;
 use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
-use notate::games::Notate;
-use notate::input::{Format, Opened};
-use notate::pipeline::{Input, OncePerInput, Origin, Task};
+use collection::games::Notate;
+use collection::input::{Format, Opened};
+use collection::pipeline::{Input, OncePerInput, Origin, Task};
 use notation::{Diagnostic as Found, GameReader, KeepRaw, ReadGame, ReadOptions};
 use pdn::DraughtsRules;
 use pgn::ChessRules;
@@ -157,8 +157,11 @@ fn start(opened: Opened, game_type: Option<pdn::GameType>, options: ReadOptions)
         // The receiver is gone: the iterator was dropped, and the reading stops.
         let gone = || io::Error::from(io::ErrorKind::BrokenPipe);
         let mut once = OncePerInput::default();
-        let result =
-            notate::pipeline::drive(&task, opened.reader, jobs, &mut |item, before| match item {
+        let result = collection::pipeline::drive(
+            &task,
+            opened.reader,
+            jobs,
+            &mut |item, before| match item {
                 Item::Game(mut game) => {
                     renumber(&mut game.read, before);
                     to.send(Sent::Game(game)).map_err(|_| gone())
@@ -167,7 +170,8 @@ fn start(opened: Opened, game_type: Option<pdn::GameType>, options: ReadOptions)
                     found.retain(|d| once.keep(d));
                     to.send(Sent::Orphans(found)).map_err(|_| gone())
                 }
-            });
+            },
+        );
         if let Err(e) = result {
             if e.kind() != io::ErrorKind::BrokenPipe {
                 let _ = to.send(Sent::Failed(e));

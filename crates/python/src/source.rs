@@ -6,8 +6,8 @@ use std::io::{self, Read};
 use std::path::PathBuf;
 use std::sync::{Mutex, OnceLock};
 
-use notate::games;
-use notate::input::{self, Format, Opened};
+use collection::games;
+use collection::input::{self, Format, Opened};
 use pdn::DraughtsRules;
 use pgn::ChessRules;
 use pyo3::exceptions::{PyTypeError, PyValueError};

@@ -8,10 +8,10 @@ use std::sync::mpsc::{Receiver, sync_channel};
 use arrow_array::{RecordBatch, RecordBatchIterator, RecordBatchReader};
 use arrow_pyarrow::IntoPyArrow;
 use arrow_schema::{ArrowError, SchemaRef};
-use notate::input::Format;
-use notate::parquet::{Emitter, ParquetFiles, ParquetTask, Placing, Tables};
-use notate::pipeline::OncePerInput;
-use notate::range::ByteRange;
+use collection::input::Format;
+use collection::parquet::{Emitter, ParquetFiles, ParquetTask, Placing, Tables};
+use collection::pipeline::OncePerInput;
+use collection::range::ByteRange;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -71,7 +71,8 @@ impl Request {
                             ),
                         )
                     })?;
-                let (start, reader) = notate::range::open_range(std::fs::File::open(path)?, range)?;
+                let (start, reader) =
+                    collection::range::open_range(std::fs::File::open(path)?, range)?;
                 (format, Placing::From(start), reader)
             }
             _ => {
@@ -104,7 +105,7 @@ impl Request {
                     placing,
                     positions,
                 };
-                notate::pipeline::drive(&task, reader, jobs, &mut |item, before| {
+                collection::pipeline::drive(&task, reader, jobs, &mut |item, before| {
                     emitter.emit(item, before, &mut ignore)
                 })?;
             }
@@ -116,7 +117,7 @@ impl Request {
                     placing,
                     positions,
                 };
-                notate::pipeline::drive(&task, reader, jobs, &mut |item, before| {
+                collection::pipeline::drive(&task, reader, jobs, &mut |item, before| {
                     emitter.emit(item, before, &mut ignore)
                 })?;
             }

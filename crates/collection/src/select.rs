@@ -355,66 +355,49 @@ pub struct Criteria {
     warnings: bool,
 }
 
-/// The criteria of `select` as the command line gives them, before they are read: a game
+/// The criteria of `select` as a person writes them, before they are read: a game
 /// is selected when it matches all of them.
-#[derive(clap::Args, Clone, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Given {
     /// A tag test: `Name=value` (equal), `Name~text` (contains, ignoring case and
     /// accents), `Name>=value` (also `>`, `<`, `<=`, `!=`), `Name=LOW..HIGH`, `Name`
     /// (present), `!Name` (absent). Numbers, dates (`Date>=2020.01.01`), ECO codes and
     /// rounds compare as such. Repeatable: all must hold.
-    #[arg(long = "tag", value_name = "TEST")]
     pub tags: Vec<String>,
     /// White or Black contains NAME, ignoring case and accents. Repeatable: all must hold.
-    #[arg(long = "player", value_name = "NAME")]
     pub players: Vec<String>,
     /// The result: 1-0, 0-1, 1/2-1/2, *, or draughts' 2-0, 0-2, 1-1, 0-0 (a win is a
     /// win on either scale). Repeatable: any of them.
-    #[arg(long = "result", value_name = "RESULT")]
     pub results: Vec<String>,
     /// Plies in the main line: MIN..MAX, MIN.., ..MAX or N.
-    #[arg(long, value_name = "MIN..MAX")]
     pub plies: Option<String>,
     /// Moves in the main line (plies / 2, rounded up): MIN..MAX, MIN.., ..MAX or N.
-    #[arg(long, value_name = "MIN..MAX")]
     pub moves: Option<String>,
     /// The main line starts with these moves, compared as moves: "1. e4 c5 2. Nf3".
-    #[arg(long, value_name = "MOVES")]
     pub opening: Option<String>,
     /// A position of the main line: a FEN (chess: placement and side to move, placement
     /// alone for either side; draughts: either square notation, `?` for either side).
-    #[arg(long, value_name = "FEN")]
     pub position: Option<String>,
     /// A position of the main line has exactly this material: chess `KQRPPkqrp`
     /// (upper case White), draughts men and kings per side `W:3m1k B:2m`.
-    #[arg(long, value_name = "PIECES")]
     pub material: Option<String>,
     /// As --material, at least these pieces.
-    #[arg(long, value_name = "PIECES")]
     pub material_at_least: Option<String>,
     /// The main line ends in checkmate (chess).
-    #[arg(long)]
     pub checkmate: bool,
     /// The main line ends in stalemate (chess).
-    #[arg(long)]
     pub stalemate: bool,
     /// A main-line pawn promotes to a rook, bishop or knight (chess).
-    #[arg(long)]
     pub underpromotion: bool,
     /// A main-line position occurs a third time (chess).
-    #[arg(long)]
     pub threefold: bool,
     /// The main line reaches fifty moves without a capture or pawn move (chess).
-    #[arg(long)]
     pub fifty_moves: bool,
     /// Only games with an error (written as they were read).
-    #[arg(long)]
     pub with_errors: bool,
     /// Only games without an error.
-    #[arg(long)]
     pub without_errors: bool,
     /// Only games with a warning.
-    #[arg(long)]
     pub with_warnings: bool,
 }
 

@@ -36,7 +36,7 @@ use crate::games::walk_main_line;
 use crate::pipeline::{Input, Origin, Task};
 
 /// What makes two games the same.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum By {
     /// The same start position and the same main-line moves.
     Moves,
@@ -45,7 +45,7 @@ pub enum By {
 }
 
 /// Which of the duplicates stays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Keep {
     /// The first in input order.
     First,

@@ -33,7 +33,7 @@ impl BoardGame {
     /// `giveaway`, `racing-kings`, …).
     ///
     /// ```
-    /// use notate::perft::BoardGame;
+    /// use collection::perft::BoardGame;
     /// assert_eq!(BoardGame::parse("king-of-the-hill"), Ok(BoardGame::ChessVariant(pgn::Ruleset::KingOfTheHill)));
     /// assert_eq!(BoardGame::parse("Russian"), Ok(BoardGame::Draughts(pdn::Variant::Russian)));
     /// ```
@@ -154,7 +154,7 @@ pub fn run(
 /// The leaf count at `depth` from `start`, on up to `jobs` threads.
 ///
 /// ```
-/// use notate::perft::{BoardGame, Start, count};
+/// use collection::perft::{BoardGame, Start, count};
 /// let (start, _) = Start::new(BoardGame::Chess, None).map_err(std::io::Error::other)?;
 /// assert_eq!(count(&start, 3, 2), 8902);
 /// # Ok::<(), std::io::Error>(())

@@ -11,10 +11,8 @@ use std::fs::File;
 use std::io::{self, Cursor, Read};
 use std::path::{Path, PathBuf};
 
-use indicatif::ProgressBar;
-
 /// The notation of an input.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     /// Chess: Portable Game Notation.
     Pgn,
@@ -119,28 +117,34 @@ pub struct Opened {
     pub reader: Box<dyn Read + Send>,
 }
 
-/// Counts the bytes read from a file into the progress bar (before decompression, so
-/// that the bar's total is the files' sizes on disk).
-struct Counted<R> {
+/// Tells `on_read` the bytes read from a file (before decompression, so that a progress
+/// bar's total is the files' sizes on disk).
+struct Counted<R, F> {
     inner: R,
-    progress: ProgressBar,
+    on_read: F,
 }
 
-impl<R: Read> Read for Counted<R> {
+impl<R: Read, F: FnMut(u64)> Read for Counted<R, F> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
-        self.progress.inc(n as u64);
+        (self.on_read)(n as u64);
         Ok(n)
     }
 }
 
-/// Opens a source: raw bytes, decompression by magic number, format.
-pub fn open(source: &Source, forced: Option<Format>, progress: &ProgressBar) -> io::Result<Opened> {
+/// Opens a source: raw bytes, decompression by magic number, format. `on_read` is told
+/// the size of every read of a file's raw bytes, for a progress bar (standard input's
+/// are not counted: its size is unknown).
+pub fn open(
+    source: &Source,
+    forced: Option<Format>,
+    on_read: impl FnMut(u64) + Send + 'static,
+) -> io::Result<Opened> {
     let raw: Box<dyn Read + Send> = match &source.path {
         None => Box::new(io::stdin()),
         Some(path) => Box::new(Counted {
             inner: File::open(path)?,
-            progress: progress.clone(),
+            on_read,
         }),
     };
     open_stream(raw, source.path.as_deref(), forced)
@@ -150,7 +154,7 @@ pub fn open(source: &Source, forced: Option<Format>, progress: &ProgressBar) -> 
 /// magic number, its format forced, else named by `path`, else guessed from its content.
 ///
 /// ```
-/// use notate::input::{Format, open_stream};
+/// use collection::input::{Format, open_stream};
 /// let opened = open_stream(Box::new(&b"1. 32-28 19-23 *"[..]), None, None)?;
 /// assert_eq!(opened.format, Format::Pdn);
 /// # Ok::<(), std::io::Error>(())
