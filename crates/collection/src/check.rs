@@ -6,6 +6,10 @@ use notation::{Diagnostic, ReadOptions, Severity};
 
 use crate::games::Notate;
 use crate::pipeline::{Input, OncePerInput, Origin, Task};
+use std::time::Instant;
+
+use crate::job::{Ended, Job, Stopped, with_rules};
+use crate::pipeline;
 
 /// What one game (or the text outside games) gives.
 pub struct Item {
@@ -104,4 +108,51 @@ impl Summary {
         }
         Ok(())
     }
+}
+
+/// `notate check`: reads every game of the job's inputs, plays every move, and writes
+/// each diagnostic (`name:line:column: …`, unless `quiet`) and then a summary line to
+/// `out`. The job's games have errors when a diagnostic is an error.
+///
+/// # Errors
+/// [`Stopped::Closed`] when whoever reads `out` went away.
+pub fn run(
+    job: &mut Job<'_>,
+    options: ReadOptions,
+    quiet: bool,
+    out: &mut dyn Write,
+) -> Result<Ended, Stopped> {
+    let started = Instant::now();
+    let mut summary = Summary::default();
+    job.each(|source, opened, job| {
+        summary.files += 1;
+        let mut once = OncePerInput::default();
+        with_rules!(opened.format, job.variant, |rules| {
+            let task = CheckTask { rules, options };
+            pipeline::drive(&task, opened.reader, job.jobs, &mut |item, offset| {
+                summary.emit(item, offset, &source.name, &mut once, quiet, out)
+            })
+        })
+    })?;
+    let seconds = started.elapsed().as_secs_f64();
+    let Summary {
+        files,
+        games,
+        moves,
+        errors,
+        warnings,
+    } = summary;
+    let line = writeln!(
+        out,
+        "files={files} games={games} moves={moves} errors={errors} warnings={warnings} games/s={:.0}",
+        games as f64 / seconds.max(1e-9)
+    );
+    if let Err(e) = line {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            return Err(Stopped::Closed);
+        }
+        job.failed = true;
+    }
+    job.flush(out)?;
+    Ok(job.ended(errors > 0))
 }

@@ -31,8 +31,11 @@ use std::path::PathBuf;
 use notation::{Diagnostic, GameReader, GameTree, KeepRaw, LineId, ReadOptions};
 
 use crate::boards::Boards;
+use crate::fmt::Named;
 use crate::fmt::{Fate, as_written, fate_of_reading};
 use crate::games::walk_main_line;
+use crate::job::{Ended, Job, Stopped, with_rules};
+use crate::pipeline;
 use crate::pipeline::{Input, Origin, Task};
 
 /// What makes two games the same.
@@ -707,6 +710,79 @@ impl<'o> Emitter<'o> {
         }
         Ok(())
     }
+}
+
+/// `notate dedupe`: writes each game of the job's inputs once to `out`, as it was read,
+/// dropping the games that repeat an earlier one (`by` what, keeping which: `keep`);
+/// the dropped games go to `duplicates` when given. Says the tally as a warning at the
+/// end. The job's games have errors when one could not be read, or was too large to hold.
+///
+/// # Errors
+/// [`Stopped::Failed`] when the duplicates' spill file cannot be made (reported);
+/// [`Stopped::Closed`] when whoever reads an output went away.
+pub fn run(
+    job: &mut Job<'_>,
+    by: By,
+    keep: Keep,
+    out: &mut dyn Write,
+    mut duplicates: Option<Named<'_>>,
+) -> Result<Ended, Stopped> {
+    let mut emitter = Emitter::new(
+        &mut *out,
+        duplicates.as_mut().map(|d| &mut *d.out as &mut dyn Write),
+        keep,
+    )
+    .map_err(|e| {
+        job.report.error(&e.to_string());
+        Stopped::Failed
+    })?;
+    job.each(|source, opened, job| {
+        with_rules!(opened.format, job.variant, |rules| {
+            let task = DedupeTask {
+                rules,
+                read: ReadOptions::default(),
+                by,
+            };
+            pipeline::drive(&task, opened.reader, job.jobs, &mut |item, offset| {
+                emitter.emit(item, offset, &source.name, &mut job.say())
+            })
+        })
+    })?;
+    if let Err(e) = emitter.finish() {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            return Err(Stopped::Closed);
+        }
+        job.report.error(&format!("writing the output: {e}"));
+        job.failed = true;
+    }
+    let (games, dropped, unreadable, lost) = (
+        emitter.games,
+        emitter.dropped,
+        emitter.unreadable,
+        emitter.lost,
+    );
+    drop(emitter);
+    job.flush(out)?;
+    if let Some(duplicates) = &mut duplicates {
+        job.flush(duplicates.out)?;
+    }
+    let mut line = format!(
+        "{games} games, {} written, {dropped} duplicates dropped",
+        games - dropped - lost
+    );
+    if let Some(duplicates) = &duplicates {
+        line.push_str(&format!(" (to {})", duplicates.path.display()));
+    }
+    if unreadable > 0 {
+        line.push_str(&format!(
+            "; {unreadable} could not be read (written as read, not compared)"
+        ));
+    }
+    if lost > 0 {
+        line.push_str(&format!("; {lost} too large to hold, left out"));
+    }
+    job.report.warning(&line);
+    Ok(job.ended(unreadable + lost > 0))
 }
 
 #[cfg(test)]

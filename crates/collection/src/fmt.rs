@@ -21,6 +21,11 @@ use notation::{
 use crate::games::Notate;
 use crate::large::{IoText, LARGE_GAME_BYTES, is_large, read_tree, try_copy};
 use crate::pipeline::{Input, Origin, Task};
+use std::path::Path;
+
+use crate::input::Format;
+use crate::job::{Ended, Job, Stopped, with_rules};
+use crate::pipeline;
 
 /// What became of a game.
 pub enum Fate {
@@ -475,4 +480,103 @@ fn write_tree<G: Notate>(
     };
     export_len(rules, &game, write)?;
     write_game_to(rules, &game, write, out)
+}
+
+/// An output a job writes games to, named for what it says of them.
+pub struct Named<'a> {
+    /// Where the games go.
+    pub out: &'a mut dyn Write,
+    /// Its path, for the job's messages.
+    pub path: &'a Path,
+}
+
+/// `notate fmt` (and `eco`, which is `fmt` with its own edit): writes every game of the
+/// job's inputs to `out` in the export format (`reduced`: the reduced one), with the
+/// edits `edit` makes to each game, each change it reports a warning. A game that cannot
+/// be read goes to `rejects` as written, else through to `out` unchanged, with a warning.
+/// `pdn_note` is said once when a draughts input is read (what the edit does not do
+/// there). The job's games have errors when one could not be read, or was too large to
+/// hold.
+///
+/// # Errors
+/// [`Stopped::Closed`] when whoever reads an output went away.
+pub fn run<E>(
+    job: &mut Job<'_>,
+    out: &mut dyn Write,
+    mut rejects: Option<Named<'_>>,
+    reduced: bool,
+    edit: E,
+    pdn_note: Option<&str>,
+) -> Result<Ended, Stopped>
+where
+    E: Inspect<pgn::ChessRules, Verdict = Vec<String>>
+        + Inspect<pdn::DraughtsRules, Verdict = Vec<String>>
+        + Copy,
+{
+    let (mut written, mut unreadable, mut lost) = (0, 0, 0);
+    let mut noted = false;
+    job.each(|source, opened, job| {
+        with_rules!(opened.format, job.variant, |rules| {
+            let write = WriteOptions {
+                reduced,
+                ..rules.write_options()
+            };
+            // The emitter reads large games again as the workers read them.
+            let read = ReadOptions::default();
+            if opened.format == Format::Pdn
+                && let Some(note) = pdn_note
+                && !std::mem::replace(&mut noted, true)
+            {
+                job.report.warning(&format!("{}: {note}", source.name));
+            }
+            let task = FmtTask {
+                rules,
+                read,
+                write,
+                inspect: edit,
+            };
+            let mut emitter = Emitter::new(
+                &mut *out,
+                rejects.as_mut().map(|r| &mut *r.out as &mut dyn Write),
+                rules,
+                read,
+                write,
+            );
+            let result = pipeline::drive(&task, opened.reader, job.jobs, &mut |item, offset| {
+                let (repairs, item) = item.take_verdict();
+                if matches!(item.fate, Fate::Written) {
+                    let number = item.index + offset + 1;
+                    for change in repairs {
+                        job.report
+                            .warning(&format!("{}: game {number}: {change}", source.name));
+                    }
+                }
+                emitter.emit(item, offset, &source.name, &mut job.say())
+            });
+            written += emitter.written;
+            unreadable += emitter.unreadable;
+            lost += emitter.lost;
+            result
+        })
+    })?;
+    job.flush(out)?;
+    if let Some(rejects) = &mut rejects {
+        job.flush(rejects.out)?;
+    }
+    if unreadable > 0 {
+        let place = match &rejects {
+            Some(rejects) => format!("moved to {}", rejects.path.display()),
+            None => "passed through unchanged".to_owned(),
+        };
+        job.report.warning(&format!(
+            "{written} games written, {unreadable} that could not be read {place}"
+        ));
+    }
+    if lost > 0 {
+        // Said even when quiet: these games are in neither the output nor the rejects.
+        job.report.error(&format!(
+            "{lost} games too large to hold were left out of the output"
+        ));
+    }
+    Ok(job.ended(unreadable + lost > 0))
 }

@@ -29,6 +29,8 @@ use std::io::{self, Write};
 use notation::{Diagnostic, GameReader, KeepRaw, LineId, Player, ReadOptions, Severity};
 
 use crate::games::{Notate, apply_setup};
+use crate::job::{Ended, Job, Stopped, with_rules};
+use crate::pipeline;
 use crate::pipeline::{Input, OncePerInput, Origin, Task};
 
 /// The page up to the symbols' definitions: the head, the style, the viewer's markup.
@@ -955,6 +957,43 @@ fn text(s: &str, out: &mut String) {
             c => out.push(c),
         }
     }
+}
+
+/// `notate html`: writes one page to `out` that lists every game of the job's inputs and
+/// shows the one picked on a board. The job's games have errors when one has an error
+/// diagnostic.
+///
+/// # Errors
+/// [`Stopped::Failed`] when the page cannot be begun (reported); [`Stopped::Closed`] when
+/// whoever reads `out` went away.
+pub fn run(job: &mut Job<'_>, options: ReadOptions, out: &mut dyn Write) -> Result<Ended, Stopped> {
+    let title = match job.sources.as_slice() {
+        [one] => one.name.clone(),
+        sources => format!("{} inputs", sources.len()),
+    };
+    let mut emitter = match Emitter::start(&mut *out, &title) {
+        Ok(emitter) => emitter,
+        Err(e) => {
+            job.report.error(&format!("writing the output: {e}"));
+            return Err(Stopped::Failed);
+        }
+    };
+    job.each(|source, opened, job| {
+        emitter.input(&source.name);
+        with_rules!(opened.format, job.variant, |rules| {
+            let task = HtmlTask { rules, options };
+            pipeline::drive(&task, opened.reader, job.jobs, &mut |item, offset| {
+                emitter.emit(item, offset, &mut |m| job.report.warning(&m))
+            })
+        })
+    })?;
+    let errors = emitter.errors;
+    if let Err(e) = emitter.finish() {
+        job.report.error(&format!("writing the output: {e}"));
+        job.failed = true;
+    }
+    job.flush(out)?;
+    Ok(job.ended(errors > 0))
 }
 
 #[cfg(test)]

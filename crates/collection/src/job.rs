@@ -151,6 +151,17 @@ impl<'r> Job<'r> {
         }
     }
 
+    /// Says a message as the emitters give them: an error (`true`) or a warning.
+    pub fn say(&self) -> impl FnMut(String, bool) + '_ {
+        move |message, error| {
+            if error {
+                self.report.error(&message);
+            } else {
+                self.report.warning(&message);
+            }
+        }
+    }
+
     /// How the job ended: [`Ended::game_errors`] as `game_errors` says.
     pub fn ended(&self, game_errors: bool) -> Ended {
         Ended {
@@ -160,18 +171,18 @@ impl<'r> Job<'r> {
     }
 }
 
-/// Calls `$body` with `$rules` bound to the rules of `$format` ([`crate::chess`] for PGN,
-/// [`crate::draughts`] for PDN: draughts games that declare no type read as `$variant`
+/// Calls `$body` with `$rules` bound to the rules of `$format` (chess for PGN, draughts
+/// for PDN: draughts games that declare no type read as `$variant`
 /// when given).
 macro_rules! with_rules {
     ($format:expr, $variant:expr, |$rules:ident| $body:expr) => {
         match $format {
             $crate::input::Format::Pgn => {
-                let $rules = &$crate::chess();
+                let $rules = &$crate::games::chess();
                 $body
             }
             $crate::input::Format::Pdn => {
-                let $rules = &$crate::draughts($variant);
+                let $rules = &$crate::games::draughts($variant);
                 $body
             }
         }

@@ -22,7 +22,9 @@ use notation::{
 use pgn::openings::{Classifier, Opening};
 
 use crate::games::{Notate, apply_setup};
+use crate::job::{Job, Stopped, with_rules};
 use crate::large::{IoText, LARGE_GAME_BYTES, is_large, read_tree, try_copy};
+use crate::pipeline;
 use crate::pipeline::{Input, OncePerInput, Origin, Task};
 
 /// What the JSON is written to: a `String`, or the output itself through [`IoText`],
@@ -845,6 +847,43 @@ impl<G: Notate> Emitter<'_, G> {
         self.out.write_all(body.as_bytes())?;
         self.out.write_all(b"\n")
     }
+}
+
+/// `notate json`: writes every game of the job's inputs to `out` as a line of JSON. The
+/// job's games have errors when one has an error diagnostic.
+///
+/// # Errors
+/// [`Stopped::Closed`] when whoever reads `out` went away.
+pub fn run(
+    job: &mut Job<'_>,
+    options: ReadOptions,
+    out: &mut dyn Write,
+) -> Result<crate::job::Ended, Stopped> {
+    let mut errors = 0;
+    job.each(|source, opened, job| {
+        let mut file = String::new();
+        string(&source.name, &mut file);
+        with_rules!(opened.format, job.variant, |rules| {
+            let task = JsonTask { rules, options };
+            let mut emitter = Emitter {
+                out: &mut *out,
+                rules,
+                read: options,
+                name: source.name.clone(),
+                file,
+                errors: 0,
+                games: 0,
+                once: OncePerInput::default(),
+            };
+            let result = pipeline::drive(&task, opened.reader, job.jobs, &mut |item, offset| {
+                emitter.emit(item, offset, &mut |m| job.report.warning(&m))
+            });
+            errors += emitter.errors;
+            result
+        })
+    })?;
+    job.flush(out)?;
+    Ok(job.ended(errors > 0))
 }
 
 #[cfg(test)]

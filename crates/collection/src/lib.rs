@@ -14,6 +14,7 @@ pub mod fold;
 pub mod games;
 pub mod html;
 pub mod input;
+pub mod job;
 pub mod json;
 pub mod large;
 pub mod parquet;

@@ -23,6 +23,14 @@ use notation::{
 
 use crate::games::{Notate, walk_main_line_playing};
 use crate::pipeline::{Input, OncePerInput, Origin, Task};
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use crate::input::Format;
+use crate::job::{Ended, Job, Stopped, with_rules};
+use crate::pipeline;
+use crate::range::{self, ByteRange};
 
 /// A batch is handed on once its rows hold about this many bytes of text (one worker
 /// reading a whole input alone would otherwise build it in one batch).
@@ -1273,6 +1281,156 @@ impl Emitter<'_> {
             ),
         };
     }
+}
+
+/// The games of one uncompressed file's byte range (`notate parquet --range`), opened.
+pub struct Ranged {
+    /// The file's name, as diagnostics give it.
+    pub name: String,
+    /// Its format.
+    pub format: Format,
+    /// The offset at which the range's reading starts (its first sure game boundary).
+    pub start: u64,
+    /// Exactly the range's bytes.
+    pub reader: Box<dyn Read + Send>,
+}
+
+/// Opens a byte range of the one file `paths` names, read as `format` (else as its name
+/// says: the middle of a file cannot be sniffed the way its start can).
+///
+/// # Errors
+/// A message: `paths` is not one file, its format is not known, or the range cannot be
+/// opened ([`range::open_range`]).
+pub fn open_ranged(
+    paths: &[PathBuf],
+    format: Option<Format>,
+    range: ByteRange,
+) -> Result<Ranged, String> {
+    let (path, format) = match paths {
+        [path] if path.is_file() => (path, format.or_else(|| Format::from_path(path))),
+        _ => return Err("--range reads one file (not a folder, not standard input)".to_owned()),
+    };
+    let Some(format) = format else {
+        return Err(format!(
+            "{}: --range cannot tell PGN from PDN by the name; give --format",
+            path.display()
+        ));
+    };
+    let (start, reader) = File::open(path)
+        .and_then(|file| range::open_range(file, range))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(Ranged {
+        name: path.display().to_string(),
+        format,
+        start,
+        reader,
+    })
+}
+
+/// The Parquet files a job writes to, on disk.
+pub type Files = ParquetFiles<io::BufWriter<File>, io::BufWriter<File>>;
+
+/// Creates the games table's file at `games`, and the positions table's at `positions`
+/// when given.
+///
+/// # Errors
+/// A message naming the file that cannot be made.
+pub fn create_files(games: &Path, positions: Option<&Path>) -> Result<Files, String> {
+    let create = |path: &Path, schema| {
+        File::create(path)
+            .map_err(|e| e.to_string())
+            .and_then(|file| {
+                ParquetWriter::new(io::BufWriter::with_capacity(1 << 20, file), schema)
+                    .map_err(|e| e.to_string())
+            })
+            .map_err(|e| format!("{}: {e}", path.display()))
+    };
+    Ok(ParquetFiles {
+        games: create(games, columnar::games_schema())?,
+        positions: match positions {
+            Some(path) => Some(create(path, columnar::positions_schema())?),
+            None => None,
+        },
+    })
+}
+
+/// `notate parquet`: writes every game of the job's inputs (or of `ranged`, one file's
+/// byte range, instead) as rows of `files`, closes them, and says how many games were
+/// written to `output` as a warning. The job's games have errors when one has an error
+/// diagnostic.
+///
+/// # Errors
+/// [`Stopped::Failed`] when the files cannot be finished (reported); [`Stopped::Closed`]
+/// does not happen (nothing is written to a pipe).
+pub fn run(
+    job: &mut Job<'_>,
+    options: ReadOptions,
+    mut files: Files,
+    ranged: Option<Ranged>,
+    output: &Path,
+) -> Result<Ended, Stopped> {
+    let (mut rows, mut errors) = (0, 0);
+    let mut write = |name: &str,
+                     format: Format,
+                     placing: Placing,
+                     reader: Box<dyn Read + Send>,
+                     job: &Job<'_>|
+     -> io::Result<()> {
+        with_rules!(format, job.variant, |rules| {
+            let task = ParquetTask {
+                rules,
+                options,
+                name,
+                placing,
+                positions: files.positions.is_some(),
+            };
+            let mut emitter = Emitter {
+                tables: &mut files,
+                name: name.to_owned(),
+                placing,
+                once: OncePerInput::default(),
+                rows: 0,
+                errors: 0,
+            };
+            let result = pipeline::drive(&task, reader, job.jobs, &mut |item, before| {
+                emitter.emit(item, before, &mut |m| job.report.warning(&m))
+            });
+            rows += emitter.rows;
+            errors += emitter.errors;
+            result
+        })
+    };
+    match ranged {
+        Some(Ranged {
+            name,
+            format,
+            start,
+            reader,
+        }) => {
+            if let Err(e) = write(&name, format, Placing::From(start), reader, job) {
+                job.report.error(&format!("{name}: {e}"));
+                job.failed = true;
+            }
+        }
+        None => job.each(|source, opened, job| {
+            write(
+                &source.name,
+                opened.format,
+                Placing::Whole,
+                opened.reader,
+                job,
+            )
+        })?,
+    }
+    if let Err(e) = files.close() {
+        job.report.error(&format!("{}: {e}", output.display()));
+        return Err(Stopped::Failed);
+    }
+    job.report.warning(&format!(
+        "{rows} games written to {} ({errors} with errors)",
+        output.display()
+    ));
+    Ok(job.ended(errors > 0))
 }
 
 #[cfg(test)]

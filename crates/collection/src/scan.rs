@@ -7,6 +7,10 @@ use std::ops::{AddAssign, ControlFlow};
 use notation::{At, Dialect, Nag, RawGame, RawValue, ReadOptions, Skip, Visitor};
 
 use crate::pipeline::{Input, Origin, Task};
+use std::io::Write;
+
+use crate::job::{Ended, Job, Stopped, with_rules};
+use crate::pipeline;
 
 /// Counts for `scan`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -87,4 +91,33 @@ impl Task for ScanTask {
         sink(counts)?;
         Ok(counts.games)
     }
+}
+
+/// `notate scan`: reads the structure of every game of the job's inputs (no move is
+/// played) and writes the counts to `out` in one line.
+///
+/// # Errors
+/// [`Stopped::Closed`] when whoever reads `out` went away.
+pub fn run(job: &mut Job<'_>, out: &mut dyn Write) -> Result<Ended, Stopped> {
+    let mut counts = Counts::default();
+    job.each(|_, opened, job| {
+        let dialect = with_rules!(opened.format, job.variant, |rules| {
+            notation::Rules::dialect(rules)
+        });
+        let task = ScanTask { dialect };
+        pipeline::drive(&task, opened.reader, job.jobs, &mut |c, _| {
+            counts += c;
+            Ok(())
+        })
+    })?;
+    let line = writeln!(
+        out,
+        "games={} tags={} sans={} nags={} comments={} variations={}",
+        counts.games, counts.tags, counts.moves, counts.nags, counts.comments, counts.variations
+    )
+    .and_then(|()| out.flush());
+    if line.is_err() {
+        return Err(Stopped::Closed);
+    }
+    Ok(job.ended(false))
 }

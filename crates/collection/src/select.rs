@@ -26,10 +26,15 @@ use notation::{
 use pgn::openings::Eco;
 
 use crate::boards::{Boards, End};
+use crate::fmt::{self as fmt_job, FmtTask};
 use crate::fmt::{Emitter, Fate, Inspect, Item, Text};
 use crate::fold::{contains_folded, fold};
 use crate::games::Notate;
 use crate::games::walk_main_line;
+use crate::input::Format;
+use crate::job::{Ended, Job, Stopped, with_rules};
+use crate::pipeline;
+use notation::ReadOptions;
 
 /// An inclusive range of counts, either end open.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -827,6 +832,97 @@ impl Tally {
         }
         line
     }
+}
+
+/// Why criteria cannot be used with the formats' rules: a pattern (a FEN, material) that
+/// neither chess nor draughts (with `variant`) reads is a mistake, not a criterion that no
+/// game meets. The message says what each format makes of it.
+///
+/// # Errors
+/// The message, for the person who wrote the criteria.
+pub fn check_readable(
+    criteria: &Criteria,
+    variant: Option<pdn::GameType>,
+    invert: bool,
+) -> Result<(), String> {
+    let (chess, draughts) = (crate::games::chess(), crate::games::draughts(variant));
+    let in_chess = Selection::new(&chess, criteria, invert);
+    let in_draughts = Selection::new(&draughts, criteria, invert);
+    for (chess, draughts) in in_chess
+        .unreadable()
+        .into_iter()
+        .zip(in_draughts.unreadable())
+    {
+        if let (Some(chess), Some(draughts)) = (chess, draughts) {
+            return Err(format!("{chess}; {draughts}"));
+        }
+    }
+    Ok(())
+}
+
+/// `notate select`: writes the games of the job's inputs that match every criterion (with
+/// `invert`, those that do not) to `out` in the export format; a game that cannot be read
+/// goes to `rejects` as written (see [`Tally`]). Says the tally as a warning at the end.
+/// The job's games have errors when one could not be read, or was too large to hold.
+///
+/// # Errors
+/// [`Stopped::Closed`] when whoever reads an output went away.
+pub fn run(
+    job: &mut Job<'_>,
+    criteria: &Criteria,
+    invert: bool,
+    out: &mut dyn Write,
+    mut rejects: Option<&mut dyn Write>,
+) -> Result<Ended, Stopped> {
+    let mut tally = Tally {
+        invert,
+        wants_errors: criteria.wants_errors(),
+        rejects: rejects.is_some(),
+        ..Tally::default()
+    };
+    let mut noted = [false; 2];
+    job.each(|source, opened, job| {
+        with_rules!(opened.format, job.variant, |rules| {
+            let selection = Selection::new(rules, criteria, invert);
+            let note = &mut noted[usize::from(opened.format == Format::Pdn)];
+            for why in selection.unreadable().into_iter().flatten() {
+                if !*note {
+                    job.report.warning(&format!(
+                        "{why}: no {} game matches it",
+                        match opened.format {
+                            Format::Pgn => "PGN",
+                            Format::Pdn => "PDN",
+                        }
+                    ));
+                }
+            }
+            *note = true;
+            let read = ReadOptions::default();
+            let write = rules.write_options();
+            let task = FmtTask {
+                rules,
+                read,
+                write,
+                inspect: selection,
+            };
+            let mut emitter = fmt_job::Emitter::new(
+                &mut *out,
+                rejects.as_mut().map(|r| &mut **r as &mut dyn Write),
+                rules,
+                read,
+                write,
+            );
+            pipeline::drive(&task, opened.reader, job.jobs, &mut |item, offset| {
+                tally.emit(item, &mut emitter, offset, &source.name, &mut job.say())
+            })
+        })
+    })?;
+    job.flush(out)?;
+    if let Some(rejects) = &mut rejects {
+        job.flush(*rejects)?;
+    }
+    job.report.warning(&tally.summary());
+    Ok(job.ended(tally.unreadable + tally.lost > 0))
 }
 
 #[cfg(test)]

@@ -8,6 +8,10 @@ use notation::{GameReader, GameTree as Tree, KeepRaw, LineId, ReadOptions, Rules
 use crate::games::Notate;
 use crate::perft::{BoardGame, Start};
 use crate::svg;
+use std::path::PathBuf;
+
+use crate::input::{self, Format, Source};
+use crate::job::with_rules;
 
 /// A chess position as a diagram: ranks 8 to 1, files a to h, FEN letters for pieces,
 /// `.` for empty squares; then whose turn it is, the variant when it is not standard chess
@@ -288,6 +292,74 @@ fn game_text<G: Notate>(rules: &G, at: &AtPly<G>) -> Option<String> {
     }
     out.push_str(&diagram);
     Some(out)
+}
+
+/// A position `show` or `svg` shows, and the warnings its reading gave that are not in it.
+pub struct Shown {
+    /// The text diagram or the SVG picture.
+    pub text: String,
+    /// What reading a FEN forgave, for an SVG picture (a text diagram says it itself).
+    pub warnings: Vec<String>,
+}
+
+/// The position `target` names as `view` shows it: a FEN (of the game `variant` names,
+/// else guessed from the FEN), or a file (`-`: standard input, read as `format` when
+/// given) whose game `game` (from 1) is shown after `ply` plies of its main line (all of
+/// them when `None`); a draughts `variant` is then the game type of its games that
+/// declare none.
+///
+/// # Errors
+/// A message: the file cannot be read, the game or ply is not there, the FEN or the
+/// variant does not read.
+pub fn pick(
+    target: &str,
+    variant: Option<&str>,
+    format: Option<Format>,
+    game: u64,
+    ply: Option<usize>,
+    view: View,
+) -> Result<Shown, String> {
+    let path = PathBuf::from(target);
+    if target == "-" || path.is_file() {
+        let source = Source {
+            name: target.to_owned(),
+            path: (target != "-").then_some(path),
+        };
+        let opened = input::open(&source, format, |_| {}).map_err(|e| format!("{target}: {e}"))?;
+        let mut reader = opened.reader;
+        // A draughts variant is the game type of the file's games that declare none.
+        let game_type = match variant {
+            Some(name) => match BoardGame::parse(name)? {
+                BoardGame::Draughts(_) => Some(crate::games::parse_game_type(name)?),
+                BoardGame::Chess | BoardGame::Chess960 | BoardGame::ChessVariant(_) => None,
+            },
+            None => None,
+        };
+        let text = with_rules!(opened.format, game_type, |rules| game_view(
+            rules,
+            &mut reader,
+            game.max(1),
+            ply,
+            view
+        ))
+        .map_err(|e| format!("{target}: {e}"))?;
+        Ok(Shown {
+            text,
+            warnings: Vec::new(),
+        })
+    } else {
+        let game = variant.map(BoardGame::parse).transpose()?;
+        match view {
+            View::Text => Ok(Shown {
+                text: fen_diagram(target, game)?,
+                warnings: Vec::new(),
+            }),
+            View::Svg(_) => {
+                let (text, warnings) = fen_view(target, game, view)?;
+                Ok(Shown { text, warnings })
+            }
+        }
+    }
 }
 
 #[cfg(test)]

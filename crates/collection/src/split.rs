@@ -25,7 +25,12 @@ use std::path::{Path, PathBuf};
 use notation::{ReadGame, Tags};
 
 use crate::fmt::Inspect;
+use crate::fmt::{self as fmt_job, FmtTask};
 use crate::games::Notate;
+use crate::input::Format;
+use crate::job::{Ended, Job, Stopped, with_rules};
+use crate::pipeline;
+use notation::ReadOptions;
 
 /// How many files are open at once: far below the usual limit of open files (1,024 on
 /// Linux), with room for the inputs and the rest.
@@ -349,6 +354,110 @@ impl Write for SplitFiles {
         }
         Ok(())
     }
+}
+
+/// Makes `out_dir` for `split` when it does not exist.
+///
+/// # Errors
+/// A message naming the folder: it exists and is not a folder, or cannot be made.
+pub fn prepare_out_dir(out_dir: &Path) -> Result<(), String> {
+    match std::fs::metadata(out_dir) {
+        Ok(meta) if meta.is_dir() => Ok(()),
+        Ok(_) => Err(format!(
+            "{}: --out-dir exists and is not a folder",
+            out_dir.display()
+        )),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            std::fs::create_dir_all(out_dir).map_err(|e| format!("{}: {e}", out_dir.display()))
+        }
+        Err(e) => Err(format!("{}: {e}", out_dir.display())),
+    }
+}
+
+/// `notate split`: writes the games of the job's inputs into files of `out_dir` named
+/// after each game's key (`by`), in input order, and then each file written with its
+/// number of games and a summary line to `out`. A game that cannot be read goes to its
+/// key's file as written, with a warning. The job's games have errors when one could not
+/// be read, or was too large to hold.
+///
+/// # Errors
+/// [`Stopped::Closed`] when whoever reads `out` went away.
+pub fn run(
+    job: &mut Job<'_>,
+    out_dir: PathBuf,
+    by: &SplitBy,
+    out: &mut dyn Write,
+) -> Result<Ended, Stopped> {
+    let mut files = SplitFiles::new(out_dir, by);
+    let (mut written, mut unreadable, mut lost) = (0, 0, 0);
+    job.each(|source, opened, job| {
+        let ext = match opened.format {
+            Format::Pgn => "pgn",
+            Format::Pdn => "pdn",
+        };
+        with_rules!(opened.format, job.variant, |rules| {
+            let write = rules.write_options();
+            let read = ReadOptions::default();
+            let task = FmtTask {
+                rules,
+                read,
+                write,
+                inspect: KeyOf(by),
+            };
+            let mut emitter = fmt_job::Emitter::new(&mut files, None, rules, read, write);
+            let result = pipeline::drive(&task, opened.reader, job.jobs, &mut |item, offset| {
+                let (key, item) = item.take_verdict();
+                emitter.out.route(ext, key);
+                let before = emitter.written + emitter.unreadable;
+                emitter.emit(item, offset, &source.name, &mut job.say())?;
+                if emitter.written + emitter.unreadable > before {
+                    emitter.out.count_game(ext);
+                }
+                Ok(())
+            });
+            written += emitter.written;
+            unreadable += emitter.unreadable;
+            lost += emitter.lost;
+            result
+        })
+    })?;
+    let report = match files.finish() {
+        Ok(report) => report,
+        Err(e) => {
+            job.report.error(&e.to_string());
+            job.failed = true;
+            Vec::new()
+        }
+    };
+    let mut lines = || -> io::Result<()> {
+        for (path, games) in &report {
+            let noun = if *games == 1 { "game" } else { "games" };
+            writeln!(out, "{games} {noun} → {}", path.display())?;
+        }
+        let passed = if unreadable > 0 {
+            format!(", {unreadable} of them passed through unchanged (they could not be read)")
+        } else {
+            String::new()
+        };
+        let games = written + unreadable;
+        let files = report.len();
+        writeln!(
+            out,
+            "{games} {} in {files} {}{passed}",
+            if games == 1 { "game" } else { "games" },
+            if files == 1 { "file" } else { "files" },
+        )?;
+        out.flush()
+    };
+    if lines().is_err() {
+        return Err(Stopped::Closed);
+    }
+    if lost > 0 {
+        job.report.error(&format!(
+            "{lost} games too large to hold were left out of the files"
+        ));
+    }
+    Ok(job.ended(unreadable + lost > 0))
 }
 
 #[cfg(test)]

@@ -9,6 +9,8 @@ use notation::{GameReader, KeepRaw, LineId, Player, ReadOptions, Severity};
 use pgn::openings::Eco;
 
 use crate::games::Notate;
+use crate::job::{Ended, Job, Stopped, with_rules};
+use crate::pipeline;
 use crate::pipeline::{Input, Origin, Task};
 
 /// How many plies name an opening.
@@ -249,4 +251,36 @@ fn opening<G: Notate>(rules: &G, game: &notation::GameTree<G::Move>) -> Option<S
         rules.play(&mut position, &node.mv);
     }
     Some(text)
+}
+
+/// `notate stats`: reads every game of the job's inputs and writes the statistics to
+/// `out`.
+///
+/// # Errors
+/// [`Stopped::Closed`] when whoever reads `out` went away.
+pub fn run(job: &mut Job<'_>, out: &mut dyn Write) -> Result<Ended, Stopped> {
+    let mut total = Stats::default();
+    job.each(|_, opened, job| {
+        let mut this = Stats {
+            files: 1,
+            ..Stats::default()
+        };
+        let result = with_rules!(opened.format, job.variant, |rules| {
+            let task = StatsTask {
+                rules,
+                options: ReadOptions::default(),
+            };
+            pipeline::drive(&task, opened.reader, job.jobs, &mut |s, _| {
+                this.merge(s);
+                Ok(())
+            })
+        });
+        this.end_input();
+        total.merge(this);
+        result
+    })?;
+    if total.write(out).and_then(|()| out.flush()).is_err() {
+        return Err(Stopped::Closed);
+    }
+    Ok(job.ended(false))
 }

@@ -1,8 +1,333 @@
 //! The command line's own types: what clap parses into, before it is handed to the
 //! library ([`collection`]), which knows no command line.
 
-use clap::{Args, ValueEnum};
-use collection::{dedupe, input, select};
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use collection::{dedupe, input, range, select, split};
+
+/// Check, format, scan and convert PGN (chess) and PDN (draughts) game collections.
+///
+/// Inputs are files, folders (read recursively for .pgn and .pdn files) and `-` for
+/// standard input; .gz, .bz2 and .zst files are decompressed on the fly. The format comes
+/// from the file name, else from the content; --format forces it.
+#[derive(Parser)]
+#[command(name = "notate", version, about, long_about)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The inputs and how to read them: shared by the subcommands that read games.
+#[derive(Args, Clone)]
+pub struct Inputs {
+    /// Files or folders (read recursively); `-` for standard input.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Read every input as this format instead of guessing it from the name or content.
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    /// Threads reading games [default: all cores]. Output stays in input order.
+    #[arg(long, short, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Print less: no progress bar and no warnings on standard error (for `check`, only
+    /// the summary).
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Read draughts games that have no GameType tag as this game type, whatever their
+    /// moves (a tag in the file still wins, with a warning where it differs): a variant
+    /// (international, english, italian, pool, spanish, russian, brazilian, canadian,
+    /// portuguese, czech, turkish, thai, frisian, spantsiretti) or a GameType (25,
+    /// 20,W,10,10,N1,0). Without it, the game type of such games is inferred.
+    #[arg(long, value_name = "NAME|GAMETYPE", value_parser = collection::games::parse_game_type)]
+    pub variant: Option<pdn::GameType>,
+}
+
+// `select`'s criteria make its variant large; the command is parsed once.
+#[allow(clippy::large_enum_variant)]
+#[derive(Subcommand)]
+pub enum Command {
+    /// Read every game, play every move, report each diagnostic.
+    ///
+    /// Prints `path:line:column: error|warning: message (game N)` for each diagnostic and
+    /// a summary line. Exits 0 when there is no error, 1 when there is one, 2 for usage
+    /// or I/O failures.
+    Check {
+        #[command(flatten)]
+        inputs: Inputs,
+        /// Treat every departure from the standard's import format as an error.
+        #[arg(long)]
+        strict: bool,
+    },
+    /// Write every game in the export format (PGN) or the PDN writing form.
+    ///
+    /// A game that cannot be read is never dropped: it is passed through as written, with
+    /// a warning, or moved to --rejects. Exits 1 when a game could not be read.
+    Fmt {
+        #[command(flatten)]
+        inputs: Inputs,
+        /// Write to this file instead of standard output.
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// The reduced export format: the seven tag roster, no comments, no glyphs, no
+        /// variations.
+        #[arg(long)]
+        reduced: bool,
+        /// Write games that cannot be read here (as written) instead of into the output.
+        #[arg(long, value_name = "FILE")]
+        rejects: Option<PathBuf>,
+        /// Make the Result tag and the termination marker agree with each other and with
+        /// the board (checkmate, stalemate; a draughts side that cannot move), each change
+        /// a warning. Where the board decides nothing and they disagree, the tag follows
+        /// the marker.
+        #[arg(long)]
+        fix_results: bool,
+        /// Add a PlyCount tag (the plies of the main line), or correct a wrong one (with
+        /// a warning).
+        #[arg(long)]
+        plycount: bool,
+    },
+    /// Write the games into files named after a key of each game, in input order.
+    ///
+    /// `--by TAG` (a tag's value: White, Event, …), `--by eco1|eco2|eco3` (the first
+    /// characters of the ECO tag), `--by year` (of the Date tag), or `--games N` (files
+    /// `1.pgn`, `2.pgn`, … of N games each). Games without the key go to `unknown.pgn`
+    /// (`.pdn`). Prints each file written with its number of games, then a summary.
+    /// A game that cannot be read goes to its key's file as written, with a warning.
+    Split {
+        #[command(flatten)]
+        inputs: Inputs,
+        /// The folder of the files (created if missing; files of the same names in it
+        /// are replaced).
+        #[arg(long, value_name = "DIR")]
+        out_dir: PathBuf,
+        #[command(flatten)]
+        key: SplitKey,
+    },
+    /// Write the games that match every criterion, in the export format.
+    ///
+    /// Prints `N of M games selected` on standard error. A game that cannot be read is
+    /// never selected (unless --with-errors asks for such games): it is reported, and
+    /// written to --rejects when given (else, with --invert, to the output), so that
+    /// `select` and `select --invert` together hold every game. Exits 1 when a game
+    /// could not be read. See README.md for each criterion.
+    Select {
+        #[command(flatten)]
+        inputs: Inputs,
+        /// Write to this file instead of standard output.
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Write the games that cannot be read here, as written.
+        #[arg(long, value_name = "FILE")]
+        rejects: Option<PathBuf>,
+        /// Write the games that do not match instead.
+        #[arg(long)]
+        invert: bool,
+        #[command(flatten)]
+        criteria: Criteria,
+    },
+    /// Write each game once: drop the games that repeat an earlier one.
+    ///
+    /// Duplicates have the same start position and main-line moves (--by moves), or the
+    /// same final position after as many plies (--by position); tags, comments and
+    /// variations do not count. Prints how many were dropped on standard error.
+    Dedupe {
+        #[command(flatten)]
+        inputs: Inputs,
+        /// Write to this file instead of standard output.
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Write the dropped games here, so that the output and this file together hold
+        /// every game.
+        #[arg(long, value_name = "FILE")]
+        duplicates: Option<PathBuf>,
+        /// What makes two games the same.
+        #[arg(long, value_enum, default_value = "moves")]
+        by: By,
+        /// Which of the duplicates stays: the first, or the one with the most comments,
+        /// variations and tags (written where the first stood).
+        #[arg(long, value_enum, default_value = "first")]
+        keep: Keep,
+    },
+    /// Write every game as fmt does, with the ECO and Opening tags of its opening.
+    ///
+    /// The opening is the deepest position of the main line that a named line of
+    /// lichess's table of openings ends in (positions compare, so transpositions are
+    /// found). Tags a game has stay unless --overwrite, with a warning where they differ
+    /// from what the moves say; a game whose opening is not found gets no tags. Draughts
+    /// games are written as fmt writes them. Exits 1 when a game could not be read.
+    Eco {
+        #[command(flatten)]
+        inputs: Inputs,
+        /// Write to this file instead of standard output.
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Replace the ECO and Opening tags a game has with what its moves say.
+        #[arg(long)]
+        overwrite: bool,
+    },
+    /// Read structure only (tags, move tokens, comments, glyphs, variations) and print
+    /// counts. No move is checked: the fast path.
+    Scan {
+        #[command(flatten)]
+        inputs: Inputs,
+    },
+    /// Write each game as one line of JSON (JSON Lines); see README.md for the fields.
+    ///
+    /// Exits 1 when a game has an error (its diagnostics say which).
+    Json {
+        #[command(flatten)]
+        inputs: Inputs,
+        /// Write to this file instead of standard output.
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Treat every departure from the standard's import format as an error.
+        #[arg(long)]
+        strict: bool,
+    },
+    /// Write one self-contained HTML page that lists the games and shows the one picked on
+    /// a board, with its moves, comments, glyphs and variations, and the FEN of the position.
+    ///
+    /// No network: the style, the script and the pieces are in the page. A game with an
+    /// error is listed with its moves up to the error and its diagnostics. Exits 1 when a
+    /// game has an error.
+    Html {
+        #[command(flatten)]
+        inputs: Inputs,
+        /// Write to this file instead of standard output.
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Treat every departure from the standard's import format as an error.
+        #[arg(long)]
+        strict: bool,
+    },
+    /// Write the games as a Parquet table, one row per game (and with `--positions`, one
+    /// row per main-line position in another), for DuckDB, Polars, pandas and Spark.
+    ///
+    /// Every game is a row, one with errors too (its moves up to the error, `errors` > 0).
+    /// README.md lists the columns. Exits 1 when a game has an error.
+    Parquet {
+        #[command(flatten)]
+        inputs: Inputs,
+        /// The games table to write.
+        #[arg(long, short, value_name = "FILE", required = true)]
+        output: PathBuf,
+        /// Also write the positions table to this file.
+        #[arg(long, value_name = "FILE")]
+        positions: Option<PathBuf>,
+        /// Read only the games of this byte range of one uncompressed file: those from the
+        /// first sure game boundary at or after START to the first at or after END (END
+        /// left out: to the end). The ranges 0..a, a..b, …, z.. of any cut points hold
+        /// every game of the file once, with the offsets a whole read gives; the `game`
+        /// column is null, and diagnostics count lines from the byte where the range's
+        /// reading starts, that first boundary (`file@BOUNDARY:line:column: …`).
+        #[arg(long, value_name = "START..END")]
+        range: Option<range::ByteRange>,
+        /// Treat every departure from the standard's import format as an error.
+        #[arg(long)]
+        strict: bool,
+    },
+    /// Print statistics: games, plies, results, variants, tags, openings, diagnostics.
+    Stats {
+        #[command(flatten)]
+        inputs: Inputs,
+    },
+    /// Count the leaves of the legal-move tree (perft), for chess, its variants or draughts.
+    ///
+    /// `notate perft 5`, `notate perft "FEN" 5`, `notate perft --variant english 8`,
+    /// `notate perft --variant crazyhouse "2k5/8/8/8/8/8/8/4K3[Qn] w - -" 2`.
+    /// The count is the last line printed.
+    Perft {
+        /// The game: chess (default), chess960, a chess variant (crazyhouse, atomic,
+        /// antichess or giveaway, kingofthehill, threecheck or 3check, horde, racingkings:
+        /// as a PGN Variant tag names it), a draughts variant (international, english,
+        /// italian, pool, spanish, russian, brazilian, canadian, portuguese, czech,
+        /// turkish, thai, frisian, spantsiretti), or a PDN GameType number. A FEN is read
+        /// by that game's rules.
+        #[arg(long, default_value = "chess", value_name = "NAME")]
+        variant: String,
+        /// An optional FEN (one argument, quoted, or its fields as separate arguments),
+        /// then the depth.
+        #[arg(required = true, num_args = 1.., value_name = "[FEN] DEPTH")]
+        args: Vec<String>,
+        /// Print each first move with its count.
+        #[arg(long)]
+        divide: bool,
+        /// Threads [default: all cores].
+        #[arg(long, short, value_name = "N")]
+        jobs: Option<usize>,
+    },
+    /// Show a position as a text diagram: a FEN, or a game of a file after some plies.
+    Show {
+        #[command(flatten)]
+        pick: Pick,
+    },
+    /// Draw a position as an SVG picture: a FEN, or a game of a file after some plies.
+    ///
+    /// Chess: the last move, a king in check, and the [%csl] squares and [%cal] arrows of
+    /// the comments after that move (the board only: a crazyhouse position's pieces in
+    /// hand and three-check's checks are not drawn; show prints them). Draughts (every board: 8×8, 10×10, 12×12, 10×8,
+    /// Turkish): men and kings, the last move with a capture's path and the pieces it
+    /// took.
+    Svg {
+        #[command(flatten)]
+        pick: Pick,
+        /// Write to this file instead of standard output.
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Turn the board: Black (the second player) at the bottom.
+        #[arg(long)]
+        flip: bool,
+        /// The picture's width in pixels.
+        #[arg(long, default_value_t = 400, value_name = "PX",
+              value_parser = clap::value_parser!(u32).range(16..=20_000))]
+        size: u32,
+        /// Files and ranks around the board.
+        #[arg(long)]
+        coordinates: bool,
+        /// Draughts: each playing square's number (or algebraic name, in games written so).
+        #[arg(long)]
+        numbers: bool,
+    },
+}
+
+/// Which position `show` and `svg` show: a FEN, or a game of a file after some plies.
+#[derive(Args, Clone)]
+pub struct Pick {
+    /// A FEN (chess, or draughts `W:W31-50:B1-20`), or a file (`-` for standard input).
+    /// (A FEN may also be given as its fields, unquoted.) A chess FEN with pieces in hand
+    /// (`[Qn]`) is crazyhouse, one with check counters (`+1+0`) three-check.
+    #[arg(required = true, num_args = 1.., value_name = "FEN|FILE")]
+    pub target: Vec<String>,
+    /// Which game of the file, from 1.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub game: u64,
+    /// The position after this many plies of the main line [default: all].
+    #[arg(long, value_name = "K")]
+    pub ply: Option<usize>,
+    /// The game of a FEN (as for perft: chess, chess960, a chess variant such as
+    /// crazyhouse or atomic, a draughts variant), guessed from the FEN otherwise; for a
+    /// file, the game type of its draughts games that declare none (as for check; a chess
+    /// game's variant is its Variant tag's).
+    #[arg(long, value_name = "NAME")]
+    pub variant: Option<String>,
+    /// Read the file as this format instead of guessing it.
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+}
+
+/// What `split` splits by: one of the two.
+#[derive(Args, Clone)]
+#[group(required = true, multiple = false)]
+pub struct SplitKey {
+    /// Files of N games each, named 1, 2, … in input order.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub games: Option<u64>,
+    /// The key: a tag name (its value, as written: White, Event, Site…), eco1, eco2,
+    /// eco3 (the first 1, 2 or 3 characters of the ECO tag) or year (of the Date tag).
+    #[arg(long, value_name = "TAG|eco1|eco2|eco3|year", value_parser = split::parse_by)]
+    pub by: Option<split::SplitBy>,
+}
 
 /// The notation of an input (the library's [`input::Format`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
