@@ -1,15 +1,103 @@
 //! `notate check`: read every game, play every move, report every diagnostic.
 
 use std::io::{self, Write};
-
-use notation::{Diagnostic, ReadOptions, Severity};
-
-use crate::games::Notate;
-use crate::pipeline::{Input, OncePerInput, Origin, Task};
 use std::time::Instant;
 
+use notation::{Diagnostic, GameReader, KeepRaw, ReadOptions, Rules, Severity};
+
 use crate::job::{Ended, Job, Stopped, with_rules};
-use crate::pipeline;
+use crate::pipeline::{self, Input, OncePerInput, Origin, Task};
+use crate::rules::FormatRules;
+
+/// What `check` needs of a game's rules beyond [`FormatRules`]: a way to read every game
+/// and play every move.
+pub trait Check: FormatRules {
+    /// Reads every game of `input`, passing each one's counts and diagnostics to `each`;
+    /// returns the diagnostics outside any game.
+    ///
+    /// The default builds each game with [`GameReader`]; rules with a faster way to play
+    /// every move without building a tree (a validating visitor) use it here.
+    fn check_stream(
+        &self,
+        mut input: Input<'_>,
+        options: ReadOptions,
+        each: &mut dyn FnMut(Checked) -> io::Result<()>,
+    ) -> io::Result<Vec<Diagnostic>>
+    where
+        Self: Sized,
+    {
+        let reader = input.reader(self.dialect(), options);
+        let mut reader = GameReader::from_reader(self, reader).keep_raw(KeepRaw::Never);
+        while let Some(game) = reader.read_game()? {
+            each(Checked {
+                moves: game.game.node_count() as u64,
+                diagnostics: game.diagnostics,
+            })?;
+        }
+        let orphans = reader.take_orphans();
+        let buffer = reader.into_reader().into_vec();
+        input.give_back(buffer);
+        Ok(orphans)
+    }
+}
+
+/// What checking one game found.
+pub struct Checked {
+    /// Moves played, variations included.
+    pub moves: u64,
+    /// Warnings and errors, in input order.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Check for pgn::ChessRules {
+    /// Checks with the chess crate's validating visitor: every move is resolved and
+    /// played, variations included, without building a tree.
+    fn check_stream(
+        &self,
+        mut input: Input<'_>,
+        options: ReadOptions,
+        each: &mut dyn FnMut(Checked) -> io::Result<()>,
+    ) -> io::Result<Vec<Diagnostic>> {
+        let reader = input.reader(self.dialect(), options);
+        let mut reader = pgn::ValidatingReader::from_reader(reader);
+        while let Some(game) = reader.read_game()? {
+            each(Checked {
+                moves: game.plies,
+                diagnostics: game.diagnostics,
+            })?;
+        }
+        let orphans = reader.take_orphans();
+        let buffer = reader.into_reader().into_vec();
+        input.give_back(buffer);
+        Ok(orphans)
+    }
+}
+
+impl Check for pdn::DraughtsRules {
+    /// Checks with the draughts crate's validating visitor: every move is read and
+    /// played with these rules, variations included, without building a tree.
+    fn check_stream(
+        &self,
+        mut input: Input<'_>,
+        options: ReadOptions,
+        each: &mut dyn FnMut(Checked) -> io::Result<()>,
+    ) -> io::Result<Vec<Diagnostic>> {
+        let reader = input.reader(self.dialect(), options);
+        let mut reader = pdn::ValidatingReader::from_reader(reader, *self);
+        while let Some(game) = reader.read_game()? {
+            each(Checked {
+                moves: game.plies,
+                diagnostics: game.diagnostics,
+            })?;
+        }
+        let orphans = reader.take_orphans();
+        let buffer = reader.into_reader().into_vec();
+        input.give_back(buffer);
+        Ok(orphans)
+    }
+}
+
+impl Check for notation::RawRules {}
 
 /// What one game (or the text outside games) gives.
 pub struct Item {
@@ -29,7 +117,7 @@ pub struct CheckTask<'r, G> {
     pub options: ReadOptions,
 }
 
-impl<G: Notate> Task for CheckTask<'_, G> {
+impl<G: Check> Task for CheckTask<'_, G> {
     type Item = Item;
 
     fn run(

@@ -24,19 +24,66 @@
 
 use std::collections::{HashMap, HashSet};
 use std::fs::{File, OpenOptions};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::PathBuf;
 
 use notation::{Diagnostic, GameReader, GameTree, KeepRaw, LineId, ReadOptions};
 
-use crate::boards::Boards;
 use crate::fmt::Named;
 use crate::fmt::{Fate, as_written, fate_of_reading};
-use crate::games::walk_main_line;
 use crate::job::{Ended, Job, Stopped, with_rules};
+use crate::mainline;
 use crate::pipeline;
 use crate::pipeline::{Input, Origin, Task};
+use crate::rules::FormatRules;
+
+/// What `dedupe` needs of a game's rules beyond [`FormatRules`]: a move's identity, and
+/// how a chunk's games are digested.
+pub trait Digest: FormatRules {
+    /// Feeds a move's identity to a hasher: the move on the board, not how it was
+    /// written or which reading of the game read it.
+    fn hash_move<H: Hasher>(&self, mv: &Self::Move, hasher: &mut H);
+
+    /// Digests every game of `input`, handing each to `each`; returns the diagnostics
+    /// outside any game. The default reads each game into its tree ([`digest_trees`]);
+    /// rules with a faster way to play every move use it here.
+    fn digest_stream(
+        &self,
+        input: Input<'_>,
+        options: ReadOptions,
+        by: By,
+        each: &mut EachGame<'_>,
+    ) -> io::Result<Vec<Diagnostic>>
+    where
+        Self: Sized,
+    {
+        digest_trees(self, input, options, by, each)
+    }
+}
+
+impl Digest for pgn::ChessRules {
+    fn hash_move<H: Hasher>(&self, mv: &pgn::Move, hasher: &mut H) {
+        mv.hash(hasher);
+    }
+
+    /// With the validating visitor: every move played, no tree built.
+    fn digest_stream(
+        &self,
+        input: Input<'_>,
+        options: ReadOptions,
+        by: By,
+        each: &mut EachGame<'_>,
+    ) -> io::Result<Vec<Diagnostic>> {
+        digest_chess(input, options, by, each)
+    }
+}
+
+impl Digest for pdn::DraughtsRules {
+    fn hash_move<H: Hasher>(&self, mv: &pdn::PdnMove, hasher: &mut H) {
+        mv.get().hash(hasher);
+    }
+}
 
 /// What makes two games the same.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,7 +175,7 @@ pub struct DedupeTask<'r, G> {
     pub by: By,
 }
 
-impl<G: Boards> Task for DedupeTask<'_, G> {
+impl<G: Digest> Task for DedupeTask<'_, G> {
     type Item = Item;
 
     fn run(
@@ -191,7 +238,7 @@ fn text_of(raw: Option<&[u8]>) -> (Vec<u8>, Fate) {
 pub type EachGame<'a> = dyn FnMut(Digested, &mut [Diagnostic]) -> io::Result<()> + 'a;
 
 /// Digests every game of `input` from its tree: for rules with no faster way.
-pub fn digest_trees<G: Boards>(
+pub fn digest_trees<G: Digest>(
     rules: &G,
     mut input: Input<'_>,
     options: ReadOptions,
@@ -229,7 +276,7 @@ pub fn digest_trees<G: Boards>(
 }
 
 /// A game's digest from its tree; `None` when its start cannot be set up.
-fn digest_tree<G: Boards>(rules: &G, game: &GameTree<G::Move>, by: By) -> Option<u128> {
+fn digest_tree<G: Digest>(rules: &G, game: &GameTree<G::Move>, by: By) -> Option<u128> {
     let mut bytes = Bytes::default();
     match by {
         By::Moves => {
@@ -253,7 +300,7 @@ fn digest_tree<G: Boards>(rules: &G, game: &GameTree<G::Move>, by: By) -> Option
         By::Position => {
             let mut plies = 0u64;
             let mut last = None;
-            let walked = walk_main_line(rules, rules.start(game)?, game, |position, mv| {
+            let walked = mainline::walk(rules, rules.start(game)?, game, |position, mv| {
                 match mv {
                     Some(_) => plies += 1,
                     None => last = rules.fen(position),

@@ -11,7 +11,7 @@ use notation::{GameTree, ReadGame};
 use pgn::openings::Eco;
 
 use crate::fmt::Inspect;
-use crate::games::Notate;
+use crate::rules::FormatRules;
 
 /// `eco`'s edit of each game: its opening's tags, set (`overwrite`) or added where missing.
 #[derive(Clone, Copy, Debug)]
@@ -20,7 +20,7 @@ pub struct SetOpening {
     pub overwrite: bool,
 }
 
-impl<G: Notate> Inspect<G> for SetOpening {
+impl<G: FormatRules> Inspect<G> for SetOpening {
     /// Warnings: the tags kept that differ from what the moves say.
     type Verdict = Vec<String>;
 
@@ -41,7 +41,7 @@ impl<G: Notate> Inspect<G> for SetOpening {
 /// Sets a game's `ECO` and `Opening` tags to its opening's, if it is found: all of them
 /// with `overwrite`, else only those it lacks. Gives a warning for each tag kept that
 /// differs from the opening.
-pub fn set_opening_tags<G: Notate>(
+pub fn set_opening_tags<G: FormatRules>(
     rules: &G,
     game: &mut GameTree<G::Move>,
     overwrite: bool,
@@ -84,7 +84,7 @@ mod tests {
     use notation::{GameReader, ReadOptions};
 
     fn game(pgn: &str) -> GameTree<pgn::Move> {
-        let rules = crate::games::chess();
+        let rules = crate::rules::chess();
         GameReader::new(&rules, pgn.as_bytes(), ReadOptions::default())
             .next()
             .expect("a game")
@@ -94,7 +94,7 @@ mod tests {
 
     #[test]
     fn tags_are_added_kept_or_overwritten() {
-        let rules = crate::games::chess();
+        let rules = crate::rules::chess();
         let najdorf = "1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 *";
         let mut bare = game(najdorf);
         assert!(set_opening_tags(&rules, &mut bare, false).is_empty());
@@ -131,7 +131,7 @@ mod tests {
 
     #[test]
     fn a_game_whose_opening_is_not_found_keeps_its_tags() {
-        let rules = crate::games::chess();
+        let rules = crate::rules::chess();
         let mut none = game(
             "[ECO \"A00\"]\n[SetUp \"1\"]\n[FEN \"8/8/4k3/8/8/4K3/4P3/8 w - - 0 1\"]\n\n1. Kd3 *",
         );

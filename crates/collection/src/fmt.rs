@@ -18,9 +18,9 @@ use notation::{
     WriteError, WriteOptions, export_len, write_game, write_game_to, write_text_to,
 };
 
-use crate::games::Notate;
 use crate::large::{IoText, LARGE_GAME_BYTES, is_large, read_tree, try_copy};
 use crate::pipeline::{Input, Origin, Task};
+use crate::rules::FormatRules;
 use std::path::Path;
 
 use crate::input::Format;
@@ -94,7 +94,7 @@ impl<M, V> Item<M, V> {
 /// A look at each game as it is read, in the worker, before it is written: to edit it
 /// (`fmt --fix-results`) or to judge it (`split`'s key), the verdict travelling with
 /// the game's [`Item`] to the emitter, which gets them in input order.
-pub trait Inspect<G: Notate>: Sync {
+pub trait Inspect<G: FormatRules>: Sync {
     /// What is learnt of a game.
     type Verdict: Send + Default;
 
@@ -132,7 +132,7 @@ pub trait Inspect<G: Notate>: Sync {
 }
 
 /// No inspection: `fmt` as it is.
-impl<G: Notate> Inspect<G> for () {
+impl<G: FormatRules> Inspect<G> for () {
     type Verdict = ();
 
     fn inspect(&self, _: &G, _: &mut ReadGame<G::Move>) {}
@@ -150,7 +150,7 @@ pub struct FmtTask<'r, G, I = ()> {
     pub inspect: I,
 }
 
-impl<G: Notate, I: Inspect<G>> Task for FmtTask<'_, G, I>
+impl<G: FormatRules, I: Inspect<G>> Task for FmtTask<'_, G, I>
 where
     G::Move: Send,
 {
@@ -360,7 +360,7 @@ pub struct Emitter<'o, G, O> {
     pub lost: u64,
 }
 
-impl<'o, G: Notate, O: Write> Emitter<'o, G, O> {
+impl<'o, G: FormatRules, O: Write> Emitter<'o, G, O> {
     /// An emitter writing to `out` (and unreadable games to `rejects` when given) games
     /// read with `rules` and `read`, in the export format as `write` says; nothing
     /// written yet.
@@ -468,7 +468,7 @@ impl<'o, G: Notate, O: Write> Emitter<'o, G, O> {
 
 /// Writes a large game that cannot be written as it is read from its tree, read again
 /// from its bytes (lent, and given back unchanged): nothing is written when it cannot be.
-fn write_tree<G: Notate>(
+fn write_tree<G: FormatRules>(
     rules: &G,
     bytes: &mut Vec<u8>,
     read: ReadOptions,

@@ -23,15 +23,17 @@
 //! diagnostics.
 
 use std::collections::HashMap;
-use std::fmt::{self, Write as _};
+use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use notation::{Diagnostic, GameReader, KeepRaw, LineId, Player, ReadOptions, Severity};
 
-use crate::games::{Notate, apply_setup};
+use crate::escape::{html_text, script_string, script_strings};
 use crate::job::{Ended, Job, Stopped, with_rules};
+use crate::mainline::apply_setup;
 use crate::pipeline;
 use crate::pipeline::{Input, OncePerInput, Origin, Task};
+use crate::rules::FormatRules;
 
 /// The page up to the symbols' definitions: the head, the style, the viewer's markup.
 const PAGE: &str = include_str!("html/page.html");
@@ -44,6 +46,31 @@ const SCRIPT: &str = include_str!("html/viewer.js");
 /// but the space (which ends the cells), and what HTML or JSON would escape.
 const CELL_NAMES: &[u8] =
     b"!#$%()*+,-./0123456789:;=?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[]^_`abcdefghijklmnopqrstuvwxyz{|}~";
+
+/// What `html` needs of a game's rules beyond [`FormatRules`]: a position as the page
+/// holds it.
+pub trait Snapshots: FormatRules {
+    /// A position as the page holds it (its board, its cells, its FEN), when the rules
+    /// know positions (the default: they do not).
+    fn snapshot(&self, position: &Self::Position) -> Option<Snapshot> {
+        let _ = position;
+        None
+    }
+}
+
+impl Snapshots for pgn::ChessRules {
+    fn snapshot(&self, position: &pgn::Position) -> Option<Snapshot> {
+        Some(Snapshot::chess(position))
+    }
+}
+
+impl Snapshots for pdn::DraughtsRules {
+    fn snapshot(&self, board: &pdn::PdnPosition) -> Option<Snapshot> {
+        Some(Snapshot::draughts(board.position()))
+    }
+}
+
+impl Snapshots for notation::RawRules {}
 
 /// The board a position is drawn on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -303,16 +330,6 @@ fn counter(s: &str) -> Option<u32> {
     s.parse().ok()
 }
 
-/// Writes `s` as a JSON string that can stand inside a `<script>` element
-/// ([`json::script_string`](crate::json::script_string)).
-pub fn string<W: fmt::Write>(s: &str, out: &mut W) {
-    crate::json::script_string(s, out);
-}
-
-fn strings<W: fmt::Write>(list: &[String], out: &mut W) {
-    crate::json::script_strings(list, out);
-}
-
 /// The layouts of the boards met so far, each made once.
 #[derive(Default)]
 pub struct Layouts {
@@ -424,7 +441,7 @@ pub struct HtmlTask<'r, G> {
     pub options: ReadOptions,
 }
 
-impl<G: Notate> Task for HtmlTask<'_, G> {
+impl<G: Snapshots> Task for HtmlTask<'_, G> {
     type Item = Item;
 
     fn run(
@@ -446,10 +463,10 @@ impl<G: Notate> Task for HtmlTask<'_, G> {
             let (board, plies) = write_game(self.rules, &game.game, &mut layouts, &mut body);
             let mut row = String::with_capacity(128);
             for tag in ["White", "Black", "Event", "Date", "Site", "Round"] {
-                string(game.game.tags.get(tag).unwrap_or(""), &mut row);
+                script_string(game.game.tags.get(tag).unwrap_or(""), &mut row);
                 row.push(',');
             }
-            string(game.game.result.as_str(), &mut row);
+            script_string(game.game.result.as_str(), &mut row);
             let _ = write!(row, ",{plies}");
             sink(Item {
                 index: game.index,
@@ -497,7 +514,7 @@ struct Frame<P> {
 /// not rebuilt so, `"n"` the move number and side to move at the start, `"c"` the main
 /// line's comments, `"m"` the main line, `"u"` the unread movetext), each with a comma
 /// after. Returns the board of its start and the plies of its main line.
-pub fn write_game<G: Notate>(
+pub fn write_game<G: Snapshots>(
     rules: &G,
     game: &notation::GameTree<G::Move>,
     layouts: &mut Layouts,
@@ -511,20 +528,20 @@ pub fn write_game<G: Notate>(
     let board = snapshot.as_ref().map(|s| s.board);
     if let (Some(start), Some(snap)) = (&start, &snapshot) {
         out.push_str("\"s\":");
-        string(&snap.cells, out);
+        script_string(&snap.cells, out);
         out.push_str(",\"f\":[");
         let fields = snap.fields();
         for (i, f) in fields.iter().enumerate() {
             if i > 0 {
                 out.push(',');
             }
-            string(f, out);
+            script_string(f, out);
         }
         out.push_str("],");
         let layout = layouts.get(snap.board);
         if fen_of(&snap.board, layout, &snap.cells, &fields) != snap.fen {
             out.push_str("\"F\":");
-            string(&snap.fen, out);
+            script_string(&snap.fen, out);
             out.push(',');
         }
         let second = rules.turn(start) == Player::Second;
@@ -536,7 +553,7 @@ pub fn write_game<G: Notate>(
         );
     }
     out.push_str("\"c\":");
-    strings(&game.line(LineId::MAIN).comments, out);
+    script_strings(&game.line(LineId::MAIN).comments, out);
     out.push_str(",\"m\":");
     match start {
         Some(start) => lines(
@@ -551,7 +568,7 @@ pub fn write_game<G: Notate>(
     }
     out.push_str(",\"u\":");
     match &game.tail {
-        Some(tail) => string(&tail.text, out),
+        Some(tail) => script_string(&tail.text, out),
         None => out.push_str("null"),
     }
     out.push(',');
@@ -562,7 +579,7 @@ pub fn write_game<G: Notate>(
 /// stack: a line is an array of moves, a move `[text, changes, glyphs, comments,
 /// comments before it (a variation's first move), FEN, variation…]`, its trailing zeros
 /// left out when it has no variations.
-fn lines<G: Notate>(
+fn lines<G: Snapshots>(
     rules: &G,
     game: &notation::GameTree<G::Move>,
     start: G::Position,
@@ -592,7 +609,7 @@ fn lines<G: Notate>(
                     out.push(',');
                 }
                 out.push('[');
-                string(&rules.move_text(&frame.before, &node.mv), out);
+                script_string(&rules.move_text(&frame.before, &node.mv), out);
                 let mut after = frame.before.clone();
                 rules.play(&mut after, &node.mv);
                 if let Some(text) = &node.setup {
@@ -608,7 +625,7 @@ fn lines<G: Notate>(
                     (None, _) => None,
                 };
                 out.push(',');
-                string(&diff, out);
+                script_string(&diff, out);
                 let before_comments = if frame.next == 0 && frame.line != LineId::MAIN {
                     game.line(frame.line).comments.as_slice()
                 } else {
@@ -633,21 +650,21 @@ fn lines<G: Notate>(
                 }
                 optional.push(',');
                 if !node.comments.is_empty() {
-                    strings(&node.comments, &mut optional);
+                    script_strings(&node.comments, &mut optional);
                     kept = optional.len();
                 } else {
                     optional.push('0');
                 }
                 optional.push(',');
                 if !before_comments.is_empty() {
-                    strings(before_comments, &mut optional);
+                    script_strings(before_comments, &mut optional);
                     kept = optional.len();
                 } else {
                     optional.push('0');
                 }
                 optional.push(',');
                 if let Some(fen) = &fen {
-                    string(fen, &mut optional);
+                    script_string(fen, &mut optional);
                     kept = optional.len();
                 } else {
                     optional.push('0');
@@ -722,7 +739,7 @@ impl<'o> Emitter<'o> {
     pub fn start(out: &'o mut dyn Write, title: &str) -> io::Result<Emitter<'o>> {
         let (head, body) = PAGE.split_once("<!--STYLE-->").unwrap_or((PAGE, ""));
         let mut escaped = String::new();
-        text(title, &mut escaped);
+        html_text(title, &mut escaped);
         out.write_all(head.replace("<!--TITLE-->", &escaped).as_bytes())?;
         let theme = diagram::Theme::WOOD;
         write!(
@@ -770,7 +787,7 @@ impl<'o> Emitter<'o> {
     /// Starts the games of another input.
     pub fn input(&mut self, name: &str) {
         let mut file = String::new();
-        string(name, &mut file);
+        script_string(name, &mut file);
         self.files.push(file);
         self.name = name.to_owned();
         self.once = OncePerInput::default();
@@ -835,7 +852,7 @@ impl<'o> Emitter<'o> {
                     Severity::Error => "error",
                 }
             );
-            string(&d.kind.to_string(), &mut text);
+            script_string(&d.kind.to_string(), &mut text);
             text.push(']');
         }
         text.push_str("]}</script>\n");
@@ -883,7 +900,7 @@ impl<'o> Emitter<'o> {
 /// A board's layout as the page reads it.
 fn write_layout(board: &Board, layout: &Layout, out: &mut String) {
     out.push_str("{\"name\":");
-    string(&layout.name, out);
+    script_string(&layout.name, out);
     let kind = match board {
         Board::Chess => "chess",
         Board::Draughts(_) => "draughts",
@@ -900,7 +917,7 @@ fn write_layout(board: &Board, layout: &Layout, out: &mut String) {
             out.push(',');
         }
         let _ = write!(out, "[{x},{y},");
-        string(name, out);
+        script_string(name, out);
         out.push(']');
     }
     out.push_str("],\"order\":[");
@@ -944,19 +961,6 @@ fn write_layout(board: &Board, layout: &Layout, out: &mut String) {
         let _ = write!(out, "\"{c}\":\"{}{id}\"", board.symbols());
     }
     out.push_str("}}");
-}
-
-/// Writes text for HTML: `&`, `<`, `>` and `"` escaped.
-fn text(s: &str, out: &mut String) {
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            c => out.push(c),
-        }
-    }
 }
 
 /// `notate html`: writes one page to `out` that lists every game of the job's inputs and
@@ -1021,12 +1025,12 @@ mod tests {
                 let text = std::fs::read(&path).expect("a corpus file");
                 let mut out = String::new();
                 if pdn {
-                    let rules = crate::games::draughts(None);
+                    let rules = crate::rules::draughts(None);
                     for game in GameReader::new(&rules, &text[..], ReadOptions::default()) {
                         write_game(&rules, &game.expect("read").game, &mut layouts, &mut out);
                     }
                 } else {
-                    let rules = crate::games::chess();
+                    let rules = crate::rules::chess();
                     for game in GameReader::new(&rules, &text[..], ReadOptions::default()) {
                         write_game(&rules, &game.expect("read").game, &mut layouts, &mut out);
                     }
@@ -1076,7 +1080,7 @@ mod tests {
     #[test]
     fn strings_stay_inside_their_script() {
         let mut out = String::new();
-        string("a</script><!--&\"\\\u{1}", &mut out);
+        script_string("a</script><!--&\"\\\u{1}", &mut out);
         assert_eq!(
             out,
             "\"a\\u003c/script\\u003e\\u003c!--\\u0026\\\"\\\\\\u0001\""

@@ -178,11 +178,11 @@ macro_rules! with_rules {
     ($format:expr, $variant:expr, |$rules:ident| $body:expr) => {
         match $format {
             $crate::input::Format::Pgn => {
-                let $rules = &$crate::games::chess();
+                let $rules = &$crate::rules::chess();
                 $body
             }
             $crate::input::Format::Pdn => {
-                let $rules = &$crate::games::draughts($variant);
+                let $rules = &$crate::rules::draughts($variant);
                 $body
             }
         }

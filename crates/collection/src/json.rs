@@ -8,10 +8,9 @@
 //! emitter, the only one who knows the game's number in its input, writes that prefix.
 //! A large game goes to the emitter as its bytes, and the emitter writes all of it straight
 //! to the output as it reads it again ([`StreamSink`], [`crate::large`]): the writing
-//! functions write to any [`fmt::Write`].
+//! functions write to any [`std::fmt::Write`].
 //! README.md documents the format.
 
-use std::fmt;
 use std::io::{self, Write};
 
 use notation::{
@@ -21,68 +20,44 @@ use notation::{
 
 use pgn::openings::{Classifier, Opening};
 
-use crate::games::{Notate, apply_setup};
+use crate::escape::{Out, string, strings};
 use crate::job::{Job, Stopped, with_rules};
 use crate::large::{IoText, LARGE_GAME_BYTES, is_large, read_tree, try_copy};
+use crate::mainline::apply_setup;
 use crate::pipeline;
 use crate::pipeline::{Input, OncePerInput, Origin, Task};
+use crate::rules::FormatRules;
 
-/// What the JSON is written to: a `String`, or the output itself through [`IoText`],
-/// which keeps the error that ends the writing (so the writing functions go on
-/// regardless, and the caller asks `IoText` at the end).
-pub trait Out: fmt::Write {
-    /// Writes text.
-    fn put(&mut self, s: &str) {
-        let _ = self.write_str(s);
-    }
+/// What `json` needs of a game's rules beyond [`FormatRules`]: a move's fields.
+pub trait JsonMoves: FormatRules {
+    /// Appends the JSON fields naming a move played from `position` (no braces, no
+    /// trailing comma): `"san":"e4","uci":"e2e4"` for chess, `"move":"32-28"` for
+    /// draughts.
+    fn move_fields<W: Out>(&self, position: &Self::Position, mv: &Self::Move, out: &mut W);
+}
 
-    /// Writes a character.
-    fn put_char(&mut self, c: char) {
-        let _ = self.write_char(c);
+impl JsonMoves for pgn::ChessRules {
+    fn move_fields<W: Out>(&self, position: &pgn::Position, mv: &pgn::Move, out: &mut W) {
+        out.put("\"san\":");
+        string(&position.san(mv).to_string(), out);
+        out.put(",\"uci\":");
+        let uci = pgn::Uci::from_move(mv, position.castling_mode());
+        string(&uci.to_string(), out);
     }
 }
 
-impl<W: fmt::Write> Out for W {}
-
-/// Writes `s` as a JSON string.
-pub fn string<W: Out>(s: &str, out: &mut W) {
-    escaped(s, false, out);
-}
-
-/// Writes `s` as a JSON string that can stand inside an HTML `<script>` element: `<`, `>`
-/// and `&` escaped too, so that no text of a game ends the element.
-pub fn script_string<W: Out>(s: &str, out: &mut W) {
-    escaped(s, true, out);
-}
-
-fn escaped<W: Out>(s: &str, script: bool, out: &mut W) {
-    out.put_char('"');
-    // Runs of plain characters go out whole; what needs escaping is ASCII, which is
-    // never part of another character's bytes.
-    let mut from = 0;
-    for (i, b) in s.bytes().enumerate() {
-        let escaped = match b {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            b'<' if script => "\\u003c",
-            b'>' if script => "\\u003e",
-            b'&' if script => "\\u0026",
-            b if b < 0x20 => "",
-            _ => continue,
-        };
-        out.put(&s[from..i]);
-        if escaped.is_empty() {
-            let _ = write!(out, "\\u{:04x}", b);
-        } else {
-            out.put(escaped);
-        }
-        from = i + 1;
+impl JsonMoves for pdn::DraughtsRules {
+    fn move_fields<W: Out>(&self, board: &pdn::PdnPosition, mv: &pdn::PdnMove, out: &mut W) {
+        out.put("\"move\":");
+        string(&self.move_text(board, mv), out);
     }
-    out.put(&s[from..]);
-    out.put_char('"');
+}
+
+impl JsonMoves for notation::RawRules {
+    fn move_fields<W: Out>(&self, _: &Self::Position, mv: &Self::Move, out: &mut W) {
+        out.put("\"move\":");
+        string(&mv.0, out);
+    }
 }
 
 /// A game's fields after `"game":N,`, up to its diagnostics.
@@ -121,7 +96,7 @@ pub struct JsonTask<'r, G> {
     pub options: ReadOptions,
 }
 
-impl<G: Notate> Task for JsonTask<'_, G>
+impl<G: JsonMoves> Task for JsonTask<'_, G>
 where
     G::Move: Send,
 {
@@ -202,7 +177,7 @@ where
 }
 
 /// Writes a game's fields after `"game":N,`, up to its diagnostics, with a comma after.
-pub fn write_game<G: Notate, W: Out>(rules: &G, game: &GameTree<G::Move>, out: &mut W) {
+pub fn write_game<G: JsonMoves, W: Out>(rules: &G, game: &GameTree<G::Move>, out: &mut W) {
     write_header(rules, game, out);
     let start = rules.start_position(&game.tags).ok().map(|s| s.position);
     out.put(",\"comments\":");
@@ -227,7 +202,7 @@ pub fn write_game<G: Notate, W: Out>(rules: &G, game: &GameTree<G::Move>, out: &
 
 /// The fields before the main line's comments: `"tags"`, `"variant"`, `"start_fen"`
 /// (from the game's tags: its moves are not needed).
-fn write_header<G: Notate, W: Out>(rules: &G, game: &GameTree<G::Move>, out: &mut W) {
+fn write_header<G: JsonMoves, W: Out>(rules: &G, game: &GameTree<G::Move>, out: &mut W) {
     out.put("\"tags\":[");
     for (i, tag) in game.tags.iter().enumerate() {
         if i > 0 {
@@ -247,7 +222,7 @@ fn write_header<G: Notate, W: Out>(rules: &G, game: &GameTree<G::Move>, out: &mu
 
 /// The fields after the main line, with a comma after: `"unread"`, `"result"`,
 /// `"final_fen"`, and for rules that name openings `"opening"`.
-fn write_footer<G: Notate, W: Out>(
+fn write_footer<G: JsonMoves, W: Out>(
     rules: &G,
     tail: Option<&str>,
     result: GameResult,
@@ -301,32 +276,11 @@ pub fn write_diagnostics<W: Out>(diagnostics: &[Diagnostic], out: &mut W) {
     out.put("]}");
 }
 
-fn fen<G: Notate, W: Out>(rules: &G, position: Option<&G::Position>, out: &mut W) {
+fn fen<G: JsonMoves, W: Out>(rules: &G, position: Option<&G::Position>, out: &mut W) {
     match position.and_then(|p| rules.fen(p)) {
         Some(f) => string(&f, out),
         None => out.put("null"),
     }
-}
-
-fn strings<W: Out>(list: &[String], out: &mut W) {
-    escaped_list(list, false, out);
-}
-
-/// Writes a list of strings as a JSON array that can stand inside an HTML `<script>`
-/// element ([`script_string`]).
-pub fn script_strings<W: Out>(list: &[String], out: &mut W) {
-    escaped_list(list, true, out);
-}
-
-fn escaped_list<W: Out>(list: &[String], script: bool, out: &mut W) {
-    out.put_char('[');
-    for (i, s) in list.iter().enumerate() {
-        if i > 0 {
-            out.put_char(',');
-        }
-        escaped(s, script, out);
-    }
-    out.put_char(']');
 }
 
 /// One line being written: where it is, and the position before its next move.
@@ -340,7 +294,7 @@ struct Frame<P> {
 
 /// Writes the main line with every variation nested, depth first, with an explicit
 /// stack. Returns the position at the end of the main line.
-fn lines<G: Notate, W: Out>(
+fn lines<G: JsonMoves, W: Out>(
     rules: &G,
     game: &notation::GameTree<G::Move>,
     start: G::Position,
@@ -440,7 +394,7 @@ fn lines<G: Notate, W: Out>(
 /// and given back unchanged) as [`write_game`] writes its tree, as it reads it: for a
 /// large game, which is not held as a tree ([`StreamSink`]). Gives the sizes of the
 /// comments it could not hold, for lack of memory, and left out.
-pub fn write_text<G: Notate, W: Out>(
+pub fn write_text<G: JsonMoves, W: Out>(
     rules: &G,
     bytes: &mut Vec<u8>,
     read: ReadOptions,
@@ -491,7 +445,7 @@ impl Line {
 /// input may give them in either order), its variations and set-up after them, in the
 /// export format's order. Games whose annotations come in another order
 /// ([`notation::ReadGame::streams`]) are written from their tree.
-pub struct StreamSink<'a, 'o, G: Notate, W: Out> {
+pub struct StreamSink<'a, 'o, G: JsonMoves, W: Out> {
     rules: &'a G,
     out: &'o mut W,
     /// Whether the fields before the main line's comments are written.
@@ -514,7 +468,7 @@ pub struct StreamSink<'a, 'o, G: Notate, W: Out> {
     line_ids: u32,
 }
 
-impl<'a, 'o, G: Notate, W: Out> StreamSink<'a, 'o, G, W> {
+impl<'a, 'o, G: JsonMoves, W: Out> StreamSink<'a, 'o, G, W> {
     /// A sink that writes to `out`.
     pub fn new(rules: &'a G, out: &'o mut W) -> Self {
         StreamSink {
@@ -597,7 +551,7 @@ fn folded(text: &str) -> Option<String> {
     Some(out)
 }
 
-impl<G: Notate, W: Out> GameSink<G> for StreamSink<'_, '_, G, W> {
+impl<G: JsonMoves, W: Out> GameSink<G> for StreamSink<'_, '_, G, W> {
     /// The sizes of the comments that could not be held, and are left out.
     type Output = Vec<usize>;
 
@@ -785,7 +739,7 @@ pub struct Emitter<'o, G> {
     pub once: OncePerInput,
 }
 
-impl<G: Notate> Emitter<'_, G> {
+impl<G: JsonMoves> Emitter<'_, G> {
     /// Writes one item, its game renumbered by `offset`; diagnostics outside any game go
     /// to `warn`.
     pub fn emit(
@@ -897,7 +851,7 @@ mod tests {
         let pgn =
             b"[Event \"a\\\"b\"]\n\n{before} 1. e4 $1 {a\tcomment\x01} (1. d4 d5 (1... Nf6)) \
                     1... e5 2. Nf3 Nc6 3. Qxx9 Nf6 *\n";
-        let rules = crate::games::chess();
+        let rules = crate::rules::chess();
         let game = GameReader::new(&rules, &pgn[..], ReadOptions::default())
             .next()
             .expect("a game")
@@ -919,7 +873,7 @@ mod tests {
     /// Every game of a file read as a large one (without its tree) and written as it is
     /// read again, where it can be, gives the text its tree gives: games with errors
     /// (their unread movetext) too.
-    fn streams_as_its_tree<G: Notate>(rules: &G, text: &[u8]) -> (usize, usize) {
+    fn streams_as_its_tree<G: JsonMoves>(rules: &G, text: &[u8]) -> (usize, usize) {
         let read = ReadOptions::default();
         let trees: Vec<_> = GameReader::new(rules, text, read)
             .map(|g| g.expect("in memory"))
@@ -959,9 +913,9 @@ mod tests {
             for path in files {
                 let text = std::fs::read(&path).expect("a corpus file");
                 let (games, streamed) = if pdn {
-                    streams_as_its_tree(&crate::games::draughts(None), &text)
+                    streams_as_its_tree(&crate::rules::draughts(None), &text)
                 } else {
-                    streams_as_its_tree(&crate::games::chess(), &text)
+                    streams_as_its_tree(&crate::rules::chess(), &text)
                 };
                 total.0 += games;
                 total.1 += streamed;
@@ -974,7 +928,7 @@ mod tests {
             b"1. d4 (1. e4 (1. c4 *",
             b"[FEN \"8/8\"]\n\n1. e4 *",
         ];
-        let rules = crate::games::chess();
+        let rules = crate::rules::chess();
         for text in texts {
             assert_eq!(streams_as_its_tree(&rules, text), (1, 1));
         }

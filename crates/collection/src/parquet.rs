@@ -21,8 +21,9 @@ use notation::{
     ReadGame, ReadOptions, Rules, Severity, Skip, Visitor, WriteOptions,
 };
 
-use crate::games::{Notate, walk_main_line_playing};
+use crate::mainline;
 use crate::pipeline::{Input, OncePerInput, Origin, Task};
+use crate::rules::FormatRules;
 use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -53,6 +54,225 @@ impl Placing {
             Placing::Whole => 0,
             Placing::From(offset) => offset,
         }
+    }
+}
+
+/// What `parquet` needs of a game's rules beyond [`FormatRules`]: which columns a move
+/// goes to and how it is written there, a position's key, what an end decides, a move's
+/// clock and evaluation, and how a chunk's games are read into rows.
+pub trait Columns: FormatRules {
+    /// Which columns of the games table a game's moves go to: chess moves to `moves_san`
+    /// and `moves_uci`, others to `moves` (the default).
+    fn columnar_notation(&self) -> columnar::Notation {
+        columnar::Notation::Draughts
+    }
+
+    /// Writes a move for the tables: its text in the game's notation to `text`, and for
+    /// chess its UCI to `uci` (the default writes the text alone).
+    fn move_columns(
+        &self,
+        position: &Self::Position,
+        mv: &Self::Move,
+        text: &mut String,
+        uci: &mut String,
+    ) {
+        let _ = uci;
+        self.write_move(position, mv, text);
+    }
+
+    /// Writes a move's columns as [`Columns::move_columns`] does and plays it: chess
+    /// finds the check sign from the position it plays to, instead of playing the move
+    /// once more to find it.
+    fn play_with_columns(
+        &self,
+        position: &mut Self::Position,
+        mv: &Self::Move,
+        text: &mut String,
+        uci: &mut String,
+    ) {
+        self.move_columns(position, mv, text, uci);
+        self.play(position, mv);
+    }
+
+    /// A position's key for the positions table: for chess, its Polyglot key; `None` for
+    /// rules with no such key (the default).
+    fn position_key(&self, _position: &Self::Position) -> Option<u64> {
+        None
+    }
+
+    /// What a position (the end of a main line) decides by the rules alone, for the
+    /// `outcome` column: `checkmate`, `stalemate`, …; `None` when the game may go on
+    /// (the default).
+    fn outcome_name(&self, _end: &Self::Position) -> Option<&'static str> {
+        None
+    }
+
+    /// The clock (seconds) and evaluation written in a move's comments; `position` is the
+    /// one the move was played from.
+    fn clock_and_eval(
+        &self,
+        _position: &Self::Position,
+        _comments: &[String],
+    ) -> (Option<f64>, Option<columnar::Eval>) {
+        (None, None)
+    }
+
+    /// Reads the games of a chunk into rows for `task` ([`Task::run`]). The default reads
+    /// each game into its tree, whose main line is walked for its rows; chess games
+    /// without the positions table are read along the validator, without a tree.
+    ///
+    /// # Errors
+    /// The input's I/O errors, and `sink`'s.
+    fn read_rows(
+        task: &ParquetTask<'_, Self>,
+        input: Input<'_>,
+        origin: Origin,
+        sink: &mut dyn FnMut(Item) -> io::Result<()>,
+    ) -> io::Result<u64>
+    where
+        Self: Sized,
+    {
+        task.run_tree(input, origin, sink)
+    }
+}
+
+impl Columns for pgn::ChessRules {
+    fn columnar_notation(&self) -> columnar::Notation {
+        columnar::Notation::Chess
+    }
+
+    fn move_columns(
+        &self,
+        position: &pgn::Position,
+        mv: &pgn::Move,
+        text: &mut String,
+        uci: &mut String,
+    ) {
+        position.san(mv).append_to(text);
+        pgn::Uci::from_move(mv, position.castling_mode()).append_to(uci);
+    }
+
+    fn play_with_columns(
+        &self,
+        position: &mut pgn::Position,
+        mv: &pgn::Move,
+        text: &mut String,
+        uci: &mut String,
+    ) {
+        let san = pgn::San::from_move(position, mv);
+        pgn::Uci::from_move(mv, position.castling_mode()).append_to(uci);
+        position.play_mut(mv);
+        let suffix = pgn::san::Suffix::for_position(position);
+        pgn::SanPlus { san, suffix }.append_to(text);
+    }
+
+    fn position_key(&self, position: &pgn::Position) -> Option<u64> {
+        Some(pgn::polyglot::key(position))
+    }
+
+    fn outcome_name(&self, end: &pgn::Position) -> Option<&'static str> {
+        Some(match end.outcome()? {
+            pgn::Outcome::Checkmate { .. } => "checkmate",
+            pgn::Outcome::Stalemate => "stalemate",
+            pgn::Outcome::InsufficientMaterial => "insufficient material",
+            pgn::Outcome::SeventyFiveMoves => "seventy-five moves",
+            pgn::Outcome::Variant { end, .. } => end.description(),
+        })
+    }
+
+    /// `[%clk]` (or `[%clock]`) and `[%eval]`, the first of each in the move's comments
+    /// that reads.
+    fn clock_and_eval(
+        &self,
+        _position: &pgn::Position,
+        comments: &[String],
+    ) -> (Option<f64>, Option<columnar::Eval>) {
+        let (mut clock, mut eval) = (None, None);
+        for comment in comments {
+            let (c, e) = pgn::commands::clock_and_eval(comment);
+            clock = clock.or(c);
+            eval = eval.or(e);
+        }
+        chess_clock_and_eval_cells(clock, eval)
+    }
+
+    fn read_rows(
+        task: &ParquetTask<'_, Self>,
+        input: Input<'_>,
+        origin: Origin,
+        sink: &mut dyn FnMut(Item) -> io::Result<()>,
+    ) -> io::Result<u64> {
+        if task.positions {
+            task.run_tree(input, origin, sink)
+        } else {
+            task.run_chess(task.rules, input, origin, sink)
+        }
+    }
+}
+
+impl Columns for pdn::DraughtsRules {
+    fn outcome_name(&self, end: &pdn::PdnPosition) -> Option<&'static str> {
+        Some(match end.position().outcome()? {
+            pdn::Outcome::Decisive { .. } => "cannot move",
+            pdn::Outcome::Draw => "draw",
+        })
+    }
+
+    /// `[%clk]`/`[%clock]` (the mover's time where both sides' are written) and
+    /// `[%eval]`, the first of each in the move's comments.
+    fn clock_and_eval(
+        &self,
+        board: &pdn::PdnPosition,
+        comments: &[String],
+    ) -> (Option<f64>, Option<columnar::Eval>) {
+        use pdn::commands::Command;
+        let mover = board.position().turn();
+        let (mut clock, mut eval) = (None, None);
+        for comment in comments.iter().filter(|c| c.contains("[%")) {
+            for command in pdn::commands::commands(comment) {
+                match command {
+                    Command::Clk(clocks) | Command::Clock(clocks) if clock.is_none() => {
+                        let readings = [Some(clocks.first), clocks.second];
+                        let mine = readings
+                            .iter()
+                            .flatten()
+                            .find(|r| r.side == Some(mover))
+                            .unwrap_or(&clocks.first);
+                        clock = Some(mine.time.as_secs() as f64);
+                    }
+                    Command::Other { name, value } if name == "eval" && eval.is_none() => {
+                        eval = read_eval(&value);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        (clock, eval)
+    }
+}
+
+impl Columns for notation::RawRules {}
+
+/// An `[%eval …]`'s arguments as the tables hold them (the same in chess and draughts
+/// files); `None` when they do not read.
+fn read_eval(args: &str) -> Option<columnar::Eval> {
+    args.parse().ok().map(columnar_eval)
+}
+
+/// A chess move's clock and evaluation as the tables hold them: seconds, and the score.
+fn chess_clock_and_eval_cells(
+    clock: Option<pgn::commands::ClockTime>,
+    eval: Option<pgn::commands::Eval>,
+) -> (Option<f64>, Option<columnar::Eval>) {
+    let seconds = clock.map(|time| time.millis() as f64 / 1000.0);
+    (seconds, eval.map(columnar_eval))
+}
+
+/// An evaluation as the tables hold it.
+fn columnar_eval(eval: pgn::commands::Eval) -> columnar::Eval {
+    match eval.score {
+        pgn::commands::Score::Centipawns(cp) => columnar::Eval::Centipawns(cp),
+        pgn::commands::Score::Mate(n) => columnar::Eval::Mate(n),
     }
 }
 
@@ -128,7 +348,7 @@ impl Rows {
     }
 }
 
-impl<G: Notate> Task for ParquetTask<'_, G> {
+impl<G: Columns> Task for ParquetTask<'_, G> {
     type Item = Item;
 
     fn run(
@@ -137,14 +357,11 @@ impl<G: Notate> Task for ParquetTask<'_, G> {
         origin: Origin,
         sink: &mut dyn FnMut(Item) -> io::Result<()>,
     ) -> io::Result<u64> {
-        match self.rules.as_chess() {
-            Some(chess) if !self.positions => self.run_chess(chess, input, origin, sink),
-            _ => self.run_tree(input, origin, sink),
-        }
+        G::read_rows(self, input, origin, sink)
     }
 }
 
-impl<G: Notate> ParquetTask<'_, G> {
+impl<G: Columns> ParquetTask<'_, G> {
     /// [`Task::run`] for any rules: each game read into a tree, whose main line is
     /// walked for its rows ([`ParquetTask::add`]).
     fn run_tree(
@@ -258,7 +475,7 @@ impl<G: Notate> ParquetTask<'_, G> {
         // The clock and evaluation written after the move that led to a position.
         let mut after_last: (Option<f64>, Option<columnar::Eval>) = (None, None);
         if let Some(setup) = start {
-            walk_main_line_playing(rules, setup.position, game, |position, mv| {
+            mainline::walk_playing(rules, setup.position, game, |position, mv| {
                 if rules.names_openings() && !openings.is_done() {
                     rules.see_opening(&mut openings, position);
                 }
@@ -805,7 +1022,7 @@ impl<'r> ChessRows<'r> {
                     (None, _) => None,
                 };
                 let variant =
-                    crate::games::chess_variant(game.start.as_ref(), game.tags.get("Variant"));
+                    crate::rules::chess_variant(game.start.as_ref(), game.tags.get("Variant"));
                 self.task.finish_row(
                     &mut self.rows,
                     (&tags, &variant),
@@ -849,7 +1066,7 @@ impl ChessGame {
         let Some(pending) = &self.pending else {
             return;
         };
-        let (clock, eval) = crate::games::chess_clock_and_eval_cells(pending.clock, pending.eval);
+        let (clock, eval) = chess_clock_and_eval_cells(pending.clock, pending.eval);
         self.number_second = pending.turn == Player::Second || pending.apart || pending.commented;
         self.pending = None;
         self.clocks.push(clock);
@@ -1153,7 +1370,7 @@ fn push_comment(out: &mut String, text: &str) {
 /// termination marker last. A game whose unread text continues a variation keeps its
 /// variations; one whose moves cannot be written (its start position cannot be set up)
 /// has an empty movetext, and its diagnostics say why.
-fn write_main_line<G: Notate>(rules: &G, game: &notation::GameTree<G::Move>, out: &mut String) {
+fn write_main_line<G: Columns>(rules: &G, game: &notation::GameTree<G::Move>, out: &mut String) {
     let one_line = WriteOptions {
         line_width: usize::MAX,
         variations: false,
@@ -1487,7 +1704,7 @@ mod tests {
         without_tree: bool,
         options: ReadOptions,
     ) -> Vec<(RecordBatch, Vec<Vec<Diagnostic>>)> {
-        let rules = crate::games::chess();
+        let rules = crate::rules::chess();
         let task = ParquetTask {
             rules: &rules,
             options,
@@ -1631,5 +1848,38 @@ e5 {c} $1 $14 2. Nf3 (2. Nc3 {v} Nc6 $2) {after the variation} 2... Nc6 $3 {x} 3
             }
         }
         assert!(games > 40, "{games} games");
+    }
+
+    /// Every move of the chess corpus's main lines: writing its columns while playing it
+    /// gives the text, UCI and position that writing them and then playing it give.
+    #[test]
+    fn playing_with_columns_is_writing_them_then_playing() {
+        let rules = crate::rules::chess();
+        let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus/pgn");
+        let mut moves = 0;
+        for entry in std::fs::read_dir(corpus).expect("the corpus") {
+            let text = std::fs::read(entry.expect("an entry").path()).expect("a file");
+            for read in GameReader::new(&rules, &text[..], ReadOptions::default()) {
+                let game = read.expect("in memory").game;
+                let Some(start) = rules.start(&game) else {
+                    continue;
+                };
+                crate::mainline::walk(&rules, start, &game, |position, mv| {
+                    let Some(mv) = mv else { return true };
+                    let (mut text, mut uci) = (String::new(), String::new());
+                    rules.move_columns(position, mv, &mut text, &mut uci);
+                    let mut after = *position;
+                    rules.play(&mut after, mv);
+                    let mut played = *position;
+                    let (mut text2, mut uci2) = (String::new(), String::new());
+                    rules.play_with_columns(&mut played, mv, &mut text2, &mut uci2);
+                    assert_eq!((text, uci), (text2, uci2));
+                    assert_eq!(after, played);
+                    moves += 1;
+                    true
+                });
+            }
+        }
+        assert!(moves > 1000, "{moves} moves");
     }
 }

@@ -5,7 +5,7 @@
 //! (the game's result), so that what is decided here is that value:
 //!
 //! 1. When the position at the end of the main line decides the game by the rules of
-//!    play ([`Notate::board_result`]: checkmate or stalemate in chess, a side that
+//!    play ([`BoardResult::board_result`]: checkmate or stalemate in chess, a side that
 //!    cannot move in draughts), that is the result, whatever the tag and the marker say.
 //! 2. Else, when one of the tag and the marker is missing (or `*`, or a tag value that
 //!    is no result) and the other gives a result, the missing one takes it.
@@ -20,7 +20,82 @@
 use notation::{GameResult, ReadGame};
 
 use crate::fmt::Inspect;
-use crate::games::{Notate, main_line_end};
+use crate::mainline;
+use crate::rules::FormatRules;
+
+/// What `fmt --fix-results` needs of a game's rules beyond [`FormatRules`]: the result a
+/// position decides.
+pub trait BoardResult: FormatRules {
+    /// The result a position (the end of a game's main line, [`mainline::end`]) decides
+    /// by the rules of play alone: `None` when it decides none (the game may go on, or
+    /// ended by resignation, agreement or a claim). The default: none (rules that keep no
+    /// positions).
+    fn board_result(&self, end: &Self::Position) -> Option<BoardVerdict> {
+        let _ = end;
+        None
+    }
+}
+
+/// A result decided by the position on the board ([`BoardResult::board_result`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardVerdict {
+    /// The result, spelled as the game's rules write it (`2-0` in international draughts).
+    pub result: GameResult,
+    /// Why, for the warning: `White mates`, `stalemate`, `Black cannot move`.
+    pub reason: &'static str,
+}
+
+impl BoardResult for pgn::ChessRules {
+    /// Checkmate (the side that mated wins), stalemate (a draw), or a variant's own end
+    /// (an exploded king, the hill, a third check, …). Insufficient material
+    /// and the seventy-five-move rule are left to the players' record: a game may have
+    /// been scored otherwise (a flag fall against a bare king is still a draw, but one
+    /// against a lone knight is not), and `--fix-results` only corrects what is certain.
+    fn board_result(&self, end: &pgn::Position) -> Option<BoardVerdict> {
+        let (result, reason) = match end.outcome()? {
+            pgn::Outcome::Checkmate {
+                winner: pgn::Color::White,
+            } => (GameResult::FirstWins, "White mates"),
+            pgn::Outcome::Checkmate {
+                winner: pgn::Color::Black,
+            } => (GameResult::SecondWins, "Black mates"),
+            pgn::Outcome::Stalemate => (GameResult::Draw, "stalemate"),
+            pgn::Outcome::Variant { winner, end } => (
+                match winner {
+                    Some(pgn::Color::White) => GameResult::FirstWins,
+                    Some(pgn::Color::Black) => GameResult::SecondWins,
+                    None => GameResult::Draw,
+                },
+                end.description(),
+            ),
+            pgn::Outcome::InsufficientMaterial | pgn::Outcome::SeventyFiveMoves => return None,
+        };
+        Some(BoardVerdict { result, reason })
+    }
+}
+
+impl BoardResult for pdn::DraughtsRules {
+    /// The side to move that cannot move (no pieces left, or all blocked) loses, in
+    /// every game type the draughts crate plays; the result is spelled in the game
+    /// type's scale (`2-0` in international draughts, `1-0` in English draughts).
+    fn board_result(&self, end: &pdn::PdnPosition) -> Option<BoardVerdict> {
+        let position = end.position();
+        let pdn::Outcome::Decisive { winner } = position.outcome()? else {
+            return None;
+        };
+        let token = pdn::GameResult::win(winner).to_str(position.game_type().result_type());
+        let reason = match winner {
+            pdn::Color::White => "Black cannot move",
+            pdn::Color::Black => "White cannot move",
+        };
+        Some(BoardVerdict {
+            result: GameResult::from_token(token.as_bytes())?,
+            reason,
+        })
+    }
+}
+
+impl BoardResult for notation::RawRules {}
 
 /// What `fmt` puts right in each game.
 #[derive(Clone, Copy, Debug, Default)]
@@ -32,7 +107,7 @@ pub struct Repair {
     pub plycount: bool,
 }
 
-impl<G: Notate> Inspect<G> for Repair {
+impl<G: BoardResult> Inspect<G> for Repair {
     /// The warnings, one per change, without the file and game number.
     type Verdict = Vec<String>;
 
@@ -79,7 +154,7 @@ fn score(result: GameResult) -> Option<Score> {
 }
 
 /// Decides the game's result (see the module's rules) and notes each change.
-fn fix_result<G: Notate>(rules: &G, read: &mut ReadGame<G::Move>, notes: &mut Vec<String>) {
+fn fix_result<G: BoardResult>(rules: &G, read: &mut ReadGame<G::Move>, notes: &mut Vec<String>) {
     let game = &mut read.game;
     let tag_value = game.tags.get("Result").map(|v| v.trim().to_owned());
     let tag = tag_value.as_deref().and_then(|value| {
@@ -89,7 +164,7 @@ fn fix_result<G: Notate>(rules: &G, read: &mut ReadGame<G::Move>, notes: &mut Ve
     });
     // Without a marker, the reader took the tag's result: the marker is what is missing.
     let marker = Some(game.result).filter(|r| read.marked && score(*r).is_some());
-    let end = main_line_end(rules, game);
+    let end = mainline::end(rules, game);
     let decided = match end.as_ref().and_then(|end| rules.board_result(end)) {
         Some(verdict) => Some((verdict.result, format!("{} on the board", verdict.reason))),
         None => match (tag, marker) {

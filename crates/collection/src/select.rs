@@ -25,15 +25,19 @@ use notation::{
 };
 use pgn::openings::Eco;
 
-use crate::boards::{Boards, End};
+pub use boards::{
+    Boards, ChessMaterial, ChessPattern, DraughtsMaterial, DraughtsPattern, DraughtsReady, End,
+};
+
+mod boards;
 use crate::fmt::{self as fmt_job, FmtTask};
 use crate::fmt::{Emitter, Fate, Inspect, Item, Text};
 use crate::fold::{contains_folded, fold};
-use crate::games::Notate;
-use crate::games::walk_main_line;
 use crate::input::Format;
 use crate::job::{Ended, Job, Stopped, with_rules};
+use crate::mainline;
 use crate::pipeline;
+use crate::rules::FormatRules;
 use notation::ReadOptions;
 
 /// An inclusive range of counts, either end open.
@@ -655,7 +659,7 @@ impl<'c, G: Boards> Selection<'c, G> {
         let mut seen_fifty = !c.fifty_moves;
         let mut end = End::Open;
         let mut keys: Vec<u64> = Vec::new();
-        let walked = walk_main_line(rules, start, game, |position, mv| {
+        let walked = mainline::walk(rules, start, game, |position, mv| {
             if let Some(p) = &pattern {
                 seen_pattern |= rules.matches(p, position);
             }
@@ -749,7 +753,7 @@ pub struct Tally {
 impl Tally {
     /// Sends one game where it goes: to `fmt`'s emitter (the output, or the rejects for a
     /// game that cannot be read), or nowhere; reports to `say` as the emitter does.
-    pub fn emit<G: Notate, O: Write>(
+    pub fn emit<G: FormatRules, O: Write>(
         &mut self,
         item: Item<G::Move, bool>,
         to: &mut Emitter<'_, G, O>,
@@ -845,7 +849,7 @@ pub fn check_readable(
     variant: Option<pdn::GameType>,
     invert: bool,
 ) -> Result<(), String> {
-    let (chess, draughts) = (crate::games::chess(), crate::games::draughts(variant));
+    let (chess, draughts) = (crate::rules::chess(), crate::rules::draughts(variant));
     let in_chess = Selection::new(&chess, criteria, invert);
     let in_draughts = Selection::new(&draughts, criteria, invert);
     for (chess, draughts) in in_chess

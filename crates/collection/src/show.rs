@@ -5,85 +5,13 @@ use std::fmt::Write as _;
 
 use notation::{GameReader, GameTree as Tree, KeepRaw, LineId, ReadOptions, Rules};
 
-use crate::games::Notate;
 use crate::perft::{BoardGame, Start};
-use crate::svg;
+use crate::rules::FormatRules;
+use crate::svg::{self, Draw};
 use std::path::PathBuf;
 
 use crate::input::{self, Format, Source};
 use crate::job::with_rules;
-
-/// A chess position as a diagram: ranks 8 to 1, files a to h, FEN letters for pieces,
-/// `.` for empty squares; then whose turn it is, the variant when it is not standard chess
-/// (with the pieces in hand in crazyhouse and the checks given in three-check), and the FEN.
-pub fn chess_diagram(pos: &pgn::Position) -> String {
-    use pgn::{File, Rank, Square};
-    let mut out = String::new();
-    out.push_str("  +-----------------+\n");
-    for rank in Rank::ALL.iter().rev() {
-        let _ = write!(out, "{} |", rank.char());
-        for file in File::ALL {
-            let c = pos
-                .piece_at(Square::from_coords(file, *rank))
-                .map_or('.', |p| p.char());
-            let _ = write!(out, " {c}");
-        }
-        out.push_str(" |\n");
-    }
-    out.push_str("  +-----------------+\n    a b c d e f g h\n");
-    let turn = match pos.turn() {
-        pgn::Color::White => "White",
-        pgn::Color::Black => "Black",
-    };
-    let _ = writeln!(out, "{turn} to move");
-    if pos.ruleset() != pgn::Ruleset::Chess {
-        let _ = writeln!(out, "Variant: {}", pos.ruleset().name());
-    }
-    if let Some(pockets) = pos.pockets() {
-        let _ = writeln!(
-            out,
-            "In hand: White {}, Black {}",
-            in_hand(&pockets.white, pgn::Color::White),
-            in_hand(&pockets.black, pgn::Color::Black)
-        );
-    }
-    if let Some(left) = pos.remaining_checks() {
-        let given = |left: u8| 3u8.saturating_sub(left);
-        let _ = writeln!(
-            out,
-            "Checks given: White {}, Black {}",
-            given(left.white),
-            given(left.black)
-        );
-    }
-    let _ = writeln!(out, "FEN: {}", pos.to_fen());
-    out
-}
-
-/// A crazyhouse pocket as the diagram's letters (`QNP` for White, `qnp` for Black, queens
-/// first), `-` when empty.
-fn in_hand(pocket: &pgn::Pocket, color: pgn::Color) -> String {
-    if pocket.is_empty() {
-        return "-".to_owned();
-    }
-    let mut letters = String::new();
-    for role in pgn::Pocket::ROLES {
-        for _ in 0..pocket.count(role) {
-            letters.push(pgn::Piece { color, role }.char());
-        }
-    }
-    letters
-}
-
-/// A draughts position as a diagram (`w`/`b` men, `W`/`B` kings, `.` empty playing
-/// squares), then whose turn it is, the game type and the FEN.
-pub fn draughts_diagram(pos: &pdn::Position) -> String {
-    let mut out = pos.to_string();
-    let _ = writeln!(out, "{} to move", pos.turn());
-    let _ = writeln!(out, "GameType: {}", pos.game_type());
-    let _ = writeln!(out, "FEN: {}", pos.to_fen());
-    out
-}
 
 /// How a position is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,8 +48,8 @@ pub fn fen_view(
 ) -> Result<(String, Vec<String>), String> {
     let (start, warnings) = Start::new(fen_game(fen, game), Some(fen))?;
     let shown = match (view, start) {
-        (View::Text, Start::Chess(pos)) => chess_diagram(&pos),
-        (View::Text, Start::Draughts(pos)) => draughts_diagram(&pos),
+        (View::Text, Start::Chess(pos)) => crate::rules::chess_diagram(&pos),
+        (View::Text, Start::Draughts(pos)) => crate::rules::draughts_diagram(&pos),
         (View::Svg(options), Start::Chess(pos)) => svg::chess(&pos, None, &[], &options),
         (View::Svg(options), Start::Draughts(pos)) => svg::draughts(&pos, None, &options),
     };
@@ -178,7 +106,7 @@ impl<G: Rules> AtPly<G> {
 
 /// Game `number` (1-based) of an input after `ply` plies of its main line (all of them
 /// when `None`).
-pub fn game_at_ply<G: Notate>(
+pub fn game_at_ply<G: FormatRules>(
     rules: &G,
     input: &mut dyn std::io::Read,
     number: u64,
@@ -211,7 +139,7 @@ pub fn game_at_ply<G: Notate>(
     }
     // Played as every reader of the main line plays it: set-ups in the movetext too.
     let (mut played, mut before, mut at) = (0, None, None);
-    crate::games::walk_main_line(rules, start, &game, |position, _| {
+    crate::mainline::walk(rules, start, &game, |position, _| {
         if played + 1 == ply {
             before = Some(position.clone());
         }
@@ -237,7 +165,7 @@ pub fn game_at_ply<G: Notate>(
 
 /// Game `number` (1-based) of an input after `ply` plies of its main line (all of them
 /// when `None`), as `view` shows it.
-pub fn game_view<G: Notate>(
+pub fn game_view<G: Draw>(
     rules: &G,
     input: &mut dyn std::io::Read,
     number: u64,
@@ -258,7 +186,7 @@ pub fn game_view<G: Notate>(
 }
 
 /// `show`'s text for a game at a ply: which game, the last move, the diagram.
-fn game_text<G: Notate>(rules: &G, at: &AtPly<G>) -> Option<String> {
+fn game_text<G: FormatRules>(rules: &G, at: &AtPly<G>) -> Option<String> {
     let diagram = rules.diagram(&at.position)?;
     let mut out = String::new();
     let tag = |name: &str| at.game.tags.get(name).unwrap_or("?").to_owned();
@@ -330,7 +258,7 @@ pub fn pick(
         // A draughts variant is the game type of the file's games that declare none.
         let game_type = match variant {
             Some(name) => match BoardGame::parse(name)? {
-                BoardGame::Draughts(_) => Some(crate::games::parse_game_type(name)?),
+                BoardGame::Draughts(_) => Some(crate::rules::parse_game_type(name)?),
                 BoardGame::Chess | BoardGame::Chess960 | BoardGame::ChessVariant(_) => None,
             },
             None => None,

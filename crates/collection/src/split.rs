@@ -1,6 +1,6 @@
 //! `notate split`: the games of the inputs into files named after a key of each game.
 //!
-//! The games are written as `fmt` writes them (its [`FmtTask`](crate::fmt::FmtTask) and
+//! The games are written as `fmt` writes them (its [`FmtTask`] and
 //! [`Emitter`](crate::fmt::Emitter)), a game with an error as written, with a warning;
 //! [`KeyOf`] reads each game's key in the worker, and [`SplitFiles`], the emitter's
 //! output, sends each game to its key's file, in input order.
@@ -26,10 +26,10 @@ use notation::{ReadGame, Tags};
 
 use crate::fmt::Inspect;
 use crate::fmt::{self as fmt_job, FmtTask};
-use crate::games::Notate;
 use crate::input::Format;
 use crate::job::{Ended, Job, Stopped, with_rules};
 use crate::pipeline;
+use crate::rules::FormatRules;
 use notation::ReadOptions;
 
 /// How many files are open at once: far below the usual limit of open files (1,024 on
@@ -109,7 +109,7 @@ impl SplitBy {
 /// error too, as far as they were read).
 pub struct KeyOf<'a>(pub &'a SplitBy);
 
-impl<G: Notate> Inspect<G> for KeyOf<'_> {
+impl<G: FormatRules> Inspect<G> for KeyOf<'_> {
     type Verdict = Option<String>;
 
     fn inspect(&self, _: &G, read: &mut ReadGame<G::Move>) -> Option<String> {

@@ -8,10 +8,10 @@ use notation::{GameReader, KeepRaw, LineId, Player, ReadOptions, Severity};
 
 use pgn::openings::Eco;
 
-use crate::games::Notate;
 use crate::job::{Ended, Job, Stopped, with_rules};
 use crate::pipeline;
 use crate::pipeline::{Input, Origin, Task};
+use crate::rules::FormatRules;
 
 /// How many plies name an opening.
 const OPENING_PLIES: usize = 2;
@@ -157,7 +157,7 @@ pub struct StatsTask<'r, G> {
     pub options: ReadOptions,
 }
 
-impl<G: Notate> Task for StatsTask<'_, G> {
+impl<G: FormatRules> Task for StatsTask<'_, G> {
     type Item = Stats;
 
     fn run(
@@ -232,7 +232,7 @@ fn file_note(d: &notation::Diagnostic) -> Option<u8> {
 }
 
 /// The first plies of a game played from the standard start, as `1. e4 e5`.
-fn opening<G: Notate>(rules: &G, game: &notation::GameTree<G::Move>) -> Option<String> {
+fn opening<G: FormatRules>(rules: &G, game: &notation::GameTree<G::Move>) -> Option<String> {
     if game.tags.contains("FEN") || game.line(LineId::MAIN).moves.len() < OPENING_PLIES {
         return None;
     }

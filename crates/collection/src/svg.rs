@@ -1,8 +1,56 @@
 //! `notate svg`: a position as an SVG picture, from a FEN or from a game in a file.
 //!
 //! The position is picked as `show` picks it ([`crate::show`]); the pictures are drawn by
-//! `pgn::svg` and `pdn::svg`, through [`Notate::svg`](crate::games::Notate::svg) for a
-//! game of a file.
+//! `pgn::svg` and `pdn::svg`, through [`Draw`] for a game of a file.
+
+use crate::rules::FormatRules;
+
+/// What `svg` needs of a game's rules beyond [`FormatRules`]: a picture of a position.
+pub trait Draw: FormatRules {
+    /// An SVG picture of a position, when the rules know positions (the default: they do
+    /// not), with `last`, the move that led to it, and what the comments after that move
+    /// mark (chess: `[%csl]` and `[%cal]`).
+    fn svg(
+        &self,
+        position: &Self::Position,
+        last: Option<&Self::Move>,
+        comments: &[String],
+        options: &Options,
+    ) -> Option<String> {
+        let _ = (position, last, comments, options);
+        None
+    }
+}
+
+impl Draw for pgn::ChessRules {
+    fn svg(
+        &self,
+        position: &pgn::Position,
+        last: Option<&pgn::Move>,
+        comments: &[String],
+        options: &Options,
+    ) -> Option<String> {
+        Some(chess(position, last, comments, options))
+    }
+}
+
+impl Draw for pdn::DraughtsRules {
+    fn svg(
+        &self,
+        board: &pdn::PdnPosition,
+        last: Option<&pdn::PdnMove>,
+        _comments: &[String],
+        options: &Options,
+    ) -> Option<String> {
+        Some(draughts(
+            board.position(),
+            last.map(pdn::PdnMove::get),
+            options,
+        ))
+    }
+}
+
+impl Draw for notation::RawRules {}
 
 /// How a picture is drawn, for chess and draughts alike.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

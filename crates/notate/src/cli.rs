@@ -39,7 +39,7 @@ pub struct Inputs {
     /// (international, english, italian, pool, spanish, russian, brazilian, canadian,
     /// portuguese, czech, turkish, thai, frisian, spantsiretti) or a GameType (25,
     /// 20,W,10,10,N1,0). Without it, the game type of such games is inferred.
-    #[arg(long, value_name = "NAME|GAMETYPE", value_parser = collection::games::parse_game_type)]
+    #[arg(long, value_name = "NAME|GAMETYPE", value_parser = collection::rules::parse_game_type)]
     pub variant: Option<pdn::GameType>,
 }
 

@@ -6,8 +6,9 @@
 
 mod common;
 
-use collection::games::{self, Notate};
 use collection::html::{Board, Layout, fen_of, predict};
+use collection::mainline;
+use collection::rules::{self, FormatRules};
 use common::{Temp, code, root, run, stderr};
 use notation::{GameReader, ReadOptions};
 use serde_json::Value;
@@ -134,7 +135,7 @@ fn decode_main_line(game: &Value, boards: &Value) -> Vec<String> {
 
 /// The FENs of each game's main line as `notate show --game G --ply N` gives them: the
 /// start position of its tags, each move played, set-ups in the movetext too.
-fn shown_main_lines<G: Notate>(rules: &G, text: &[u8]) -> Vec<Vec<String>> {
+fn shown_main_lines<G: FormatRules>(rules: &G, text: &[u8]) -> Vec<Vec<String>> {
     GameReader::new(rules, text, ReadOptions::default())
         .map(|game| {
             let game = game.expect("read").game;
@@ -142,7 +143,7 @@ fn shown_main_lines<G: Notate>(rules: &G, text: &[u8]) -> Vec<Vec<String>> {
                 return Vec::new();
             };
             let mut fens = Vec::new();
-            games::walk_main_line(rules, start.position, &game, |position, _| {
+            mainline::walk(rules, start.position, &game, |position, _| {
                 fens.push(rules.fen(position).expect("a FEN"));
                 true
             });
@@ -167,9 +168,9 @@ fn every_game_of_the_corpus_with_shows_fens() {
             let elements = elements(&html);
             let text = std::fs::read(&path).expect("a corpus file");
             let expected = if pdn {
-                shown_main_lines(&games::draughts(None), &text)
+                shown_main_lines(&rules::draughts(None), &text)
             } else {
-                shown_main_lines(&games::chess(), &text)
+                shown_main_lines(&rules::chess(), &text)
             };
             let list = by_id(&elements, "games").as_array().expect("the list");
             assert_eq!(list.len(), expected.len(), "{name}");

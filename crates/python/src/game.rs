@@ -4,7 +4,9 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use collection::games::{Notate, walk_main_line};
+use collection::mainline;
+use collection::parquet::Columns;
+use collection::rules::FormatRules;
 use notation::{Diagnostic as Found, GameTree as Tree, LineId, ReadGame, Severity};
 use pdn::DraughtsRules;
 use pgn::ChessRules;
@@ -170,7 +172,7 @@ impl PyGame {
     #[getter]
     fn final_fen(&self) -> Option<String> {
         with_read!(&self.read, |rules, read| {
-            collection::games::main_line_end(rules, &read.game).and_then(|p| rules.fen(&p))
+            mainline::end(rules, &read.game).and_then(|p| rules.fen(&p))
         })
     }
 
@@ -180,7 +182,7 @@ impl PyGame {
             let mut fens = Vec::new();
             if let Some(start) = rules.start(&read.game) {
                 let mut first = true;
-                walk_main_line(rules, start, &read.game, |position, _| {
+                mainline::walk(rules, start, &read.game, |position, _| {
                     if !std::mem::take(&mut first) {
                         fens.extend(rules.fen(position));
                     }
@@ -226,7 +228,7 @@ impl PyGame {
     /// The game as `notate json` writes it, as a `dict`.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let mut text = String::from("{\"file\":");
-        collection::json::string(&self.file, &mut text);
+        collection::escape::string(&self.file, &mut text);
         text.push_str(&format!(",\"game\":{},", self.number()));
         with_read!(&self.read, |rules, read| {
             collection::json::write_game(rules, &read.game, &mut text);
@@ -404,7 +406,7 @@ pub struct NodeInfo {
 /// lines in the order they were opened (a variation is opened after the line it branches
 /// from): no recursion, however deep the variations nest. Done where the game is read,
 /// with the interpreter let go.
-pub fn prepare<G: Notate>(rules: &G, game: &Tree<G::Move>) -> Vec<Option<NodeInfo>> {
+pub fn prepare<G: Columns>(rules: &G, game: &Tree<G::Move>) -> Vec<Option<NodeInfo>> {
     let mut nodes: Vec<Option<NodeInfo>> = (0..game.node_count()).map(|_| None).collect();
     let Ok(start) = rules.start_position(&game.tags) else {
         return nodes;

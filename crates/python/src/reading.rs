@@ -10,8 +10,9 @@ use std::io;
 use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
-use collection::games::Notate;
 use collection::input::{Format, Opened};
+use collection::json::JsonMoves;
+use collection::parquet::Columns;
 use collection::pipeline::{Input, OncePerInput, Origin, Task};
 use notation::{Diagnostic as Found, GameReader, KeepRaw, ReadGame, ReadOptions};
 use pdn::DraughtsRules;
@@ -26,7 +27,7 @@ use crate::source;
 const AHEAD: usize = 64;
 
 /// Rules whose read games become a [`Read`].
-pub trait Readable: Notate + 'static
+pub trait Readable: Columns + JsonMoves + 'static
 where
     Self::Move: Send,
 {

@@ -6,8 +6,8 @@ use std::io::{self, Read};
 use std::path::PathBuf;
 use std::sync::{Mutex, OnceLock};
 
-use collection::games;
 use collection::input::{self, Format, Opened};
+use collection::rules;
 use pdn::DraughtsRules;
 use pgn::ChessRules;
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -133,7 +133,7 @@ pub fn format(format: Option<&str>) -> PyResult<Option<Format>> {
 /// for games that declare none (as `notate --variant`).
 pub fn game_type(variant: Option<&str>) -> PyResult<Option<pdn::GameType>> {
     variant
-        .map(|v| games::parse_game_type(v).map_err(NotationError::new_err))
+        .map(|v| rules::parse_game_type(v).map_err(NotationError::new_err))
         .transpose()
 }
 
@@ -154,5 +154,5 @@ pub fn draughts_rules(game_type: Option<pdn::GameType>) -> &'static DraughtsRule
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     // A handful of game types at most: each is leaked once, on purpose.
     made.entry(key)
-        .or_insert_with(|| Box::leak(Box::new(games::draughts(game_type))))
+        .or_insert_with(|| Box::leak(Box::new(rules::draughts(game_type))))
 }

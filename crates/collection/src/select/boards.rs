@@ -1,18 +1,11 @@
-//! What `select` and `dedupe` ask of a game's positions and moves, per format: a
-//! position pattern (`--position`), a material pattern (`--material`), how a game ended
-//! on the board, and a move's identity (the same move however it was written or read).
+//! What `select` asks of a game's positions and moves, per format: a position pattern
+//! (`--position`), a material pattern (`--material`), how a game ended on the board, and
+//! whether two moves are the same (however they were written or read).
 //!
 //! Chess and draughts answer in their own terms; the criteria that only one of them has
 //! (checkmate, underpromotion, the fifty-move rule) are `false` for the other.
 
-use std::hash::{Hash, Hasher};
-use std::io;
-
-use notation::{Diagnostic, ReadOptions};
-
-use crate::dedupe::{By, EachGame};
-use crate::games::Notate;
-use crate::pipeline::Input;
+use crate::rules::FormatRules;
 
 /// How the last position of a main line stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,8 +18,9 @@ pub enum End {
     Open,
 }
 
-/// Positions and moves as the collection subcommands compare them.
-pub trait Boards: Notate {
+/// What `select` needs of a game's rules beyond [`FormatRules`]: positions and moves as
+/// its criteria compare them.
+pub trait Boards: FormatRules {
     /// A `--position` pattern, as given.
     type Pattern: Send + Sync;
     /// A pattern made ready for the positions of one game (a draughts FEN is read in
@@ -72,28 +66,8 @@ pub trait Boards: Notate {
     /// Whether the fifty-move rule lets a draw be claimed in this position.
     fn is_fifty_moves(&self, position: &Self::Position) -> bool;
 
-    /// Feeds a move's identity to a hasher: the move on the board, not how it was
-    /// written or which reading of the game read it.
-    fn hash_move<H: Hasher>(&self, mv: &Self::Move, hasher: &mut H);
-
     /// Whether two moves are the same move on the board.
     fn same_move(&self, a: &Self::Move, b: &Self::Move) -> bool;
-
-    /// Digests every game of `input` for `dedupe`, handing each to `each`; returns the
-    /// diagnostics outside any game. The default reads each game into its tree; rules
-    /// with a faster way to play every move use it here.
-    fn digest_stream(
-        &self,
-        input: Input<'_>,
-        options: ReadOptions,
-        by: By,
-        each: &mut EachGame<'_>,
-    ) -> io::Result<Vec<Diagnostic>>
-    where
-        Self: Sized,
-    {
-        crate::dedupe::digest_trees(self, input, options, by, each)
-    }
 }
 
 /// A chess `--position` pattern: a placement, and the side to move when given.
@@ -186,23 +160,8 @@ impl Boards for pgn::ChessRules {
         position.is_fifty_moves()
     }
 
-    fn hash_move<H: Hasher>(&self, mv: &pgn::Move, hasher: &mut H) {
-        mv.hash(hasher);
-    }
-
     fn same_move(&self, a: &pgn::Move, b: &pgn::Move) -> bool {
         a == b
-    }
-
-    /// With the validating visitor: every move played, no tree built.
-    fn digest_stream(
-        &self,
-        input: Input<'_>,
-        options: ReadOptions,
-        by: By,
-        each: &mut EachGame<'_>,
-    ) -> io::Result<Vec<Diagnostic>> {
-        crate::dedupe::digest_chess(input, options, by, each)
     }
 }
 
@@ -317,10 +276,6 @@ impl Boards for pdn::DraughtsRules {
 
     fn is_fifty_moves(&self, _: &pdn::PdnPosition) -> bool {
         false
-    }
-
-    fn hash_move<H: Hasher>(&self, mv: &pdn::PdnMove, hasher: &mut H) {
-        mv.get().hash(hasher);
     }
 
     fn same_move(&self, a: &pdn::PdnMove, b: &pdn::PdnMove) -> bool {
