@@ -1,15 +1,17 @@
-//! Legal move generation with check and pin masks.
+//! Legal move generation by standard chess's rules, with check and pin masks.
 //!
 //! Moves are produced into a [`Sink`]: the list sink expands them into [`Move`]s, the counting
 //! sink only adds up set sizes (used for perft's last ply and for counting legal moves).
+//!
+//! This is standard chess's generator and knows no variant: it plays by chess's rules
+//! whatever the position's ruleset. [`Position`] looks at the ruleset and comes here for
+//! standard chess; the variants that move pieces as chess does build on it.
 
 use crate::attacks::{
     between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, ray, rook_attacks,
 };
-use crate::variants;
 use crate::{
-    Bitboard, Board, CastlingSide, Color, File, Move, MoveList, Position, Rank, Role, Ruleset,
-    Square,
+    Bitboard, Board, CastlingSide, Color, File, Move, MoveList, Position, Rank, Role, Square,
 };
 
 /// Receives generated moves.
@@ -143,39 +145,20 @@ impl Sink for Any {
     }
 }
 
+/// The legal moves by standard chess's rules, whatever the position's ruleset.
 pub(crate) fn legal_moves(pos: &Position, list: &mut MoveList) {
-    if pos.ruleset() != Ruleset::Chess {
-        return variants::legal_moves(pos, list);
-    }
     generate(pos, list);
 }
 
-/// The legal moves by standard chess's rules, whatever the position's ruleset (for the
-/// variants that move pieces as chess does).
-pub(crate) fn standard_legal_moves(pos: &Position, list: &mut MoveList) {
-    generate(pos, list);
-}
-
+/// The number of legal moves by standard chess's rules, counted without listing them.
 pub(crate) fn count_legal_moves(pos: &Position) -> usize {
-    if pos.ruleset() != Ruleset::Chess {
-        let mut list = MoveList::new();
-        variants::legal_moves(pos, &mut list);
-        return list.len();
-    }
     let mut c = Counter(0);
     generate(pos, &mut c);
     c.0
 }
 
+/// `true` if the side to move has a legal move by standard chess's rules.
 pub(crate) fn has_legal_moves(pos: &Position) -> bool {
-    if pos.ruleset() != Ruleset::Chess {
-        return variants::has_legal_moves(pos);
-    }
-    standard_has_legal_moves(pos)
-}
-
-/// [`has_legal_moves`] by standard chess's rules, whatever the position's ruleset.
-pub(crate) fn standard_has_legal_moves(pos: &Position) -> bool {
     // The king first, square by square, stopping at the first safe one: in the positions
     // where this is asked (after a check, to tell it from mate) the king can usually move.
     let Some(mut ctx) = Context::new(pos) else {
@@ -438,14 +421,12 @@ pub(crate) fn en_passant_is_legal(board: &Board, ctx: &Context, from: Square, ep
         .is_empty()
 }
 
-/// `true` if some pawn can legally take en passant on the position's en-passant square.
+/// `true` if some pawn can legally take en passant on the position's en-passant square, by
+/// standard chess's rules.
 pub(crate) fn has_legal_en_passant(pos: &Position) -> bool {
     let Some(ep) = pos.ep_square() else {
         return false;
     };
-    if pos.ruleset() != Ruleset::Chess {
-        return variants::has_legal_en_passant(pos);
-    }
     let Some(ctx) = Context::new(pos) else {
         return false;
     };

@@ -319,7 +319,7 @@ impl Position {
             variants::check_checks(&pos)?;
         }
 
-        if pos.ep_square.is_some() && !movegen::has_legal_en_passant(&pos) {
+        if pos.ep_square.is_some() && !pos.has_legal_en_passant() {
             pos.ep_square = None;
         }
         pos.hash = pos.compute_hash();
@@ -600,18 +600,41 @@ impl Position {
     #[inline]
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        movegen::legal_moves(self, &mut list);
+        if self.ruleset != Ruleset::Chess {
+            variants::legal_moves(self, &mut list);
+        } else {
+            movegen::legal_moves(self, &mut list);
+        }
         list
     }
 
     /// The number of legal moves, counted without listing them.
     pub fn count_legal_moves(&self) -> usize {
+        if self.ruleset != Ruleset::Chess {
+            let mut list = MoveList::new();
+            variants::legal_moves(self, &mut list);
+            return list.len();
+        }
         movegen::count_legal_moves(self)
     }
 
     /// `true` if the side to move has a legal move.
     pub fn has_legal_moves(&self) -> bool {
+        if self.ruleset != Ruleset::Chess {
+            return variants::has_legal_moves(self);
+        }
         movegen::has_legal_moves(self)
+    }
+
+    /// `true` if some pawn can legally take en passant on the en-passant square.
+    // Out of line: asked only after a double step beside a pawn, and kept out of
+    // `play_mut`, which inlines `keep_legal_ep_square`.
+    #[inline(never)]
+    fn has_legal_en_passant(&self) -> bool {
+        if self.ruleset != Ruleset::Chess {
+            return variants::has_legal_en_passant(self);
+        }
+        movegen::has_legal_en_passant(self)
     }
 
     /// `true` if `m` is legal in this position.
@@ -770,7 +793,7 @@ impl Position {
         let them = self.turn;
         if (attacks::pawn_attacks(!them, ep) & self.board.by_piece(Role::Pawn.of(them))).any() {
             self.ep_square = Some(ep);
-            if movegen::has_legal_en_passant(self) {
+            if self.has_legal_en_passant() {
                 self.hash ^= zobrist::ep(ep.file());
             } else {
                 self.ep_square = None;

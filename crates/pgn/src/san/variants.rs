@@ -3,10 +3,10 @@
 //! which only those few are tested by the variant's rules; with the same forgiveness as in
 //! standard chess.
 
-use super::{
-    Forgiven, IllegalReason, Kind, San, SanError, SanPlus, SanToken, Separator, origin_forgiveness,
-    variant_disambiguation,
-};
+use super::error::{IllegalReason, SanError};
+use super::forgiven::{Forgiven, origin_forgiveness};
+use super::token::{Kind, SanToken, Separator};
+use super::writing::{San, SanPlus, variant_disambiguation};
 use crate::variants;
 use crate::{CastlingSide, Move, MoveList, Position, Role, Ruleset, Square};
 

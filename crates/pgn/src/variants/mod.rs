@@ -1,7 +1,8 @@
 //! The rules of the variants: what each [`Ruleset`] but standard chess changes.
 //!
-//! Standard chess never comes here: [`Position`] and the move generator look at the
-//! ruleset once and take their own path for it, so its speed does not depend on the variants.
+//! Standard chess never comes here: [`Position`] looks at the ruleset once per entry point
+//! and takes its own path for it (the move generator, `movegen`, which knows no variant),
+//! so its speed does not depend on the variants.
 //! For the others:
 //! - crazyhouse, king of the hill, three-check and racing kings move pieces as chess does,
 //!   so their board moves come from the standard generator; crazyhouse adds drops, racing
@@ -192,18 +193,18 @@ pub(crate) fn legal_moves(pos: &Position, list: &mut MoveList) {
     }
     match pos.ruleset() {
         Ruleset::Chess | Ruleset::KingOfTheHill | Ruleset::ThreeCheck => {
-            movegen::standard_legal_moves(pos, list);
+            movegen::legal_moves(pos, list);
         }
         Ruleset::Crazyhouse => {
-            movegen::standard_legal_moves(pos, list);
+            movegen::legal_moves(pos, list);
             drops(pos, list);
         }
         Ruleset::RacingKings => {
-            movegen::standard_legal_moves(pos, list);
+            movegen::legal_moves(pos, list);
             list.retain(|m| !gives_check(pos, m));
         }
         Ruleset::Horde if pos.board().king_of(pos.turn()).is_some() => {
-            movegen::standard_legal_moves(pos, list);
+            movegen::legal_moves(pos, list);
         }
         Ruleset::Horde => pseudo::moves(pos, list),
         Ruleset::Atomic => {
@@ -224,10 +225,10 @@ pub(crate) fn has_legal_moves(pos: &Position) -> bool {
     match pos.ruleset() {
         Ruleset::Antichess => !is_variant_end(pos) && pseudo::any_move(pos),
         Ruleset::KingOfTheHill | Ruleset::ThreeCheck => {
-            !is_variant_end(pos) && movegen::standard_has_legal_moves(pos)
+            !is_variant_end(pos) && movegen::has_legal_moves(pos)
         }
         Ruleset::Crazyhouse => {
-            movegen::standard_has_legal_moves(pos) || {
+            movegen::has_legal_moves(pos) || {
                 let mut list = MoveList::new();
                 drops(pos, &mut list);
                 !list.is_empty()
