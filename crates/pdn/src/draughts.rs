@@ -1,6 +1,6 @@
 //! The PDN rules: [`DraughtsRules`], its positions ([`PdnPosition`]) and moves ([`PdnMove`]).
 
-use std::fmt::{self, Write as _};
+use std::fmt::Write as _;
 use std::sync::{Arc, OnceLock};
 
 use notation::{
@@ -9,9 +9,10 @@ use notation::{
 };
 
 use crate::fen::FenWarning;
+use crate::forgiven::{Fit, Forgiven, Leniency, fit};
 use crate::gametype::{GameType, GameTypeError};
 use crate::geometry::GeometryError;
-use crate::movetext::{MoveError, MoveWarning};
+use crate::movetext::MoveError;
 use crate::result::ResultType;
 use crate::setups;
 use crate::{Color, Move, NotationKind, Position, Square, SquareName, Variant};
@@ -814,134 +815,6 @@ impl AsRef<Move> for PdnMove {
     fn as_ref(&self) -> &Move {
         &self.mv
     }
-}
-
-/// One thing reading a move forgave.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Leniency {
-    /// The move text departs from how PDN 3.0 writes moves.
-    Move(MoveWarning),
-    /// A capture named by its ends that could take different pieces. Each candidate
-    /// is kept as a reading of the game until a later move rules it out; the first
-    /// one left is preferred (a strict reader refuses the move).
-    Ambiguous {
-        /// The full notation of each candidate, the preferred first.
-        candidates: Vec<String>,
-    },
-    /// The move was read in another game type than the one preferred so far.
-    GameType {
-        /// The game type the tags declare in full with a numbering of its own; `None`
-        /// when they declare none.
-        declared: Option<GameType>,
-        /// The game type preferred before the move.
-        from: GameType,
-        /// The game type the move was read in.
-        to: GameType,
-        /// Whether the preferred game type could read the move at all (only by
-        /// forgiving how it is written).
-        readable: bool,
-    },
-}
-
-impl fmt::Display for Leniency {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Leniency::Move(w) => write!(f, "{w}"),
-            Leniency::Ambiguous { candidates } => write!(
-                f,
-                "ambiguous capture: it could be {}; read as {} unless a later move rules it out",
-                candidates.join(" or "),
-                candidates.first().map_or("", String::as_str)
-            ),
-            Leniency::GameType {
-                declared: None,
-                from,
-                to,
-                readable,
-            } => {
-                f.write_str("no GameType tag, and the move ")?;
-                if *readable {
-                    write!(f, "is written as {} draughts writes moves", to.variant())?;
-                } else {
-                    write!(f, "is not legal in {} draughts", from.variant())?;
-                }
-                write!(
-                    f,
-                    ": read as {} draughts (GameType \"{}\")",
-                    to.variant(),
-                    to.to_short_string()
-                )
-            }
-            Leniency::GameType {
-                declared: Some(declared),
-                to,
-                readable,
-                ..
-            } => {
-                write!(f, "the move ")?;
-                if *readable {
-                    f.write_str("is written")?;
-                } else {
-                    write!(
-                        f,
-                        "is not legal in the numbering of GameType \"{declared}\"; it is written"
-                    )?;
-                }
-                write!(
-                    f,
-                    " in the numbering of GameType \"{}\": read so",
-                    to.to_short_string()
-                )
-            }
-        }
-    }
-}
-
-/// What reading a move forgave: each [`Leniency`], in order. `Display` joins them.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Forgiven(pub Vec<Leniency>);
-
-impl fmt::Display for Forgiven {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, l) in self.0.iter().enumerate() {
-            if i > 0 {
-                f.write_str("; ")?;
-            }
-            write!(f, "{l}")?;
-        }
-        Ok(())
-    }
-}
-
-impl notation::Forgiveness for Forgiven {
-    fn is_none(&self) -> bool {
-        self.0.is_empty()
-    }
-}
-
-/// How well a reading reads a move's text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Fit {
-    /// As written, or forgiving only what is no sign of another game type.
-    Fits,
-    /// Only by forgiving another game type's capture separator.
-    Separator,
-    /// Only by forgiving squares in the other notation.
-    Notation,
-}
-
-fn fit(forgiven: &[Leniency]) -> Fit {
-    let mut fit = Fit::Fits;
-    for l in forgiven {
-        match l {
-            Leniency::Move(MoveWarning::AlphaSquare(_) | MoveWarning::NumericSquare(_)) => {
-                fit = Fit::Notation;
-            }
-            Leniency::Move(MoveWarning::Separator { .. }) => fit = fit.max(Fit::Separator),
-            _ => {}
-        }
-    }
-    fit
 }
 
 /// What a FEN's items say of the game types it may be set up in: whether it names its

@@ -61,6 +61,7 @@ pub mod commands;
 mod draughts;
 mod export;
 pub mod fen;
+mod forgiven;
 pub mod gametype;
 pub mod geometry;
 mod movegen;
@@ -75,9 +76,10 @@ mod validate;
 pub mod variant;
 
 pub use color::{Color, Piece, Role};
-pub use draughts::{DraughtsRules, Forgiven, INFERRED_VARIANTS, Leniency, PdnMove, PdnPosition};
+pub use draughts::{DraughtsRules, INFERRED_VARIANTS, PdnMove, PdnPosition};
 pub use export::{PDN_ROSTER, PDN_WRITE};
 pub use fen::{FenError, FenWarning};
+pub use forgiven::{Forgiven, Leniency};
 pub use gametype::{GameType, GameTypeError, GameTypeWarning, UnsupportedGame, VariantTag};
 pub use geometry::{
     Corner, Geometry, GeometryError, Notation, NotationKind, Square, SquareError, SquareName,
