@@ -13,7 +13,6 @@ use crate::forgiven::{Fit, Forgiven, Leniency, fit};
 use crate::gametype::{GameType, GameTypeError};
 use crate::geometry::GeometryError;
 use crate::movetext::MoveError;
-use crate::result::ResultType;
 use crate::setups;
 use crate::{Color, Move, NotationKind, Position, Square, SquareName, Variant};
 
@@ -1080,25 +1079,6 @@ fn null_move(fen: &str) -> Option<Color> {
     parts.all(str::is_empty).then_some(turn)
 }
 
-/// The Result tag's tokens for a result type: win, loss and draw of White.
-fn counterpart(result: GameResult, kind: ResultType) -> GameResult {
-    use GameResult::*;
-    match (kind, result) {
-        (ResultType::International, FirstWins) => FirstWinsTwo,
-        (ResultType::International, SecondWins) => SecondWinsTwo,
-        (ResultType::International, Draw) => DrawTwo,
-        (ResultType::Default, FirstWinsTwo) => FirstWins,
-        (ResultType::Default, SecondWinsTwo) => SecondWins,
-        (ResultType::Default, DrawTwo) => Draw,
-        (_, other) => other,
-    }
-}
-
-/// Whether a game type writes this result token.
-fn writes(game_type: GameType, result: GameResult) -> bool {
-    counterpart(result, game_type.result_type()) == result
-}
-
 impl Rules for DraughtsRules {
     type Position = PdnPosition;
     type Move = PdnMove;
@@ -1558,7 +1538,9 @@ fn settled_as_read(game: &GameTree<PdnMove>, settled: GameType) -> bool {
         .moves
         .first()
         .map(|&id| game.node(id));
-    if first.is_some_and(|node| !node.variations.is_empty()) || !writes(settled, game.result) {
+    if first.is_some_and(|node| !node.variations.is_empty())
+        || !settled.result_type().writes(game.result)
+    {
         return false;
     }
     game.nodes().all(|node| match &node.mv.reading {
@@ -1760,8 +1742,8 @@ impl DraughtsRules {
             Some(board) => {
                 // While the game type is open, a result token one reading writes is
                 // kept as that reading's.
-                if writes(board.game_type(), result)
-                    || board.with_readings(|r| r.game_types().any(|gt| writes(gt, result)))
+                let writes = |game_type: GameType| game_type.result_type().writes(result);
+                if writes(board.game_type()) || board.with_readings(|r| r.game_types().any(writes))
                 {
                     return (result, Vec::new());
                 }
@@ -1772,7 +1754,7 @@ impl DraughtsRules {
                 _ => return (result, Vec::new()),
             },
         };
-        let mapped = counterpart(result, preferred.result_type());
+        let mapped = preferred.result_type().token_for(result);
         if mapped == result {
             return (result, Vec::new());
         }
