@@ -13,6 +13,7 @@ use crate::forgiven::{Fit, Forgiven, Leniency, fit};
 use crate::gametype::{GameType, GameTypeError};
 use crate::geometry::GeometryError;
 use crate::movetext::MoveError;
+use crate::one_reading::{Read, read_in, try_read_in};
 use crate::setups;
 use crate::{Color, Move, NotationKind, Position, Square, SquareName, Variant};
 
@@ -816,31 +817,6 @@ impl AsRef<Move> for PdnMove {
     }
 }
 
-/// The moves one reading reads a move token as: one, or each candidate of an ambiguous
-/// capture.
-enum Read {
-    One(Move),
-    Many(Vec<Move>),
-}
-
-impl Read {
-    fn as_slice(&self) -> &[Move] {
-        match self {
-            Read::One(m) => std::slice::from_ref(m),
-            Read::Many(moves) => moves,
-        }
-    }
-}
-
-/// Reads a move in one position, leniently: each candidate of an ambiguous capture is
-/// a move, with a [`Leniency::Ambiguous`].
-fn read_in(position: &Position, text: &str) -> Result<(Read, Vec<Leniency>), MoveError> {
-    match position.parse_canonical(text.as_bytes()) {
-        Some(mv) => Ok((Read::One(mv), Vec::new())),
-        None => read_in_general(position, text),
-    }
-}
-
 /// Why no reading of a board reads a move: the preferred reading's error if it tried
 /// the move, or else the first error, the readings taken in the order
 /// [`read_in_every`] tries them.
@@ -864,39 +840,6 @@ fn reading_error(readings: Readings<'_>, text: &str, algebraic: bool) -> MoveErr
         }
     }
     first_error.unwrap_or(MoveError::Empty)
-}
-
-/// [`read_in`] for a reading whose error would not be reported: `None` when it cannot
-/// read the move, found without the general reader where a cheap test tells.
-fn try_read_in(position: &Position, text: &str) -> Option<(Read, Vec<Leniency>)> {
-    if let Some(mv) = position.parse_canonical(text.as_bytes()) {
-        return Some((Read::One(mv), Vec::new()));
-    }
-    if !position.may_move_from(text.as_bytes()) {
-        return None;
-    }
-    read_in_general(position, text).ok()
-}
-
-/// [`read_in`] without its fast path (which found nothing).
-fn read_in_general(position: &Position, text: &str) -> Result<(Read, Vec<Leniency>), MoveError> {
-    match position.parse_move_general(text) {
-        Ok((mv, warnings)) => Ok((
-            Read::One(mv),
-            warnings.into_iter().map(Leniency::Move).collect(),
-        )),
-        Err(MoveError::Ambiguous { text, candidates }) => {
-            let moves: Vec<Move> = candidates
-                .iter()
-                .filter_map(|c| position.parse_move(c).ok().map(|(mv, _)| mv))
-                .collect();
-            if moves.len() < 2 {
-                return Err(MoveError::Ambiguous { text, candidates });
-            }
-            Ok((Read::Many(moves), vec![Leniency::Ambiguous { candidates }]))
-        }
-        Err(e) => Err(e),
-    }
 }
 
 /// Reads a move in every reading of a board (the other readings up to date).

@@ -67,6 +67,7 @@ pub mod geometry;
 mod movegen;
 mod moves;
 pub mod movetext;
+mod one_reading;
 pub mod perft;
 mod position;
 pub mod result;
