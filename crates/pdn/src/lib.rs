@@ -68,6 +68,7 @@ mod movegen;
 mod moves;
 pub mod movetext;
 mod one_reading;
+mod pdn_move;
 pub mod perft;
 mod position;
 pub mod result;
@@ -77,7 +78,7 @@ mod validate;
 pub mod variant;
 
 pub use color::{Color, Piece, Role};
-pub use draughts::{DraughtsRules, INFERRED_VARIANTS, PdnMove, PdnPosition};
+pub use draughts::{DraughtsRules, INFERRED_VARIANTS, PdnPosition};
 pub use export::{PDN_ROSTER, PDN_WRITE};
 pub use fen::{FenError, FenWarning};
 pub use forgiven::{Forgiven, Leniency};
@@ -88,6 +89,7 @@ pub use geometry::{
 };
 pub use moves::Move;
 pub use movetext::{MoveError, MoveWarning};
+pub use pdn_move::PdnMove;
 pub use position::{IllegalMove, Outcome, Position, PositionError};
 pub use result::{GameResult, ResultType};
 pub use validate::{ValidatedGame, ValidatingReader, Validator};
