@@ -1,7 +1,7 @@
 //! The PDN rules: [`DraughtsRules`], its positions ([`PdnPosition`]) and moves ([`PdnMove`]).
 
 use std::fmt::Write as _;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use notation::{
     DiagnosticKind, Dialect, GameBuilder, GameResult, GameTree, LineId, MoveContext, Player,
@@ -15,8 +15,9 @@ use crate::geometry::GeometryError;
 use crate::movetext::MoveError;
 use crate::one_reading::{Read, read_in, try_read_in};
 use crate::pdn_move::{MAX_READINGS, PdnMove, Reading};
-use crate::setups;
-use crate::{Color, Move, NotationKind, Position, Square, SquareName, Variant};
+use crate::pdn_position::{Inference, PdnPosition, Readings, Start};
+use crate::setups::start_in;
+use crate::{Color, Move, NotationKind, Position, Variant};
 
 /// The variants a game that declares no type may be inferred to be, in order of
 /// preference (after the reader's default, which comes first).
@@ -147,23 +148,15 @@ impl Default for DraughtsRules {
 }
 
 impl DraughtsRules {
-    /// Plays a move from one board into another, leaving the first as it was, where only
-    /// the position changes: a move read as written, from a board of one reading onto
-    /// another such board (a validator's two boards of a line). `to` is then what copying
-    /// `from` there and playing the move would make it. `false`, with nothing done,
-    /// otherwise.
+    /// Plays a move from one board into another where only the position changes (see
+    /// [`PdnPosition::play_into`]): `false`, with nothing done, otherwise.
     #[inline]
     pub(crate) fn play_position_into(
         from: &PdnPosition,
         to: &mut PdnPosition,
         mv: &PdnMove,
     ) -> bool {
-        if mv.reading.is_none() && from.single() && to.single() {
-            to.position.play_from(&from.position, &mv.mv);
-            to.inference = from.inference;
-            return true;
-        }
-        false
+        from.play_into(to, mv)
     }
 
     /// PDN's rules: a game that declares no type is international draughts, unless its
@@ -290,461 +283,6 @@ fn game_type_error(value: &str, error: GameTypeError) -> SetupError {
     }
 }
 
-/// Why a board reads moves in more than one game type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Inference {
-    /// The tags declare the game type in its standard form: nothing is inferred.
-    None,
-    /// The tags declare no game type.
-    Undeclared,
-    /// The tags declare a game type with a numbering of its own.
-    Numbering(GameType),
-}
-
-/// The position of a PDN game, as the notation layer keeps it: a draughts
-/// [`Position`], and, while the game may still be read otherwise, its other readings.
-///
-/// A game has several readings while its type is inferred (one per game type that
-/// still reads all its moves) and after an ambiguous capture (one per candidate), until
-/// later moves rule all but one out. The preferred reading is the first one left.
-///
-/// The other readings follow the moves lazily: a move the preferred reading reads as
-/// PDN 3.0 writes it (the common case) is played there alone and noted, and the other
-/// readings replay the noted moves only when a move needs them (one the preferred
-/// reading cannot read, or reads only leniently), so that a game whose type is inferred
-/// costs little more than one that declares it. Each reading ends up where reading
-/// every move in every reading would have left it.
-#[derive(Debug)]
-pub struct PdnPosition {
-    position: Position,
-    /// The other readings, in order of preference, before the pending moves.
-    others: Vec<Position>,
-    /// Whether the other readings had the preferred reading's pieces and side to move
-    /// when they were last brought up to date (vacuously when there are none).
-    others_alike: bool,
-    inference: Inference,
-    /// The other game types a game may start in, not yet set up; before the pending
-    /// moves, which are then all its moves.
-    start: Option<Arc<Start>>,
-    /// The moves the preferred reading read as written since `others` and `start`
-    /// were last brought up to date: the other readings are to replay them.
-    pending: Vec<Pending>,
-    /// The other readings after the pending moves, once replayed, and how many of the
-    /// last of them are held in reserve: reading a move and playing it both need them.
-    /// Emptied whenever the board changes.
-    replayed: OnceLock<(Vec<Position>, usize)>,
-    /// How many of the last readings (of `others`, then of the game types still to set
-    /// up) are held in reserve: readings a game's first reading leaves out (another
-    /// game type's capture separator, the game types it does not infer), which a second
-    /// reading keeps behind the others, for when none of those reads a move (see
-    /// [`DraughtsRules::second_reading`](notation::Rules::second_reading)). A board keeps at
-    /// most [`MAX_READINGS`] readings and a game type of each variant: a byte holds it.
-    reserve: u8,
-    /// Whether readings are held in reserve rather than dropped: a second reading.
-    keeps_reserve: bool,
-}
-
-/// A move the preferred reading read as PDN 3.0 writes it, kept for the other readings
-/// to replay: its text is rebuilt from its squares.
-#[derive(Clone, Copy, Debug)]
-enum Pending {
-    /// A move, by its first and last squares.
-    Step {
-        from: Square,
-        to: Square,
-        capture: bool,
-    },
-    /// The next square of the whole path the capture before was written with: one for
-    /// each square after its first, the last its end. A capture written with its ends
-    /// only has none.
-    Through(Square),
-}
-
-/// A count of a board's readings, which a byte holds (see [`PdnPosition`]'s `reserve`).
-fn small(count: usize) -> u8 {
-    u8::try_from(count).unwrap_or(u8::MAX)
-}
-
-/// The most moves a board lets its other readings fall behind by: copying the board
-/// (as the readers do before each move) copies them.
-const MAX_PENDING: usize = 256;
-
-/// The other game types a game may start in, not yet set up.
-#[derive(Debug)]
-struct Start {
-    /// In order of preference, after the board's position's.
-    candidates: Vec<GameType>,
-    /// The FEN they start from (the standard start without one).
-    fen: Option<String>,
-    /// Each candidate's start position once set up (`None` inside if the set-up fails):
-    /// reading the first move and playing it both need them, and a FEN costs more to
-    /// read than the move. Made when one is first set up: most games need none.
-    set_up: OnceLock<Box<[OnceLock<Option<Position>>]>>,
-}
-
-impl Start {
-    fn new(candidates: Vec<GameType>, fen: Option<String>) -> Start {
-        Start {
-            candidates,
-            fen,
-            set_up: OnceLock::new(),
-        }
-    }
-
-    /// The start position of candidate `i`, set up on first use.
-    fn position(&self, i: usize) -> Option<&Position> {
-        let &game_type = self.candidates.get(i)?;
-        let set_up = self
-            .set_up
-            .get_or_init(|| self.candidates.iter().map(|_| OnceLock::new()).collect());
-        set_up
-            .get(i)?
-            .get_or_init(|| {
-                start_in(game_type, self.fen.as_deref())
-                    .ok()
-                    .map(|(p, _)| p)
-            })
-            .as_ref()
-    }
-}
-
-impl Clone for PdnPosition {
-    fn clone(&self) -> PdnPosition {
-        PdnPosition {
-            position: self.position.clone(),
-            others: self.others.clone(),
-            others_alike: self.others_alike,
-            inference: self.inference,
-            start: self.start.clone(),
-            pending: self.pending.clone(),
-            replayed: OnceLock::new(),
-            reserve: self.reserve,
-            keeps_reserve: self.keeps_reserve,
-        }
-    }
-
-    /// Field by field, so that keeping the board before each move reuses what the old
-    /// copy holds (see [`Position`]'s `clone_from`).
-    fn clone_from(&mut self, source: &PdnPosition) {
-        self.position.clone_from(&source.position);
-        self.inference = source.inference;
-        self.reserve = source.reserve;
-        self.keeps_reserve = source.keeps_reserve;
-        if self.single() && source.single() {
-            // One reading each: no other reading, and so no pending move, on either.
-            return;
-        }
-        self.others.clone_from(&source.others);
-        self.others_alike = source.others_alike;
-        let same_start = match (&self.start, &source.start) {
-            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
-            (a, b) => a.is_none() && b.is_none(),
-        };
-        if !same_start {
-            self.start.clone_from(&source.start);
-        }
-        self.pending.clone_from(&source.pending);
-        if self.replayed.get().is_some() {
-            self.replayed = OnceLock::new();
-        }
-    }
-}
-
-impl PdnPosition {
-    /// A board of a declared game type.
-    pub fn new(position: Position) -> PdnPosition {
-        PdnPosition {
-            position,
-            others: Vec::new(),
-            others_alike: true,
-            inference: Inference::None,
-            start: None,
-            pending: Vec::new(),
-            replayed: OnceLock::new(),
-            reserve: 0,
-            keeps_reserve: false,
-        }
-    }
-
-    /// The position, in the preferred reading.
-    pub fn position(&self) -> &Position {
-        &self.position
-    }
-
-    /// The game type of the preferred reading.
-    pub fn game_type(&self) -> GameType {
-        self.position.game_type()
-    }
-
-    /// The positions of the other readings still consistent with the moves, in order of
-    /// preference: empty once the game reads one way only.
-    ///
-    /// ```
-    /// use notation::{MoveContext, Rules, Tags};
-    /// use pdn::DraughtsRules;
-    ///
-    /// let rules = DraughtsRules::new();
-    /// let mut board = rules.start_position(&Tags::new())?.position;
-    /// // No GameType tag: international draughts, unless the moves say otherwise.
-    /// assert!(board.is_open());
-    /// let (mv, _) = rules.read_move(&board, b"11-15", MoveContext::default())?;
-    /// rules.play(&mut board, &mv);
-    /// // Not an international move: English draughts, or another 8×8 game that
-    /// // numbers its squares so.
-    /// assert_eq!(board.game_type().variant(), pdn::Variant::English);
-    /// assert!(!board.alternatives().is_empty());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn alternatives(&self) -> Vec<Position> {
-        self.with_readings(|r| r.others.to_vec())
-    }
-
-    /// Whether the game may still be read otherwise: its type is inferred and not
-    /// settled, or an ambiguous capture is not resolved.
-    pub fn is_open(&self) -> bool {
-        !self.single() && self.with_readings(|r| r.count() > 1)
-    }
-
-    /// Drops, once the first capture since the other readings were brought up to date is
-    /// pending, the readings that would drop out replaying it: they are no longer copied
-    /// with every move until something needs the readings.
-    ///
-    /// For the caller to call only when the other readings had the preferred reading's
-    /// pieces then, and so still have: the pending moves before the capture are steps,
-    /// which move a piece alike in every game type (or drop the reading that cannot make
-    /// them). In the same position, a reading reads the capture as a capture or not at
-    /// all; written with `x` or `:`, the preferred reading's separator, it is a departure
-    /// for a reading that writes captures otherwise, and a reading that needs one is
-    /// dropped. (A capture written with `-`, Thai draughts', is no departure: `-` is read
-    /// for any capture.) The game types still to set up, if any, are left to the replay:
-    /// they cost nothing to carry.
-    fn keep_capture_separator(&mut self) {
-        let separator = self.game_type().capture_separator();
-        if separator == '-' {
-            return;
-        }
-        let before = self.others.len();
-        self.others
-            .retain(|p| p.game_type().capture_separator() == separator);
-        if self.others.len() != before {
-            self.replayed = OnceLock::new();
-            if self.single() {
-                self.pending.clear();
-            }
-        }
-    }
-
-    /// Whether there is one reading only.
-    fn single(&self) -> bool {
-        self.others.is_empty() && self.start.is_none()
-    }
-
-    /// Calls `f` with the board's readings, the other readings brought up to date.
-    fn with_readings<T>(&self, f: impl FnOnce(Readings<'_>) -> T) -> T {
-        if self.pending.is_empty() {
-            return f(Readings {
-                preferred: &self.position,
-                others: &self.others,
-                start: self.start.as_deref(),
-                reserve: usize::from(self.reserve),
-            });
-        }
-        let (others, reserve) = self.replayed.get_or_init(|| self.replay());
-        f(Readings {
-            preferred: &self.position,
-            others,
-            start: None,
-            reserve: *reserve,
-        })
-    }
-
-    /// The other readings after the pending moves, and how many of the last of them are
-    /// held in reserve: each reads them as the preferred reading did (as written, in the
-    /// same notation), or is dropped, as it would have been had it read them one by one.
-    /// A board that keeps a reserve moves there the readings that read a move only with
-    /// another game type's capture separator, behind the others.
-    fn replay(&self) -> (Vec<Position>, usize) {
-        let geometry = self.position.geometry();
-        let algebraic = geometry.notation().kind == NotationKind::Alphanumeric;
-        let same_notation = |p: &Position| {
-            (p.game_type().notation().kind == NotationKind::Alphanumeric) == algebraic
-        };
-        let mut readings: Vec<Position> = self.others.clone();
-        // Where the reserve begins among the readings, before and after the game types
-        // still to set up are filtered.
-        let mut reserve_from = self.others.len();
-        if let Some(start) = &self.start {
-            let total = self.others.len() + start.candidates.len();
-            let boundary = total.saturating_sub(usize::from(self.reserve));
-            reserve_from = reserve_from.min(boundary);
-            for i in 0..start.candidates.len() {
-                let kind = start.candidates[i].notation().kind;
-                if (kind == NotationKind::Alphanumeric) != algebraic {
-                    continue;
-                }
-                if let Some(position) = start.position(i) {
-                    if self.others.len() + i < boundary {
-                        reserve_from += 1;
-                    }
-                    readings.push(position.clone());
-                }
-            }
-        } else {
-            reserve_from = readings.len().saturating_sub(usize::from(self.reserve));
-        }
-        let preferred = self.position.game_type();
-        let capture_separator = preferred.capture_separator();
-        let mut text = String::new();
-        let mut entries = self.pending.iter().peekable();
-        while let Some(&entry) = entries.next() {
-            let Pending::Step { from, to, capture } = entry else {
-                // A path's squares are read with its capture.
-                continue;
-            };
-            if readings.is_empty() {
-                break;
-            }
-            let separator = if capture { capture_separator } else { '-' };
-            text.clear();
-            push_name(&mut text, geometry.name(from));
-            let mut whole_path = false;
-            while let Some(&&Pending::Through(square)) = entries.peek() {
-                entries.next();
-                whole_path = true;
-                text.push(separator);
-                push_name(&mut text, geometry.name(square));
-            }
-            if !whole_path {
-                text.push(separator);
-                push_name(&mut text, geometry.name(to));
-            }
-            let mut next = Vec::with_capacity(readings.len());
-            let mut next_reserve = Vec::new();
-            for (k, position) in readings.iter().enumerate() {
-                if !same_notation(position) {
-                    continue;
-                }
-                // Where the squares have the same names, the text's squares are the
-                // step's: read from them.
-                let read = if !whole_path && position.game_type().names_squares_as(&preferred) {
-                    position
-                        .read_pair((from, to, separator))
-                        .map(|mv| (Read::One(mv), Vec::new()))
-                        .or_else(|| try_read_in(position, &text))
-                } else {
-                    try_read_in(position, &text)
-                };
-                let Some((read, forgiven)) = read else {
-                    continue;
-                };
-                let to_reserve = match (fit(&forgiven), k >= reserve_from) {
-                    (Fit::Fits, false) => false,
-                    (Fit::Fits | Fit::Separator, true) => true,
-                    (Fit::Separator, false) if self.keeps_reserve => true,
-                    _ => continue,
-                };
-                for mv in read.as_slice() {
-                    // The preferred reading is one of the readings a board keeps.
-                    if next.len() + next_reserve.len() + 1 >= MAX_READINGS {
-                        break;
-                    }
-                    let mut after = position.clone();
-                    after.play_unchecked(mv);
-                    if to_reserve {
-                        next_reserve.push(after);
-                    } else {
-                        next.push(after);
-                    }
-                }
-            }
-            reserve_from = next.len();
-            next.append(&mut next_reserve);
-            readings = next;
-        }
-        let reserve = readings.len() - reserve_from.min(readings.len());
-        (readings, reserve)
-    }
-}
-
-/// Writes a square's name as [`SquareName`]'s `Display` does, without its machinery: the
-/// other readings of a game replay many moves.
-fn push_name(out: &mut String, name: SquareName) {
-    let (letter, number) = match name {
-        SquareName::Number(n) => (None, u32::from(n)),
-        SquareName::Alpha { file, rank } => (
-            Some(char::from(b'a'.saturating_add(file))),
-            u32::from(rank) + 1,
-        ),
-    };
-    out.extend(letter);
-    if number >= 100 {
-        out.push(char::from(b'0' + (number / 100 % 10) as u8));
-    }
-    if number >= 10 {
-        out.push(char::from(b'0' + (number / 10 % 10) as u8));
-    }
-    out.push(char::from(b'0' + (number % 10) as u8));
-}
-
-/// Whether the other readings have the preferred reading's pieces, on a board numbered
-/// alike, and side to move.
-fn alike(preferred: &Position, others: &[Position]) -> bool {
-    others.iter().all(|other| other.same_placement(preferred))
-}
-
-/// A board's readings, the preferred first, with the other readings up to date.
-#[derive(Clone, Copy)]
-struct Readings<'a> {
-    preferred: &'a Position,
-    others: &'a [Position],
-    /// Game types to set up, after `others`: only before the first move.
-    start: Option<&'a Start>,
-    /// How many of the last readings are held in reserve (see [`PdnPosition`]).
-    reserve: usize,
-}
-
-impl Readings<'_> {
-    /// How many readings there are (before the first move of a game whose type is
-    /// inferred, counting every game type still to try).
-    fn count(&self) -> usize {
-        1 + self.others.len() + self.start.map_or(0, |s| s.candidates.len())
-    }
-
-    /// How many readings are not held in reserve: the first ones, the preferred among
-    /// them.
-    fn in_play(&self) -> usize {
-        self.count().saturating_sub(self.reserve).max(1)
-    }
-
-    /// The reading with this index, the preferred first. The other game types of a game
-    /// whose first move is still to come are set up here; `None` if the set-up fails.
-    fn get(&self, index: usize) -> Option<&Position> {
-        match index.checked_sub(1) {
-            None => Some(self.preferred),
-            Some(i) if i < self.others.len() => Some(&self.others[i]),
-            Some(i) => self.start?.position(i - self.others.len()),
-        }
-    }
-
-    /// Whether the reading with this index writes squares by algebraic names.
-    fn is_algebraic(&self, index: usize) -> Option<bool> {
-        let game_type = match index.checked_sub(1) {
-            None => self.preferred.game_type(),
-            Some(i) if i < self.others.len() => self.others[i].game_type(),
-            Some(i) => *self.start?.candidates.get(i - self.others.len())?,
-        };
-        Some(game_type.notation().kind == NotationKind::Alphanumeric)
-    }
-
-    /// The game types of the readings not held in reserve.
-    fn game_types(&self) -> impl Iterator<Item = GameType> + '_ {
-        std::iter::once(self.preferred.game_type())
-            .chain(self.others.iter().map(Position::game_type))
-            .chain(self.start.iter().flat_map(|s| s.candidates.iter().copied()))
-            .take(self.in_play())
-    }
-}
-
 /// Why no reading of a board reads a move: the preferred reading's error if it tried
 /// the move, or else the first error, the readings taken in the order
 /// [`read_in_every`] tries them.
@@ -832,7 +370,7 @@ fn read_in_every(
         match (i < in_play, promoted) {
             (true, false) if f == best => Some(false),
             (true, false) => {
-                (board.keeps_reserve && best == Fit::Fits && f == Fit::Separator).then_some(true)
+                (board.keeps_reserve() && best == Fit::Fits && f == Fit::Separator).then_some(true)
             }
             (false, false) => (f <= Fit::Separator).then_some(true),
             (false, true) => (f == best).then_some(false),
@@ -845,7 +383,7 @@ fn read_in_every(
     let mut others: Vec<(u16, Move)> = Vec::new();
     let mut reserve = 0u16;
     for in_reserve in [false, true] {
-        if in_reserve && !board.keeps_reserve {
+        if in_reserve && !board.keeps_reserve() {
             break;
         }
         for (i, slot) in read.iter().enumerate() {
@@ -879,7 +417,7 @@ fn read_in_every(
         .map_or(board.game_type(), Position::game_type);
     if game_type != board.game_type() {
         forgiven.push(Leniency::GameType {
-            declared: match board.inference {
+            declared: match board.inference() {
                 Inference::Numbering(declared) => Some(declared),
                 _ => None,
             },
@@ -908,14 +446,6 @@ fn read_in_every(
         },
         Forgiven(forgiven),
     ))
-}
-
-/// The start position of a game type: the FEN's, or the standard one.
-fn start_in(game_type: GameType, fen: Option<&str>) -> Result<(Position, Vec<FenWarning>), String> {
-    match fen {
-        Some(fen) => setups::set_up(game_type, fen),
-        None => Ok((Position::start(game_type), Vec::new())),
-    }
 }
 
 /// The set-up inside the movetext: `FEN "…"`, or a FEN alone.
@@ -1055,17 +585,14 @@ impl Rules for DraughtsRules {
         };
         let others: Vec<Position> = readings.collect();
         Ok(Setup {
-            position: PdnPosition {
-                others_alike: alike(&position, &others),
+            position: PdnPosition::from_readings(
                 position,
                 others,
-                inference: current.inference,
-                start: None,
-                pending: Vec::new(),
-                replayed: OnceLock::new(),
-                reserve: small(reserve),
-                keeps_reserve: current.keeps_reserve,
-            },
+                None,
+                current.inference(),
+                reserve,
+                current.keeps_reserve(),
+            ),
             warnings: warnings
                 .unwrap_or_default()
                 .iter()
@@ -1088,7 +615,7 @@ impl Rules for DraughtsRules {
         // and a capture written with its whole path, which may tell apart captures that
         // its ends do not, by that path.
         if board.single() {
-            if let Some(mv) = board.position.parse_canonical(token) {
+            if let Some(mv) = board.position().parse_canonical(token) {
                 let mv = PdnMove {
                     mv,
                     reading: None,
@@ -1096,8 +623,8 @@ impl Rules for DraughtsRules {
                 };
                 return Ok((mv, Forgiven(Vec::new())));
             }
-        } else if board.pending.len() < MAX_PENDING {
-            let position = &board.position;
+        } else if board.may_defer_others() {
+            let position = board.position();
             let (read, whole_path) = match position.canonical_pair(token) {
                 Some(pair) => (position.read_pair(pair), false),
                 None => (position.parse_canonical_path(token), true),
@@ -1121,7 +648,7 @@ impl Rules for DraughtsRules {
         };
         if board.single() {
             // One reading. An ambiguous capture makes several.
-            match board.position.parse_move_general(text) {
+            match board.position().parse_move_general(text) {
                 Ok((mv, warnings)) => {
                     let forgiven = warnings.into_iter().map(Leniency::Move).collect();
                     let mv = PdnMove {
@@ -1141,16 +668,16 @@ impl Rules for DraughtsRules {
     fn write_move(&self, board: &PdnPosition, mv: &PdnMove, out: &mut String) {
         let Some(reading) = &mv.reading else {
             if mv.whole_path {
-                out.push_str(&board.position.move_to_text_full(&mv.mv));
+                out.push_str(&board.position().move_to_text_full(&mv.mv));
             } else {
-                out.push_str(&board.position.move_to_text(&mv.mv));
+                out.push_str(&board.position().move_to_text(&mv.mv));
             }
             return;
         };
         board.with_readings(|readings| {
             let position = readings
                 .get(usize::from(reading.from))
-                .unwrap_or(&board.position);
+                .unwrap_or(board.position());
             if reading.others.iter().any(|(i, _)| *i == reading.from) {
                 // An ambiguous capture whose candidates are all still readings of the
                 // game: written as ambiguously as it was read, so that reading it back
@@ -1164,79 +691,13 @@ impl Rules for DraughtsRules {
         });
     }
 
+    #[inline]
     fn play(&self, board: &mut PdnPosition, mv: &PdnMove) {
-        let Some(reading) = &mv.reading else {
-            if board.single() {
-                board.position.play_unchecked(&mv.mv);
-                return;
-            }
-            if board.replayed.get().is_some() {
-                board.replayed = OnceLock::new();
-            }
-            let first_capture = mv.mv.is_capture()
-                && !board
-                    .pending
-                    .iter()
-                    .any(|p| matches!(p, Pending::Step { capture: true, .. }));
-            board.pending.push(Pending::Step {
-                from: mv.mv.from(),
-                to: mv.mv.to(),
-                capture: mv.mv.is_capture(),
-            });
-            if mv.whole_path {
-                let path = mv.mv.path().iter();
-                board
-                    .pending
-                    .extend(path.map(|&square| Pending::Through(square)));
-            }
-            board.position.play_unchecked(&mv.mv);
-            // A second reading keeps them in reserve: the replay moves them there.
-            if first_capture
-                && board.others_alike
-                && !board.others.is_empty()
-                && !board.keeps_reserve
-            {
-                board.keep_capture_separator();
-            }
-            return;
-        };
-        let (position, others, reserve) = board.with_readings(|readings| {
-            let after = |i: u16, m: &Move| {
-                readings.get(usize::from(i)).map(|p| {
-                    let mut p = p.clone();
-                    p.play_unchecked(m);
-                    p
-                })
-            };
-            let in_play = reading.others.len() - usize::from(reading.reserve);
-            let (playing, reserved) = reading.others.split_at(in_play);
-            let mut others: Vec<Position> =
-                playing.iter().filter_map(|(i, m)| after(*i, m)).collect();
-            let before_reserve = others.len();
-            others.extend(reserved.iter().filter_map(|(i, m)| after(*i, m)));
-            let reserve = others.len() - before_reserve;
-            (after(reading.from, &mv.mv), others, reserve)
-        });
-        match position {
-            Some(position) => {
-                board.others_alike = alike(&position, &others);
-                board.position = position;
-                board.others = others;
-                board.reserve = small(reserve);
-            }
-            None => {
-                board.position.play_unchecked(&mv.mv);
-                board.others.clear();
-                board.reserve = 0;
-            }
-        }
-        board.start = None;
-        board.pending.clear();
-        board.replayed = OnceLock::new();
+        board.play(mv);
     }
 
     fn turn(&self, board: &PdnPosition) -> Player {
-        if board.position.turn() == board.game_type().start() {
+        if board.position().turn() == board.game_type().start() {
             Player::First
         } else {
             Player::Second
@@ -1244,7 +705,7 @@ impl Rules for DraughtsRules {
     }
 
     fn move_number(&self, board: &PdnPosition) -> u64 {
-        u64::from(board.position.fullmove_number())
+        u64::from(board.position().fullmove_number())
     }
 
     fn game_result(
@@ -1286,7 +747,7 @@ impl Rules for DraughtsRules {
         text: &[u8],
         options: ReadOptions,
     ) {
-        if end.inference != Inference::Undeclared {
+        if end.inference() != Inference::Undeclared {
             return;
         }
         if !self.infer {
@@ -1320,7 +781,7 @@ impl Rules for DraughtsRules {
         // The game type the main line settled; where it does not read the whole game (a
         // variation only another game type plays), the first game type another line ends
         // in that does.
-        let rules = if end.keeps_reserve {
+        let rules = if end.keeps_reserve() {
             self.reading_second()
         } else {
             *self
@@ -1349,7 +810,7 @@ impl Rules for DraughtsRules {
     }
 
     fn settles(&self, end: &PdnPosition) -> bool {
-        end.inference == Inference::Undeclared
+        end.inference() == Inference::Undeclared
             && (self.infer || self.default != GameType::new(Variant::International))
     }
 
@@ -1586,17 +1047,14 @@ impl DraughtsRules {
         let start = (!candidates.is_empty())
             .then(|| Arc::new(Start::new(candidates, fen.map(str::to_owned))));
         Ok(Setup {
-            position: PdnPosition {
+            position: PdnPosition::from_readings(
                 position,
-                others: Vec::new(),
-                others_alike: true,
-                inference,
+                Vec::new(),
                 start,
-                pending: Vec::new(),
-                replayed: OnceLock::new(),
-                reserve: small(reserve),
-                keeps_reserve: second,
-            },
+                inference,
+                reserve,
+                second,
+            ),
             warnings,
         })
     }
@@ -1634,262 +1092,5 @@ impl DraughtsRules {
             result: mapped.to_string(),
         };
         (mapped, vec![kind])
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use notation::Forgiveness;
-
-    /// A board open between two readings whose pieces differ: in the preferred one the
-    /// capture `45x7x16x49` is the only one from 45 to 49, in the other there are two.
-    fn open_board() -> (PdnPosition, Position) {
-        let fen = |text| Position::from_fen_str(Variant::International, text).expect(text);
-        let preferred = fen("W:WK45:B11,20,40,41,43");
-        let other = fen("W:WK45:B11,20,33,40,41,43");
-        let board = PdnPosition {
-            position: preferred,
-            others: vec![other.clone()],
-            others_alike: false,
-            inference: Inference::Undeclared,
-            start: None,
-            pending: Vec::new(),
-            replayed: OnceLock::new(),
-            reserve: 0,
-            keeps_reserve: false,
-        };
-        (board, other)
-    }
-
-    /// A capture written with its whole path is read on the fast path in an open game,
-    /// and the other readings follow it by that path, not by its ends alone: the other
-    /// reading here, where `45x49` is ambiguous, reads the one capture the path takes.
-    #[test]
-    fn open_readings_follow_a_capture_by_its_whole_path() {
-        let rules = DraughtsRules::new();
-        let (mut board, other) = open_board();
-        let (mv, forgiven) = rules
-            .read_move(&board, b"45x7x16x49", MoveContext::default())
-            .expect("the only capture between its ends");
-        assert!(forgiven.is_none());
-        assert!(mv.reading.is_none() && mv.whole_path);
-        let mut text = String::new();
-        rules.write_move(&board, &mv, &mut text);
-        assert_eq!(text, "45x7x16x49");
-        rules.play(&mut board, &mv);
-        // The capture, then the three squares of its path.
-        assert!(matches!(
-            board.pending[..],
-            [
-                Pending::Step { capture: true, .. },
-                Pending::Through(_),
-                Pending::Through(_),
-                Pending::Through(_)
-            ]
-        ));
-
-        let (path_move, _) = other.parse_move("45x7x16x49").expect("a capture");
-        let mut expected = other.clone();
-        expected.play_unchecked(&path_move);
-        let followed = board.alternatives();
-        assert_eq!(followed.len(), 1);
-        assert_eq!(followed[0].to_fen(), expected.to_fen());
-
-        // Written with its ends only, the capture is ambiguous in the other reading,
-        // which goes on with each candidate.
-        let (mut board, _) = open_board();
-        let (mv, _) = rules
-            .read_move(&board, b"45x49", MoveContext::default())
-            .expect("the only capture between its ends");
-        assert!(!mv.whole_path);
-        rules.play(&mut board, &mv);
-        assert_eq!(board.alternatives().len(), 2);
-    }
-
-    /// A capture written with the preferred reading's separator drops, when it is played,
-    /// the other readings that write captures otherwise, as replaying it would: they are
-    /// not carried to the end of the game.
-    #[test]
-    fn a_capture_drops_the_readings_of_another_separator() {
-        let rules = DraughtsRules::new();
-        let mut board = rules
-            .start_position(&Tags::new())
-            .expect("the standard start")
-            .position;
-        let play = |board: &mut PdnPosition, token: &str| {
-            let (mv, _) = rules
-                .read_move(board, token.as_bytes(), MoveContext::default())
-                .expect(token);
-            rules.play(board, &mv);
-        };
-        for token in ["c3-d4", "f6-g5", "d4-e5"] {
-            play(&mut board, token);
-        }
-        // Not international: Russian draughts, with the other algebraic game types open.
-        assert_eq!(board.game_type().variant(), Variant::Russian);
-        let open: Vec<Variant> = board.others.iter().map(Position::variant).collect();
-        assert!(open.contains(&Variant::Czech), "{open:?}");
-        let replayed: Vec<GameType> = board
-            .alternatives()
-            .iter()
-            .map(Position::game_type)
-            .collect();
-
-        play(&mut board, "d6:f4");
-        assert!(board.others.is_empty() && board.start.is_none());
-        assert!(board.pending.is_empty());
-        // Those that write `:` would have stayed: here none does.
-        assert!(
-            replayed.iter().all(|gt| gt.capture_separator() != ':'),
-            "{replayed:?}"
-        );
-    }
-
-    /// Readings are dropped at a capture only when they had the preferred reading's
-    /// pieces: in another position, the capture may be a step there, which the other
-    /// separator does not rule out.
-    #[test]
-    fn readings_of_other_pieces_are_left_to_the_replay() {
-        let rules = DraughtsRules::new();
-        let at = |variant, text| {
-            Position::from_fen(GameType::new(variant), text)
-                .expect(text)
-                .0
-        };
-        let russian = at(Variant::Russian, "W:WKc1:Be3,h8");
-        for (other, kept) in [
-            // The same pieces: c1:f4 is a capture in Czech draughts too, written with the
-            // other separator.
-            (at(Variant::Czech, "W:WKc1:Be3,h8"), false),
-            // No piece on e3: c1:f4 is a step of the king, which Czech draughts reads.
-            (at(Variant::Czech, "W:WKc1:Bh8"), true),
-        ] {
-            let others = vec![other];
-            let mut board = PdnPosition {
-                others_alike: alike(&russian, &others),
-                position: russian.clone(),
-                others,
-                inference: Inference::Undeclared,
-                start: None,
-                pending: Vec::new(),
-                replayed: OnceLock::new(),
-                reserve: 0,
-                keeps_reserve: false,
-            };
-            let (mv, _) = rules
-                .read_move(&board, b"c1:f4", MoveContext::default())
-                .expect("a capture");
-            rules.play(&mut board, &mv);
-            assert_eq!(board.alternatives().len(), usize::from(kept));
-        }
-    }
-
-    /// Dropping the readings of another capture separator at once changes nothing that
-    /// reading the game shows: games of every variant, read with no GameType tag, leave
-    /// the same readings after every move as when the readings are only dropped replaying
-    /// the moves.
-    #[test]
-    fn dropping_readings_at_a_capture_is_what_the_replay_does() {
-        let rules = DraughtsRules::new();
-        let fen = |p: &Position| p.to_fen();
-        let readings = |board: &PdnPosition| -> Vec<(GameType, String)> {
-            std::iter::once(board.position())
-                .chain(&board.alternatives())
-                .map(|p| (p.game_type(), fen(p)))
-                .collect()
-        };
-        for variant in Variant::ALL {
-            for stride in [1, 2, 3, 5, 7] {
-                let mut position = Position::new(variant);
-                let start = rules
-                    .start_position(&Tags::new())
-                    .expect("the standard start")
-                    .position;
-                let (mut dropping, mut replaying) = (start.clone(), start);
-                for ply in 0..60 {
-                    let moves = position.legal_moves();
-                    let Some(mv) = moves.get((ply * stride) % moves.len().max(1)) else {
-                        break;
-                    };
-                    let text = position.move_to_text(mv);
-                    position.play_unchecked(mv);
-                    // Without the drop: the readings are not known to be alike.
-                    replaying.others_alike = false;
-                    let read = |board: &PdnPosition| {
-                        rules.read_move(board, text.as_bytes(), MoveContext::default())
-                    };
-                    match (read(&dropping), read(&replaying)) {
-                        (Ok((a, _)), Ok((b, _))) => {
-                            assert_eq!(a, b, "{variant} {stride} {ply}: {text}");
-                            rules.play(&mut dropping, &a);
-                            rules.play(&mut replaying, &b);
-                        }
-                        (Err(a), Err(b)) => {
-                            assert_eq!(a.to_string(), b.to_string());
-                            break;
-                        }
-                        (a, b) => panic!("{variant} {stride} {ply}: {text}: {a:?} {b:?}"),
-                    }
-                    assert_eq!(
-                        readings(&dropping),
-                        readings(&replaying),
-                        "{variant} {stride} {ply}: {text}"
-                    );
-                }
-            }
-        }
-    }
-
-    /// Playing a move into another board gives what copying the board there and playing
-    /// the move gives, whatever that board held: games of every variant, declared (one
-    /// reading) and not (several, which are copied and played), played into the board of
-    /// two moves before, as the validator does.
-    #[test]
-    fn playing_into_another_board_is_copying_and_playing() {
-        let rules = DraughtsRules::new();
-        let state = |board: &PdnPosition| -> Vec<(GameType, String, u32)> {
-            std::iter::once(board.position())
-                .chain(&board.alternatives())
-                .map(|p| (p.game_type(), p.to_fen(), p.fullmove_number()))
-                .collect()
-        };
-        for variant in Variant::ALL {
-            for declared in [true, false] {
-                let mut tags = Tags::new();
-                if declared {
-                    tags.set("GameType", GameType::new(variant).to_short_string());
-                }
-                let start = rules.start_position(&tags).expect("a start").position;
-                let mut boards = [start.clone(), start];
-                let mut position = Position::new(variant);
-                for ply in 0..40 {
-                    let moves = position.legal_moves();
-                    let Some(mv) = moves.get((ply * 3) % moves.len().max(1)) else {
-                        break;
-                    };
-                    let text = position.move_to_text(mv);
-                    position.play_unchecked(mv);
-                    let [from, to] = &mut boards;
-                    let Ok((mv, _)) =
-                        rules.read_move(from, text.as_bytes(), MoveContext::default())
-                    else {
-                        break;
-                    };
-                    let mut expected = from.clone();
-                    rules.play(&mut expected, &mv);
-                    if !DraughtsRules::play_position_into(from, to, &mv) {
-                        to.clone_from(from);
-                        rules.play(to, &mv);
-                    }
-                    assert_eq!(
-                        state(to),
-                        state(&expected),
-                        "{variant} {declared} {ply}: {text}"
-                    );
-                    boards.swap(0, 1);
-                }
-            }
-        }
     }
 }

@@ -69,6 +69,7 @@ mod moves;
 pub mod movetext;
 mod one_reading;
 mod pdn_move;
+mod pdn_position;
 pub mod perft;
 mod position;
 pub mod result;
@@ -78,7 +79,7 @@ mod validate;
 pub mod variant;
 
 pub use color::{Color, Piece, Role};
-pub use draughts::{DraughtsRules, INFERRED_VARIANTS, PdnPosition};
+pub use draughts::{DraughtsRules, INFERRED_VARIANTS};
 pub use export::{PDN_ROSTER, PDN_WRITE};
 pub use fen::{FenError, FenWarning};
 pub use forgiven::{Forgiven, Leniency};
@@ -90,6 +91,7 @@ pub use geometry::{
 pub use moves::Move;
 pub use movetext::{MoveError, MoveWarning};
 pub use pdn_move::PdnMove;
+pub use pdn_position::PdnPosition;
 pub use position::{IllegalMove, Outcome, Position, PositionError};
 pub use result::{GameResult, ResultType};
 pub use validate::{ValidatedGame, ValidatingReader, Validator};

@@ -33,6 +33,17 @@ thread_local! {
     static FENS_READ: RefCell<Vec<Fen>> = const { RefCell::new(Vec::new()) };
 }
 
+/// The start position of a game type: the FEN's, or the standard one.
+pub(crate) fn start_in(
+    game_type: GameType,
+    fen: Option<&str>,
+) -> Result<(Position, Vec<FenWarning>), String> {
+    match fen {
+        Some(fen) => set_up(game_type, fen),
+        None => Ok((Position::start(game_type), Vec::new())),
+    }
+}
+
 /// The position a FEN sets up in a game type, with its warnings, or why it cannot
 /// (the message names the FEN). The same as reading it afresh.
 pub(crate) fn set_up(game_type: GameType, text: &str) -> SetUp {
