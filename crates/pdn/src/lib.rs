@@ -59,6 +59,7 @@ mod board;
 mod color;
 pub mod commands;
 mod draughts;
+mod every_reading;
 mod export;
 pub mod fen;
 mod forgiven;
