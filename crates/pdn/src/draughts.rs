@@ -1,7 +1,6 @@
 //! The PDN rules: [`DraughtsRules`], its positions ([`PdnPosition`]) and moves ([`PdnMove`]).
 
 use std::fmt::Write as _;
-use std::sync::Arc;
 
 use notation::{
     DiagnosticKind, Dialect, GameBuilder, GameResult, GameTree, LineId, MoveContext, Player,
@@ -9,50 +8,14 @@ use notation::{
 };
 
 use crate::every_reading;
-use crate::fen::{FenShape, FenWarning, fen_shape};
 use crate::forgiven::Forgiven;
-use crate::gametype::{GameType, GameTypeError};
-use crate::geometry::GeometryError;
+use crate::gametype::GameType;
+use crate::inline_setup;
 use crate::movetext::MoveError;
 use crate::pdn_move::PdnMove;
-use crate::pdn_position::{Inference, PdnPosition, Start};
-use crate::setups::start_in;
-use crate::{Color, NotationKind, Position, Variant};
-
-/// The variants a game that declares no type may be inferred to be, in order of
-/// preference (after the reader's default, which comes first).
-///
-/// Each is tried on the set-up and the moves; the first that reads them all is kept.
-/// Frisian, American pool, Portuguese and Spantsiretti draughts are left out of a game's
-/// first reading: each reads the same move text as an earlier variant (International,
-/// English, Spanish, Russian) for long stretches of a game, so that they could only be
-/// told apart late and at a cost, and files of them mostly name their game type. A game
-/// that none of these reads to the end is read again with those held in reserve (see
-/// [`Rules::second_reading`](notation::Rules::second_reading)): an untagged Frisian game
-/// is read as Frisian draughts from its first Frisian move.
-pub const INFERRED_VARIANTS: [Variant; 10] = [
-    Variant::International,
-    Variant::English,
-    Variant::Italian,
-    Variant::Russian,
-    Variant::Czech,
-    Variant::Brazilian,
-    Variant::Spanish,
-    Variant::Thai,
-    Variant::Turkish,
-    Variant::Canadian,
-];
-
-/// The standard game types of [`INFERRED_VARIANTS`], made once.
-const INFERRED_GAME_TYPES: [GameType; INFERRED_VARIANTS.len()] = {
-    let mut out = [GameType::new(Variant::International); INFERRED_VARIANTS.len()];
-    let mut i = 0;
-    while i < out.len() {
-        out[i] = GameType::new(INFERRED_VARIANTS[i]);
-        i += 1;
-    }
-    out
-};
+use crate::pdn_position::{Inference, PdnPosition};
+use crate::start_position;
+use crate::{Position, Variant};
 
 /// Draughts for the notation layer: implements [`notation::Rules`], so that
 /// [`notation::GameReader`] reads PDN files into games of legal draughts moves and
@@ -224,95 +187,6 @@ impl DraughtsRules {
     pub const fn infers(&self) -> bool {
         self.infer
     }
-
-    /// The game types to read an undeclared game in: the default, then the inferred
-    /// variants' standard game types.
-    fn undeclared_candidates(&self) -> Vec<GameType> {
-        let mut out = Vec::with_capacity(1 + INFERRED_GAME_TYPES.len());
-        out.push(self.default);
-        if self.infer {
-            out.extend(INFERRED_GAME_TYPES.iter().filter(|&&gt| gt != self.default));
-        }
-        out
-    }
-
-    /// The game type the tags declare, if they declare one: `GameType`, else `Variant`.
-    /// Also returns the start FEN the variant implies (lidraughts' Frysk!) and what was
-    /// forgiven.
-    fn declared(&self, tags: &Tags) -> Result<Option<Declared>, SetupError> {
-        if let Some(value) = tags.get("GameType").filter(|v| !v.trim().is_empty()) {
-            let (game_type, warnings) =
-                GameType::parse_lenient(value).map_err(|e| game_type_error(value, e))?;
-            return Ok(Some(Declared {
-                game_type,
-                start_fen: None,
-                warnings: warnings
-                    .into_iter()
-                    .map(|w| format!("GameType \"{value}\": {w}"))
-                    .collect(),
-            }));
-        }
-        if let Some(value) = tags.get("Variant").filter(|v| !v.trim().is_empty()) {
-            let tag = GameType::from_variant_tag(value)
-                .map_err(|e| SetupError::Unsupported(e.to_string()))?;
-            return Ok(Some(Declared {
-                game_type: tag.game_type,
-                start_fen: tag.start_fen,
-                warnings: Vec::new(),
-            }));
-        }
-        Ok(None)
-    }
-}
-
-/// A game type given by the tags.
-struct Declared {
-    game_type: GameType,
-    start_fen: Option<&'static str>,
-    warnings: Vec<String>,
-}
-
-fn game_type_error(value: &str, error: GameTypeError) -> SetupError {
-    match error {
-        GameTypeError::Unsupported(u) => SetupError::Unsupported(u.to_string()),
-        GameTypeError::Board {
-            source: source @ (GeometryError::San | GeometryError::TooLarge { .. }),
-            ..
-        } => SetupError::Unsupported(format!("GameType \"{value}\": {source}")),
-        other => SetupError::Invalid(format!("GameType \"{value}\": {other}")),
-    }
-}
-
-/// The set-up inside the movetext: `FEN "…"`, or a FEN alone.
-fn setup_fen(text: &str) -> Result<&str, SetupError> {
-    let text = text.trim();
-    let rest = match text.get(..3) {
-        Some(word) if word.eq_ignore_ascii_case("FEN") => text[3..].trim_start(),
-        _ if text.starts_with('"') || text.starts_with(['W', 'B', '?']) => text,
-        _ => {
-            return Err(SetupError::Unsupported(format!(
-                "the set-up /{text}/ is not a FEN command"
-            )));
-        }
-    };
-    let fen = rest
-        .strip_prefix('"')
-        .and_then(|r| r.strip_suffix('"'))
-        .unwrap_or(rest);
-    Ok(fen)
-}
-
-/// A FEN with a side to move and no pieces at all (`B::`, Gérard Taille's null move):
-/// the side to move changes, the pieces stay.
-fn null_move(fen: &str) -> Option<Color> {
-    let fen: String = fen.chars().filter(|c| !c.is_whitespace()).collect();
-    let mut parts = fen.split(':');
-    let turn = match parts.next()? {
-        "W" => Color::White,
-        "B" => Color::Black,
-        _ => return None,
-    };
-    parts.all(str::is_empty).then_some(turn)
 }
 
 impl Rules for DraughtsRules {
@@ -326,7 +200,7 @@ impl Rules for DraughtsRules {
     }
 
     fn start_position(&self, tags: &Tags) -> Result<Setup<PdnPosition>, SetupError> {
-        self.set_up(tags, self.second)
+        start_position::from_tags(tags, self.default, self.infer, self.second)
     }
 
     /// A game that declares no type is read a second time when its first reading had an
@@ -338,10 +212,15 @@ impl Rules for DraughtsRules {
     /// when none of those in play reads a move, with the warning a change of game type
     /// gives.
     fn second_reading(&self, tags: &Tags) -> Option<Result<Setup<PdnPosition>, SetupError>> {
-        if self.second || !self.infer || !matches!(self.declared(tags), Ok(None)) {
+        if self.second || !self.infer || !matches!(start_position::declared(tags), Ok(None)) {
             return None;
         }
-        Some(self.set_up(tags, true))
+        Some(start_position::from_tags(
+            tags,
+            self.default,
+            self.infer,
+            true,
+        ))
     }
 
     /// A second reading is kept when the game it reads settles into one game type (see
@@ -358,82 +237,7 @@ impl Rules for DraughtsRules {
         current: &PdnPosition,
         text: &str,
     ) -> Result<Setup<PdnPosition>, SetupError> {
-        let fen = setup_fen(text)?;
-        let null = null_move(fen);
-        let read_fen = null.is_none().then_some(fen);
-        let mut readings = Vec::new();
-        let mut reserved = 0;
-        let mut first_error = None;
-        let mut warnings = None;
-        // Each reading with whether it is held in reserve.
-        let current_readings: Vec<(bool, Position)> = current.with_readings(|r| {
-            (0..r.count())
-                .filter_map(|i| r.get(i).map(|p| (i >= r.in_play(), p.clone())))
-                .collect()
-        });
-        for (in_reserve, position) in current_readings {
-            let game_type = position.game_type();
-            let read = match null {
-                Some(turn) => Position::from_pieces(game_type, turn, position.pieces())
-                    .map(|mut p| {
-                        // A pass by the second player completes a move.
-                        let passed =
-                            position.turn() != game_type.start() && turn == game_type.start();
-                        p.set_fullmove_number(position.fullmove_number() + u32::from(passed));
-                        (p, Vec::new())
-                    })
-                    .map_err(|e| format!("FEN \"{fen}\": {e}")),
-                None => start_in(game_type, read_fen).map(|(mut p, w)| {
-                    // The FEN has no move number (unless lidraughts' F field gives one):
-                    // the game's numbering goes on.
-                    let numbered = w
-                        .iter()
-                        .any(|w| matches!(w, FenWarning::Extension(f) if f.starts_with('F')));
-                    if !numbered {
-                        p.set_fullmove_number(position.fullmove_number());
-                    }
-                    (p, w)
-                }),
-            };
-            match read {
-                Ok((p, w)) => {
-                    warnings.get_or_insert(w);
-                    if in_reserve {
-                        reserved += 1;
-                    }
-                    readings.push(p);
-                }
-                Err(e) => {
-                    first_error.get_or_insert(e);
-                }
-            }
-        }
-        // Those in reserve are the last; if all are, none is: they come into play.
-        let reserve = if reserved == readings.len() {
-            0
-        } else {
-            reserved
-        };
-        let mut readings = readings.into_iter();
-        let Some(position) = readings.next() else {
-            return Err(SetupError::Invalid(first_error.unwrap_or_default()));
-        };
-        let others: Vec<Position> = readings.collect();
-        Ok(Setup {
-            position: PdnPosition::from_readings(
-                position,
-                others,
-                None,
-                current.inference(),
-                reserve,
-                current.keeps_reserve(),
-            ),
-            warnings: warnings
-                .unwrap_or_default()
-                .iter()
-                .map(|w| format!("FEN: {w}"))
-                .collect(),
-        })
+        inline_setup::set_up(current, text)
     }
 
     #[inline]
@@ -713,133 +517,6 @@ impl DraughtsRules {
         found
     }
 
-    /// The start position of a game from its tags (see [`Rules::start_position`]); in a
-    /// second reading (see [`Rules::second_reading`]), with the game types not inferred
-    /// held in reserve.
-    fn set_up(&self, tags: &Tags, second: bool) -> Result<Setup<PdnPosition>, SetupError> {
-        let declared = self.declared(tags)?;
-        let mut warnings = Vec::new();
-        let (mut candidates, inference, start_fen) = match declared {
-            Some(d) => {
-                warnings.extend(d.warnings);
-                if !self.infer && d.game_type.variant() != self.default.variant() {
-                    // The reader was told what the games are; this one says otherwise.
-                    warnings.push(format!(
-                        "the tags declare {} draughts (GameType \"{}\"), not the {} draughts \
-                         the reader was given; read as the tags say",
-                        d.game_type.variant(),
-                        d.game_type.to_short_string(),
-                        self.default.variant()
-                    ));
-                }
-                let standard = GameType::new(d.game_type.variant());
-                if d.game_type == standard {
-                    (vec![d.game_type], Inference::None, d.start_fen)
-                } else {
-                    (
-                        vec![d.game_type, standard],
-                        Inference::Numbering(d.game_type),
-                        d.start_fen,
-                    )
-                }
-            }
-            None => (self.undeclared_candidates(), Inference::Undeclared, None),
-        };
-        // A second reading holds the game types not inferred in reserve, behind.
-        let mut reserve: Vec<GameType> = if second && inference == Inference::Undeclared {
-            Variant::ALL
-                .iter()
-                .map(|&v| GameType::new(v))
-                .filter(|gt| !candidates.contains(gt))
-                .collect()
-        } else {
-            Vec::new()
-        };
-
-        let fen_tag = tags.get("FEN").map(str::trim).filter(|f| !f.is_empty());
-        let set_up = tags
-            .get("SetUp")
-            .or_else(|| tags.get("Setup"))
-            .map(str::trim);
-        match (set_up, fen_tag) {
-            (None | Some("1"), _) | (Some("0"), None) => {}
-            (Some("0"), Some(_)) => {
-                warnings.push("SetUp \"0\" with a FEN tag: the FEN is used".to_owned());
-            }
-            (Some(other), _) => warnings.push(format!(
-                "SetUp \"{other}\" is neither 0 nor 1; the FEN tag decides"
-            )),
-        }
-        if set_up == Some("1") && fen_tag.is_none() {
-            warnings.push("SetUp \"1\" without a FEN tag: the standard start is used".to_owned());
-        }
-        let fen = fen_tag.or(start_fen);
-
-        // A FEN of algebraic squares fits the algebraic game types first, a FEN of
-        // numbers the numeric ones; boards too small for its squares are left out.
-        if let (Some(fen), Inference::Undeclared) = (fen, inference) {
-            let FenShape { algebraic, largest } = fen_shape(fen);
-            for candidates in [&mut candidates, &mut reserve] {
-                candidates.sort_by_key(|gt| {
-                    (gt.notation().kind == NotationKind::Alphanumeric) != algebraic
-                });
-                if let Some(max) = largest.filter(|_| !algebraic) {
-                    candidates.retain(|gt| gt.playing_squares() >= max);
-                }
-            }
-        }
-        // The first game type the set-up stands in is preferred; the others are set up
-        // when the first move is read. Those in reserve stay there unless the preferred
-        // one is one of them (none of the others can be set up).
-        let in_reserve = reserve.len();
-        candidates.append(&mut reserve);
-        let in_play = candidates.len() - in_reserve;
-        let mut first_error = None;
-        let mut tried = 0;
-        let mut rest = candidates.into_iter();
-        let ((position, fen_warnings), reserve) = loop {
-            let Some(game_type) = rest.next() else {
-                return Err(SetupError::Invalid(first_error.unwrap_or_default()));
-            };
-            tried += 1;
-            match start_in(game_type, fen) {
-                Ok(found) if tried <= in_play => break (found, in_reserve),
-                Ok(found) => break (found, 0),
-                Err(e) => {
-                    first_error.get_or_insert(e);
-                }
-            }
-        };
-        warnings.extend(fen_warnings.iter().map(|w| format!("FEN: {w}")));
-        if first_error.is_some() {
-            let why = match inference {
-                Inference::Numbering(gt) => {
-                    format!("GameType \"{gt}\" numbers the squares otherwise")
-                }
-                _ => "no GameType tag".to_owned(),
-            };
-            warnings.push(format!(
-                "{why}, and the FEN reads as {} draughts (GameType \"{}\")",
-                position.variant(),
-                position.game_type().to_short_string()
-            ));
-        }
-        let candidates: Vec<GameType> = rest.collect();
-        let start = (!candidates.is_empty())
-            .then(|| Arc::new(Start::new(candidates, fen.map(str::to_owned))));
-        Ok(Setup {
-            position: PdnPosition::from_readings(
-                position,
-                Vec::new(),
-                start,
-                inference,
-                reserve,
-                second,
-            ),
-            warnings,
-        })
-    }
-
     /// The result token a game keeps: the one its game type writes for the result, with
     /// a diagnostic when the marker was the other result type's.
     fn result_for(
@@ -859,7 +536,7 @@ impl DraughtsRules {
                 }
                 board.game_type()
             }
-            None => match self.declared(tags) {
+            None => match start_position::declared(tags) {
                 Ok(Some(d)) => d.game_type,
                 _ => return (result, Vec::new()),
             },

@@ -65,6 +65,7 @@ pub mod fen;
 mod forgiven;
 pub mod gametype;
 pub mod geometry;
+mod inline_setup;
 mod movegen;
 mod moves;
 pub mod movetext;
@@ -75,12 +76,13 @@ pub mod perft;
 mod position;
 pub mod result;
 mod setups;
+mod start_position;
 pub mod svg;
 mod validate;
 pub mod variant;
 
 pub use color::{Color, Piece, Role};
-pub use draughts::{DraughtsRules, INFERRED_VARIANTS};
+pub use draughts::DraughtsRules;
 pub use export::{PDN_ROSTER, PDN_WRITE};
 pub use fen::{FenError, FenWarning};
 pub use forgiven::{Forgiven, Leniency};
@@ -95,6 +97,7 @@ pub use pdn_move::PdnMove;
 pub use pdn_position::PdnPosition;
 pub use position::{IllegalMove, Outcome, Position, PositionError};
 pub use result::{GameResult, ResultType};
+pub use start_position::INFERRED_VARIANTS;
 pub use validate::{ValidatedGame, ValidatingReader, Validator};
 pub use variant::{
     BoardKind, Directions, KingRange, Landing, Precedence, Promotion, Removal, StartRows,
