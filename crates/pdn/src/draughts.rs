@@ -96,6 +96,9 @@ use crate::{Position, Variant};
 /// assert!(games[0].diagnostics[0].to_string().contains("read as English draughts"));
 /// assert_eq!(games[0].game.tags.get("GameType"), Some("21"));
 /// ```
+///
+/// [`Leniency`]: crate::Leniency
+/// [`INFERRED_VARIANTS`]: crate::INFERRED_VARIANTS
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DraughtsRules {
     default: GameType,
