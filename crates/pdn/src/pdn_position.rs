@@ -598,7 +598,7 @@ impl Readings<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::draughts::DraughtsRules;
+    use crate::rules::DraughtsRules;
     use crate::variant::Variant;
     use notation::{Forgiveness, MoveContext, Rules, Tags};
 

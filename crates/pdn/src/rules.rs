@@ -1,4 +1,8 @@
-//! The PDN rules: [`DraughtsRules`], its positions ([`PdnPosition`]) and moves ([`PdnMove`]).
+//! The PDN rules for the notation layer ([`DraughtsRules`]): a game's start from its
+//! tags and set-ups, its moves read, played and written in each of its readings
+//! ([`PdnPosition`], [`PdnMove`]), its result in its game type's tokens, a second reading
+//! of a game the first could not read, and a game whose type was inferred settled into
+//! one.
 
 use std::fmt::Write as _;
 
