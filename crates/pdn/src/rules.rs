@@ -18,8 +18,9 @@ use crate::inline_setup;
 use crate::movetext::MoveError;
 use crate::pdn_move::PdnMove;
 use crate::pdn_position::{Inference, PdnPosition};
+use crate::position::Position;
 use crate::start_position;
-use crate::{Position, Variant};
+use crate::variant::Variant;
 
 /// Draughts for the notation layer: implements [`notation::Rules`], so that
 /// [`notation::GameReader`] reads PDN files into games of legal draughts moves and

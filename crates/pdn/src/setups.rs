@@ -9,7 +9,8 @@
 use std::cell::RefCell;
 
 use crate::fen::{FenText, FenWarning};
-use crate::{GameType, Position};
+use crate::gametype::GameType;
+use crate::position::Position;
 
 /// How many FENs are kept: a game's own and an inline set-up or two.
 const FENS: usize = 4;

@@ -50,68 +50,6 @@ const INFERRED_GAME_TYPES: [GameType; INFERRED_VARIANTS.len()] = {
     out
 };
 
-/// The game types to read an undeclared game in: the default, then the inferred
-/// variants' standard game types.
-fn undeclared_candidates(default: GameType, infer: bool) -> Vec<GameType> {
-    let mut out = Vec::with_capacity(1 + INFERRED_GAME_TYPES.len());
-    out.push(default);
-    if infer {
-        out.extend(INFERRED_GAME_TYPES.iter().filter(|&&gt| gt != default));
-    }
-    out
-}
-
-/// The game type the tags declare, if they declare one: `GameType`, else `Variant`.
-/// Also returns the start FEN the variant implies (lidraughts' Frysk!) and what was
-/// forgiven.
-pub(crate) fn declared(tags: &Tags) -> Result<Option<Declared>, SetupError> {
-    if let Some(value) = tags.get("GameType").filter(|v| !v.trim().is_empty()) {
-        let (game_type, warnings) =
-            GameType::parse_lenient(value).map_err(|e| game_type_error(value, e))?;
-        return Ok(Some(Declared {
-            game_type,
-            start_fen: None,
-            warnings: warnings
-                .into_iter()
-                .map(|w| format!("GameType \"{value}\": {w}"))
-                .collect(),
-        }));
-    }
-    if let Some(value) = tags.get("Variant").filter(|v| !v.trim().is_empty()) {
-        let tag = GameType::from_variant_tag(value)
-            .map_err(|e| SetupError::Unsupported(e.to_string()))?;
-        return Ok(Some(Declared {
-            game_type: tag.game_type,
-            start_fen: tag.start_fen,
-            warnings: Vec::new(),
-        }));
-    }
-    Ok(None)
-}
-
-/// A game type given by the tags.
-pub(crate) struct Declared {
-    /// The game type.
-    pub(crate) game_type: GameType,
-    /// The start position the `Variant` tag implies, if it is not the standard one.
-    start_fen: Option<&'static str>,
-    /// What reading the `GameType` tag forgave.
-    warnings: Vec<String>,
-}
-
-/// A `GameType` tag this crate cannot read: unsupported where it names a game or a
-/// board this crate does not play, invalid otherwise.
-fn game_type_error(value: &str, error: GameTypeError) -> SetupError {
-    match error {
-        GameTypeError::Unsupported(u) => SetupError::Unsupported(u.to_string()),
-        GameTypeError::Board {
-            source: source @ (GeometryError::San | GeometryError::TooLarge { .. }),
-            ..
-        } => SetupError::Unsupported(format!("GameType \"{value}\": {source}")),
-        other => SetupError::Invalid(format!("GameType \"{value}\": {other}")),
-    }
-}
-
 /// The start position of a game from its tags (see
 /// [`Rules::start_position`](notation::Rules::start_position)), for rules whose games that
 /// declare no type are `default` games first, inferring others or not (`infer`); in a
@@ -247,4 +185,66 @@ pub(crate) fn from_tags(
         ),
         warnings,
     })
+}
+
+/// The game types to read an undeclared game in: the default, then the inferred
+/// variants' standard game types.
+fn undeclared_candidates(default: GameType, infer: bool) -> Vec<GameType> {
+    let mut out = Vec::with_capacity(1 + INFERRED_GAME_TYPES.len());
+    out.push(default);
+    if infer {
+        out.extend(INFERRED_GAME_TYPES.iter().filter(|&&gt| gt != default));
+    }
+    out
+}
+
+/// The game type the tags declare, if they declare one: `GameType`, else `Variant`.
+/// Also returns the start FEN the variant implies (lidraughts' Frysk!) and what was
+/// forgiven.
+pub(crate) fn declared(tags: &Tags) -> Result<Option<Declared>, SetupError> {
+    if let Some(value) = tags.get("GameType").filter(|v| !v.trim().is_empty()) {
+        let (game_type, warnings) =
+            GameType::parse_lenient(value).map_err(|e| game_type_error(value, e))?;
+        return Ok(Some(Declared {
+            game_type,
+            start_fen: None,
+            warnings: warnings
+                .into_iter()
+                .map(|w| format!("GameType \"{value}\": {w}"))
+                .collect(),
+        }));
+    }
+    if let Some(value) = tags.get("Variant").filter(|v| !v.trim().is_empty()) {
+        let tag = GameType::from_variant_tag(value)
+            .map_err(|e| SetupError::Unsupported(e.to_string()))?;
+        return Ok(Some(Declared {
+            game_type: tag.game_type,
+            start_fen: tag.start_fen,
+            warnings: Vec::new(),
+        }));
+    }
+    Ok(None)
+}
+
+/// A game type given by the tags.
+pub(crate) struct Declared {
+    /// The game type.
+    pub(crate) game_type: GameType,
+    /// The start position the `Variant` tag implies, if it is not the standard one.
+    start_fen: Option<&'static str>,
+    /// What reading the `GameType` tag forgave.
+    warnings: Vec<String>,
+}
+
+/// A `GameType` tag this crate cannot read: unsupported where it names a game or a
+/// board this crate does not play, invalid otherwise.
+fn game_type_error(value: &str, error: GameTypeError) -> SetupError {
+    match error {
+        GameTypeError::Unsupported(u) => SetupError::Unsupported(u.to_string()),
+        GameTypeError::Board {
+            source: source @ (GeometryError::San | GeometryError::TooLarge { .. }),
+            ..
+        } => SetupError::Unsupported(format!("GameType \"{value}\": {source}")),
+        other => SetupError::Invalid(format!("GameType \"{value}\": {other}")),
+    }
 }
