@@ -20,6 +20,10 @@
 //! The writer lists White then Black, men then kings, in square order,
 //! without ranges, spaces or a final dot.
 //!
+//! Before a game that declares no type is set up, a quick look at its FEN's
+//! items says which game types it may be set up in (its `FenShape`): those of
+//! its notation first, and none too small for its squares.
+//!
 //! ```
 //! use pdn::{FenWarning, GameType, Position, Variant};
 //!
@@ -663,6 +667,157 @@ fn note_number(text: &str, leading_zero: bool, alpha_game: bool, warnings: &mut 
     }
 }
 
+/// What a FEN's items say of the game types it may be set up in: whether it names its
+/// squares by algebraic names (`Wc3`: some item is a letter other than `K` followed by a
+/// digit), and its largest square number. Lidraughts' `H` and `F` counters name no square,
+/// and are left out of both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FenShape {
+    /// Whether some item names a square by its algebraic name.
+    pub(crate) algebraic: bool,
+    /// The largest square number, if any item has one.
+    pub(crate) largest: Option<u32>,
+}
+
+/// The [`FenShape`] of a FEN, in one pass over its bytes: fields end at `:`, items at
+/// `,`, and numbers at `-` too (a range). An item is trimmed of white space and of its
+/// colour and king letters (a number also of quotes and trailing dots) before it is
+/// looked at.
+pub(crate) fn fen_shape(fen: &str) -> FenShape {
+    if let Some(largest) = numeric_fen_largest(fen.as_bytes()) {
+        return FenShape {
+            algebraic: false,
+            largest,
+        };
+    }
+    if !fen.is_ascii() {
+        return fen_shape_by_chars(fen);
+    }
+    let mut shape = FenShape {
+        algebraic: false,
+        largest: None,
+    };
+    for field in fen.as_bytes().split(|&b| b == b':') {
+        if matches!(
+            trim_start_bytes(field, is_ascii_space).first(),
+            Some(b'H' | b'F')
+        ) {
+            continue;
+        }
+        for item in field.split(|&b| b == b',') {
+            // Most items and numbers are bare digits, which nothing below trims: read
+            // as they are.
+            if !item.first().is_some_and(u8::is_ascii_digit) {
+                let b = trim_start_bytes(item, is_ascii_space);
+                let b = trim_start_bytes(b, |c| matches!(c, b'W' | b'B' | b'K' | b'?'));
+                shape.algebraic |= matches!(b, [letter, digit, ..]
+                    if letter.is_ascii_alphabetic() && digit.is_ascii_digit());
+            }
+            for number in item.split(|&b| b == b'-') {
+                let bare = matches!(number, [first, .., last] | [first @ last]
+                    if first.is_ascii_digit() && last.is_ascii_digit());
+                let b = if bare {
+                    number
+                } else {
+                    let b = trim_start_bytes(number, is_ascii_space);
+                    let b = trim_end_bytes(b, is_ascii_space);
+                    let b = trim_start_bytes(b, |c| matches!(c, b'W' | b'B' | b'K' | b'?' | b'"'));
+                    trim_end_bytes(b, |c| matches!(c, b'.' | b'"'))
+                };
+                shape.largest = shape.largest.max(parse_u32(b));
+            }
+        }
+    }
+    shape
+}
+
+/// The largest square number of a FEN made of digits, `W`, `B`, `K`, `:`, `,`, `-` and
+/// `.` only (nearly every numeric FEN), as [`fen_shape`] finds it, in one pass: no field
+/// is a counter and no square algebraic there. `None` for any other FEN.
+///
+/// A number is what is left of a part between separators once leading colours and kings
+/// and trailing dots are taken off, if only digits are left (and they fit).
+fn numeric_fen_largest(bytes: &[u8]) -> Option<Option<u32>> {
+    let mut largest = None;
+    // The part being read: its value so far (`None` once it overflows), whether it has
+    // digits, whether its trailing dots began, and whether it is no number.
+    let (mut value, mut digits, mut dots, mut bad) = (Some(0u32), false, false, false);
+    for &b in bytes.iter().chain(std::iter::once(&b',')) {
+        match b {
+            b'0'..=b'9' => {
+                bad |= dots;
+                digits = true;
+                value = value.and_then(|v| v.checked_mul(10)?.checked_add(u32::from(b - b'0')));
+            }
+            b'W' | b'B' | b'K' => bad |= digits,
+            b'.' => dots = true,
+            b':' | b',' | b'-' => {
+                if digits && !bad {
+                    largest = largest.max(value);
+                }
+                (value, digits, dots, bad) = (Some(0), false, false, false);
+            }
+            _ => return None,
+        }
+    }
+    Some(largest)
+}
+
+/// A number as `str::parse::<u32>` reads it: an optional `+`, then digits.
+fn parse_u32(b: &[u8]) -> Option<u32> {
+    let digits = b.strip_prefix(b"+").unwrap_or(b);
+    if digits.is_empty() {
+        return None;
+    }
+    digits.iter().try_fold(0u32, |n, &d| {
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        n.checked_mul(10)?.checked_add(u32::from(d - b'0'))
+    })
+}
+
+/// [`fen_shape`] for any text (the byte scan covers ASCII only).
+fn fen_shape_by_chars(fen: &str) -> FenShape {
+    let fields = || {
+        fen.split(':')
+            .filter(|field| !field.trim_start().starts_with(['H', 'F']))
+    };
+    let algebraic = fields()
+        .flat_map(|field| field.split(','))
+        .map(|item| item.trim().trim_start_matches(['W', 'B', 'K', '?']))
+        .any(|item| {
+            let b = item.as_bytes();
+            b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1].is_ascii_digit()
+        });
+    let largest = fields()
+        .flat_map(|field| field.split([',', '-']))
+        .filter_map(|item| {
+            let digits = item.trim().trim_start_matches(['W', 'B', 'K', '?', '"']);
+            let digits = digits.trim_end_matches(['.', '"']);
+            digits.parse::<u32>().ok()
+        })
+        .max();
+    FenShape { algebraic, largest }
+}
+
+/// White space as `char::is_whitespace` sees it, in ASCII (the vertical tab too).
+fn is_ascii_space(b: u8) -> bool {
+    matches!(b, b'\t'..=b'\r' | b' ')
+}
+
+/// `b` without the bytes at its start that `trim` accepts.
+fn trim_start_bytes(b: &[u8], trim: impl Fn(u8) -> bool) -> &[u8] {
+    let n = b.iter().take_while(|&&c| trim(c)).count();
+    &b[n..]
+}
+
+/// `b` without the bytes at its end that `trim` accepts.
+fn trim_end_bytes(b: &[u8], trim: impl Fn(u8) -> bool) -> &[u8] {
+    let n = b.iter().rev().take_while(|&&c| trim(c)).count();
+    &b[..b.len() - n]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -847,5 +1002,55 @@ mod tests {
         // Error messages name the cause.
         let msg = err(Variant::International, "W:W3:B40").to_string();
         assert!(msg.contains("white man on 3"), "{msg}");
+    }
+
+    /// The byte scans give what the char-based versions (kept for text that is not
+    /// ASCII) give.
+    #[test]
+    fn fen_helpers_by_bytes_agree() {
+        let fens = [
+            "",
+            ":",
+            "W:W31-50:B1-20",
+            "B:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29",
+            "\"B: W18,24, K10 : B12 ,\u{b}16.\"",
+            "W:Wa1,c3:Bh8",
+            "W:W c3:B K d4",
+            "W:WKc3:B?e5",
+            "W:W21,22:B1,2:H0:F1",
+            " H3:F12:W99",
+            "W:W+5,-7,4294967296,4294967295:B\"7\".",
+            "W:W3 3:B0, 00,\t12\r",
+            "?:W29,13,11:B22,4,2",
+            "W:Wé3,ü5:B1",
+            "W:W\u{a0}12:B5",
+        ];
+        for fen in fens {
+            assert_eq!(fen_shape(fen), fen_shape_by_chars(fen), "{fen:?}");
+        }
+        // Short strings of the bytes FENs are made of, and of a few others.
+        let alphabet = b"0123456789WBK:,-.?\" +aH\t";
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        for _ in 0..50_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let len = (seed % 13) as usize;
+            let fen: String = (0..len)
+                .map(|i| char::from(alphabet[((seed >> (4 * i)) % alphabet.len() as u64) as usize]))
+                .collect();
+            assert_eq!(fen_shape(&fen), fen_shape_by_chars(&fen), "{fen:?}");
+        }
+        // Lidraughts' counters are no squares: a numeric FEN with them is numeric.
+        let shape = fen_shape("W:W21,22:B1,2:H0:F1");
+        assert_eq!((shape.algebraic, shape.largest), (false, Some(22)));
+        assert!(fen_shape("W:Wa1,c3:Bh8").algebraic);
+        for number in ["+5", "007", "4294967295", "4294967296", "+", "", "5+", "-5"] {
+            assert_eq!(
+                parse_u32(number.as_bytes()),
+                number.parse().ok(),
+                "{number:?}"
+            );
+        }
     }
 }

@@ -50,7 +50,7 @@ use std::str::FromStr;
 use crate::color::Color;
 use crate::geometry::{Corner, Geometry, GeometryError, Notation, NotationKind};
 use crate::result::ResultType;
-use crate::variant::Variant;
+use crate::variant::{BoardKind, Variant};
 
 /// A game the `GameType` or `Variant` tag names but this crate does not play.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, thiserror::Error)]
@@ -366,6 +366,16 @@ impl GameType {
             && self.notation == other.notation
             && self.invert == other.invert
             && self.variant.rules().board == other.variant.rules().board
+    }
+
+    /// How many squares the game is played on: the dark squares of a diagonal board,
+    /// every square of a full one.
+    pub(crate) fn playing_squares(&self) -> u32 {
+        let all = u32::from(self.width) * u32::from(self.height);
+        match self.variant.rules().board {
+            BoardKind::Diagonal => all / 2,
+            BoardKind::Full => all,
+        }
     }
 
     /// Whether the bottom-left corner is not a playing square.

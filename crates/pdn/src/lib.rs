@@ -58,26 +58,33 @@ mod bits;
 mod board;
 mod color;
 pub mod commands;
-mod draughts;
+mod every_reading;
 mod export;
 pub mod fen;
+mod forgiven;
 pub mod gametype;
 pub mod geometry;
+mod inline_setup;
 mod movegen;
 mod moves;
 pub mod movetext;
+mod one_reading;
+mod pdn_move;
+mod pdn_position;
 pub mod perft;
 mod position;
 pub mod result;
+mod rules;
 mod setups;
+mod start_position;
 pub mod svg;
 mod validate;
 pub mod variant;
 
 pub use color::{Color, Piece, Role};
-pub use draughts::{DraughtsRules, Forgiven, INFERRED_VARIANTS, Leniency, PdnMove, PdnPosition};
 pub use export::{PDN_ROSTER, PDN_WRITE};
 pub use fen::{FenError, FenWarning};
+pub use forgiven::{Forgiven, Leniency};
 pub use gametype::{GameType, GameTypeError, GameTypeWarning, UnsupportedGame, VariantTag};
 pub use geometry::{
     Corner, Geometry, GeometryError, Notation, NotationKind, Square, SquareError, SquareName,
@@ -85,8 +92,12 @@ pub use geometry::{
 };
 pub use moves::Move;
 pub use movetext::{MoveError, MoveWarning};
+pub use pdn_move::PdnMove;
+pub use pdn_position::PdnPosition;
 pub use position::{IllegalMove, Outcome, Position, PositionError};
 pub use result::{GameResult, ResultType};
+pub use rules::DraughtsRules;
+pub use start_position::INFERRED_VARIANTS;
 pub use validate::{ValidatedGame, ValidatingReader, Validator};
 pub use variant::{
     BoardKind, Directions, KingRange, Landing, Precedence, Promotion, Removal, StartRows,

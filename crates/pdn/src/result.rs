@@ -38,6 +38,26 @@ impl ResultType {
             ResultType::International => &["2-0", "0-2", "1-1", "0-0", "*"],
         }
     }
+
+    /// The notation layer's token of this result type for a result read in either: a
+    /// win, loss or draw of White in this type's values, any other result as it is.
+    pub(crate) fn token_for(self, result: notation::GameResult) -> notation::GameResult {
+        use notation::GameResult::*;
+        match (self, result) {
+            (ResultType::International, FirstWins) => FirstWinsTwo,
+            (ResultType::International, SecondWins) => SecondWinsTwo,
+            (ResultType::International, Draw) => DrawTwo,
+            (ResultType::Default, FirstWinsTwo) => FirstWins,
+            (ResultType::Default, SecondWinsTwo) => SecondWins,
+            (ResultType::Default, DrawTwo) => Draw,
+            (_, other) => other,
+        }
+    }
+
+    /// Whether this result type writes this result token.
+    pub(crate) fn writes(self, result: notation::GameResult) -> bool {
+        self.token_for(result) == result
+    }
 }
 
 /// The result of a game.
@@ -116,5 +136,25 @@ mod tests {
         }
         assert_eq!(GameResult::parse("1-10"), None);
         assert_eq!(GameResult::win(Color::Black).to_string(), "0-1");
+    }
+
+    /// Each result type writes a result in its own values, and `0-0` and `*` in both.
+    #[test]
+    fn tokens_for_each_result_type() {
+        use notation::GameResult as Token;
+        for kind in [ResultType::Default, ResultType::International] {
+            for token in Token::ALL {
+                let written = kind.token_for(token);
+                assert!(kind.writes(written), "{kind:?} {token:?}");
+                assert_eq!(kind.token_for(written), written);
+            }
+        }
+        assert_eq!(
+            ResultType::International.token_for(Token::SecondWins),
+            Token::SecondWinsTwo
+        );
+        assert_eq!(ResultType::Default.token_for(Token::DrawTwo), Token::Draw);
+        assert!(ResultType::Default.writes(Token::Unknown));
+        assert!(!ResultType::Default.writes(Token::FirstWinsTwo));
     }
 }

@@ -9,7 +9,8 @@
 use std::cell::RefCell;
 
 use crate::fen::{FenText, FenWarning};
-use crate::{GameType, Position};
+use crate::gametype::GameType;
+use crate::position::Position;
 
 /// How many FENs are kept: a game's own and an inline set-up or two.
 const FENS: usize = 4;
@@ -31,6 +32,17 @@ struct Fen {
 thread_local! {
     /// Most recently used first.
     static FENS_READ: RefCell<Vec<Fen>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The start position of a game type: the FEN's, or the standard one.
+pub(crate) fn start_in(
+    game_type: GameType,
+    fen: Option<&str>,
+) -> Result<(Position, Vec<FenWarning>), String> {
+    match fen {
+        Some(fen) => set_up(game_type, fen),
+        None => Ok((Position::start(game_type), Vec::new())),
+    }
 }
 
 /// The position a FEN sets up in a game type, with its warnings, or why it cannot
