@@ -3,7 +3,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pgn::{CastlingMode, Position, Setup};
+use pgn::{CastlingMode, Position};
+use pgn::fen::Setup;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(setup) = Setup::from_ascii(data) else {

@@ -6,7 +6,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pgn::{CastlingMode, Forgiven, Position, SanToken};
+use pgn::{CastlingMode, Position};
+use pgn::san::{Forgiven, SanToken};
 
 const STARTS: [&str; 4] = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",

@@ -4,7 +4,7 @@
 //!   format, with comments (plain, and `[%clk]`, `[%eval]`, `[%csl]`, `[%cal]` commands),
 //!   glyphs, nested variations, set-up positions (White or Black to move) and Chess960;
 //! - [`forgiven_pgn`]: random games whose moves are spelled in the lenient forms the SAN
-//!   reader forgives, every form of [`pgn::Forgiven`] at least once, each token checked to
+//!   reader forgives, every form of [`pgn::san::Forgiven`] at least once, each token checked to
 //!   be read back as its move with exactly that form forgiven.
 //!
 //! - [`variants_pgn`]: random legal games of every variant, likewise in the export format.
@@ -15,9 +15,10 @@
 
 use crate::Rng;
 use pgn::commands::{Arrow, ClockTime, Command, Eval, Highlight, MarkColor, Score};
+use pgn::san::Forgiven;
 use pgn::{
-    Color, Forgiven, GameResult, GameTree, LineId, Move, Nag, Outcome, Position, Role, Ruleset,
-    Square, WriteOptions, chess960,
+    Color, GameResult, GameTree, LineId, Move, Nag, Outcome, Position, Role, Ruleset, Square,
+    chess960,
 };
 
 const GLYPHS: &[u16] = &[
@@ -208,7 +209,7 @@ pub fn generated_pgn() -> String {
         let plies = 20 + rng.below(60);
         let end = random_line(&mut rng, &mut game, LineId::MAIN, start, plies, 0, None);
         game.result = result_of(&mut rng, &end);
-        if let Err(e) = pgn::write_game(&game, &WriteOptions::default(), &mut out) {
+        if let Err(e) = pgn::write_game(&game, &mut out) {
             out.push_str(&format!("% cannot write game {round}: {e}\n"));
         }
     }
@@ -248,7 +249,7 @@ pub fn variants_pgn() -> String {
             let plies = 30 + rng.below(90);
             let end = random_line(&mut rng, &mut game, LineId::MAIN, start, plies, 0, None);
             game.result = result_of(&mut rng, &end);
-            if let Err(e) = pgn::write_game(&game, &WriteOptions::default(), &mut out) {
+            if let Err(e) = pgn::write_game(&game, &mut out) {
                 out.push_str(&format!("% cannot write game {round}: {e}\n"));
             }
         }

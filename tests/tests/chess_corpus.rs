@@ -6,9 +6,10 @@
 
 use std::path::Path;
 
+use pgn::san::Forgiven;
 use pgn::{
-    DiagnosticKind, Forgiven, GameTree, ReadGame, ReadOptions, Severity, ValidatingReader,
-    WriteOptions, read_games, to_export_string,
+    DiagnosticKind, GameTree, ReadGame, ReadOptions, Severity, ValidatingReader, read_games,
+    to_export_string,
 };
 use workspace_tests::{chess_gen, corpus_files, workspace_root};
 
@@ -19,7 +20,7 @@ fn read(path: &Path) -> Vec<ReadGame> {
 fn export_all(games: &[ReadGame]) -> String {
     games
         .iter()
-        .map(|g| to_export_string(&g.game, &WriteOptions::default()).unwrap())
+        .map(|g| to_export_string(&g.game).unwrap())
         .collect()
 }
 

@@ -14,9 +14,8 @@
 //! `PROPTEST_CASES` to run more of them.
 #![allow(clippy::unwrap_used, missing_docs)]
 
-use pgn::{
-    CastlingMode, GameTree, Position, SanToken, Tags, WriteOptions, read_games, to_export_string,
-};
+use pgn::san::SanToken;
+use pgn::{CastlingMode, GameTree, Position, Tags, read_games, to_export_string};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestCaseResult};
 use workspace_tests::arbitrary_chess::{game_spec, position_spec};
@@ -49,7 +48,7 @@ const GAME_CASES: u32 = 3000;
 const POSITION_CASES: u32 = 1000;
 
 fn export(game: &GameTree) -> String {
-    to_export_string(game, &WriteOptions::default()).unwrap()
+    to_export_string(game).unwrap()
 }
 
 proptest! {

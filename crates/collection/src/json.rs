@@ -41,7 +41,7 @@ impl JsonMoves for pgn::ChessRules {
         out.put("\"san\":");
         string(&position.san(mv).to_string(), out);
         out.put(",\"uci\":");
-        let uci = pgn::Uci::from_move(mv, position.castling_mode());
+        let uci = pgn::uci::Uci::from_move(mv, position.castling_mode());
         string(&uci.to_string(), out);
     }
 }

@@ -149,7 +149,7 @@ impl Columns for pgn::ChessRules {
         uci: &mut String,
     ) {
         position.san(mv).append_to(text);
-        pgn::Uci::from_move(mv, position.castling_mode()).append_to(uci);
+        pgn::uci::Uci::from_move(mv, position.castling_mode()).append_to(uci);
     }
 
     fn play_with_columns(
@@ -159,11 +159,11 @@ impl Columns for pgn::ChessRules {
         text: &mut String,
         uci: &mut String,
     ) {
-        let san = pgn::San::from_move(position, mv);
-        pgn::Uci::from_move(mv, position.castling_mode()).append_to(uci);
+        let san = pgn::san::San::from_move(position, mv);
+        pgn::uci::Uci::from_move(mv, position.castling_mode()).append_to(uci);
         position.play_mut(mv);
         let suffix = pgn::san::Suffix::for_position(position);
-        pgn::SanPlus { san, suffix }.append_to(text);
+        pgn::san::SanPlus { san, suffix }.append_to(text);
     }
 
     fn position_key(&self, position: &pgn::Position) -> Option<u64> {
@@ -840,18 +840,18 @@ impl<'r> ChessRows<'r> {
         }
         let san_start = game.san.len();
         // A token read with nothing forgiven is its move's SAN, check sign included
-        // (`pgn::Forgiven`: each flag is a departure from it).
+        // (`pgn::san::Forgiven`: each flag is a departure from it).
         if forgiven.is_empty() {
             push_short(&mut game.san, token);
         } else {
-            pgn::SanPlus {
-                san: pgn::San::from_move(before, &mv),
+            pgn::san::SanPlus {
+                san: pgn::san::San::from_move(before, &mv),
                 suffix: pgn::san::Suffix::for_position(after),
             }
             .append_ascii_to(&mut game.san);
         }
         game.san_ends.push(game.san.len());
-        pgn::Uci::from_move(&mv, before.castling_mode()).append_ascii_to(&mut game.uci);
+        pgn::uci::Uci::from_move(&mv, before.castling_mode()).append_ascii_to(&mut game.uci);
         game.uci_ends.push(game.uci.len());
         // The movetext, as `ParquetTask::add` writes it.
         let turn = rules.turn(before);

@@ -8,7 +8,8 @@
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use pgn::{CastlingMode, Ruleset, Uci};
+use pgn::uci::Uci;
+use pgn::{CastlingMode, Ruleset};
 
 /// A game `perft` and `show` know, by the name `--variant` gives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,10 +110,11 @@ impl Start {
             }
             // Read by the ruleset's rules (a horde FEN has no white king, …), the castling
             // mode as the FEN's rights need it.
-            (BoardGame::ChessVariant(ruleset), Some(fen)) => pgn::Setup::from_fen(fen)
-                .map_err(pgn::FenError::from)
+            (BoardGame::ChessVariant(ruleset), Some(fen)) => pgn::fen::Setup::from_fen(fen)
+                .map_err(pgn::fen::FenError::from)
                 .and_then(|setup| {
-                    pgn::Position::from_setup_auto_in(ruleset, &setup).map_err(pgn::FenError::from)
+                    pgn::Position::from_setup_auto_in(ruleset, &setup)
+                        .map_err(pgn::fen::FenError::from)
                 })
                 .map(|p| (Start::Chess(p), Vec::new()))
                 .map_err(|e| format!("{fen:?}: {e}")),
@@ -171,11 +173,11 @@ fn divided(start: &Start, depth: u32, divide: bool, jobs: usize) -> (Vec<String>
             if depth == 0 {
                 (Vec::new(), vec![1])
             } else if !divide && (depth < 3 || jobs <= 1) {
-                (Vec::new(), vec![pgn::perft::perft(pos, depth)])
+                (Vec::new(), vec![pgn::perft::count(pos, depth)])
             } else {
                 let moves = pos.legal_moves();
                 let list: Vec<_> = moves.into_iter().collect();
-                let counts = parallel(&list, jobs, |m| pgn::perft::perft(&pos.play(m), depth - 1));
+                let counts = parallel(&list, jobs, |m| pgn::perft::count(&pos.play(m), depth - 1));
                 let mode = pos.castling_mode();
                 let names = list
                     .iter()
@@ -188,13 +190,13 @@ fn divided(start: &Start, depth: u32, divide: bool, jobs: usize) -> (Vec<String>
             if depth == 0 {
                 (Vec::new(), vec![1])
             } else if !divide && (depth < 3 || jobs <= 1) {
-                (Vec::new(), vec![pdn::perft::perft(pos, depth)])
+                (Vec::new(), vec![pdn::perft::count(pos, depth)])
             } else {
                 let list = pos.legal_moves();
                 let counts = parallel(&list, jobs, |m| {
                     let mut after = pos.clone();
                     after.play_unchecked(m);
-                    pdn::perft::perft(&after, depth - 1)
+                    pdn::perft::count(&after, depth - 1)
                 });
                 let names = list.iter().map(|m| pos.move_to_text(m)).collect();
                 (names, counts)

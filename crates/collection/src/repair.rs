@@ -83,7 +83,7 @@ impl BoardResult for pdn::DraughtsRules {
         let pdn::Outcome::Decisive { winner } = position.outcome()? else {
             return None;
         };
-        let token = pdn::GameResult::win(winner).to_str(position.game_type().result_type());
+        let token = pdn::DraughtsResult::win(winner).to_str(position.game_type().result_type());
         let reason = match winner {
             pdn::Color::White => "Black cannot move",
             pdn::Color::Black => "White cannot move",

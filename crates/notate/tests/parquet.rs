@@ -241,7 +241,7 @@ fn assert_rows_match_json(paths: &[&str]) {
                     .as_str()
                     .and_then(pgn::Ruleset::from_name)
                     .unwrap_or_default();
-                let setup = pgn::Setup::from_fen(fen).expect("the table's FEN reads");
+                let setup = pgn::fen::Setup::from_fen(fen).expect("the table's FEN reads");
                 let position = pgn::Position::from_setup_auto_in(ruleset, &setup)
                     .expect("the table's FEN is a position");
                 assert_eq!(

@@ -45,7 +45,7 @@ fn json(file: &str) -> Vec<Value> {
 
 /// A position read from a FEN by the rules of a ruleset.
 fn position(ruleset: pgn::Ruleset, fen: &str) -> pgn::Position {
-    let setup = pgn::Setup::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    let setup = pgn::fen::Setup::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
     pgn::Position::from_setup_auto_in(ruleset, &setup).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
@@ -142,7 +142,7 @@ fn json_names_the_ruleset_and_its_final_fen_is_the_main_line_played() {
             .iter()
             .enumerate()
         {
-            let uci: pgn::Uci = mv["uci"].as_str().expect("UCI").parse().expect("UCI reads");
+            let uci: pgn::uci::Uci = mv["uci"].as_str().expect("UCI").parse().expect("UCI reads");
             let played = uci
                 .to_move(&pos)
                 .unwrap_or_else(|e| panic!("{at} ply {ply}: {uci}: {e}"));

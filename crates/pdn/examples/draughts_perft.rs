@@ -6,7 +6,7 @@
 
 use std::time::Instant;
 
-use pdn::perft::{Duplicates, perft_with};
+use pdn::perft::{Duplicates, count_with};
 use pdn::{GameType, Position, Variant};
 
 fn main() {
@@ -40,7 +40,7 @@ fn main() {
     };
     for d in 1..=depth {
         let t = Instant::now();
-        let n = perft_with(&pos, d, duplicates);
+        let n = count_with(&pos, d, duplicates);
         let s = t.elapsed().as_secs_f64();
         println!(
             "{} perft({d}) = {n}  {s:.3}s  {:.1} Mnodes/s",

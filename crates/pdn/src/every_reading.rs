@@ -4,7 +4,7 @@
 
 use crate::forgiven::{Fit, Forgiven, Leniency, fit};
 use crate::moves::Move;
-use crate::movetext::MoveError;
+use crate::movetext_errors::MoveError;
 use crate::one_reading::{Read, read_in, try_read_in};
 use crate::pdn_move::{MAX_READINGS, PdnMove, Reading};
 use crate::pdn_position::{Inference, PdnPosition, Readings};

@@ -25,7 +25,8 @@
 //! its notation first, and none too small for its squares.
 //!
 //! ```
-//! use pdn::{FenWarning, GameType, Position, Variant};
+//! use pdn::{GameType, Position, Variant};
+//! use pdn::fen::FenWarning;
 //!
 //! let gt = GameType::new(Variant::English);
 //! let (pos, warnings) =
@@ -35,7 +36,7 @@
 //!
 //! let start = Position::from_fen_str(Variant::International, "W:W31-50:B1-20")?;
 //! assert_eq!(start, Position::new(Variant::International));
-//! # Ok::<(), pdn::FenError>(())
+//! # Ok::<(), pdn::fen::FenError>(())
 //! ```
 
 use std::fmt::Write as _;
@@ -155,14 +156,15 @@ impl Position {
     /// [`FenWarning::CrownedMan`]. Real files have such typos; the PDN reader uses this.
     ///
     /// ```
-    /// use pdn::{FenWarning, GameType, Position, Variant};
+    /// use pdn::{GameType, Position, Variant};
+    /// use pdn::fen::FenWarning;
     ///
     /// let gt = GameType::new(Variant::English);
     /// assert!(Position::from_fen(gt, "W:W18,1:BK30").is_err());
     /// let (pos, warnings) = Position::from_fen_crowning(gt, "W:W18,1:BK30")?;
     /// assert_eq!(warnings, vec![FenWarning::CrownedMan("1".into())]);
     /// assert_eq!(pos.to_fen(), "W:W18,K1:BK30");
-    /// # Ok::<(), pdn::FenError>(())
+    /// # Ok::<(), pdn::fen::FenError>(())
     /// ```
     ///
     /// # Errors

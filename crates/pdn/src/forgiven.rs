@@ -4,7 +4,7 @@
 use std::fmt;
 
 use crate::gametype::GameType;
-use crate::movetext::MoveWarning;
+use crate::movetext_errors::MoveWarning;
 
 /// One thing reading a move forgave.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -89,7 +89,19 @@ impl fmt::Display for Leniency {
 
 /// What reading a move forgave: each [`Leniency`], in order. `Display` joins them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Forgiven(pub Vec<Leniency>);
+pub struct Forgiven(pub(crate) Vec<Leniency>);
+
+impl Forgiven {
+    /// Whether nothing was forgiven: the move was written as PDN 3.0 writes it.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Each thing forgiven, in the order it was met.
+    pub fn iter(&self) -> std::slice::Iter<'_, Leniency> {
+        self.0.iter()
+    }
+}
 
 impl fmt::Display for Forgiven {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -1,48 +1,4 @@
 //! The PDN `GameType` tag and the lidraughts `Variant` tag.
-//!
-//! `[GameType "Type[,Start,Width,Height,Notation[,Invert]]"]` names the game
-//! by number and may describe the board: who starts, its size, how squares
-//! are written and whether the bottom-left corner is a playing square. The
-//! bare form (`"20"`) takes the defaults of the type; a file without the tag
-//! plays international draughts.
-//!
-//! | Type | Game | Full form | Result type | Capture separator |
-//! |------|------|-----------|-------------|-------------------|
-//! | 20 | International | `20,W,10,10,N2,0` | International | `x` |
-//! | 21 | English | `21,B,8,8,N1,0` | Default | `x` |
-//! | 22 | Italian | `22,W,8,8,N2,1` | Default | `x` |
-//! | 23 | American pool | `23,B,8,8,N1,0` | Default | `x` |
-//! | 23 | Pool (unified), Zimbabwean | `23,W,8,8,A0,0` | Default | `x` |
-//! | 23 | Jamaican | `23,B,8,8,A1,1` | Default | `x` |
-//! | 24 | Spanish | `24,W,8,8,N1,1` | Default | `x` |
-//! | 25 | Russian | `25,W,8,8,A0,0` | Default | `:` |
-//! | 26 | Brazilian | `26,W,8,8,A0,0` | Default | `x` |
-//! | 27 | Canadian | `27,W,12,12,N2,0` | International | `x` |
-//! | 28 | Portuguese | `28,W,8,8,N1,1` | Default | `x` |
-//! | 29 | Czech | `29,W,8,8,A0,0` | Default | `x` |
-//! | 30 | Turkish | `30,W,8,8,A0,0` | Default | `x` |
-//! | 31 | Thai | `31,B,8,8,N2,0` | Default | `-` |
-//! | 40 | Frisian | `40,W,10,10,N2,0` | Default | `x` |
-//! | 41 | Spantsiretti | `41,W,10,8,A0,0` | Default | `:` |
-//!
-//! Types 0 (chess), 1 (Chinese chess), 2–19 (chess expansions), 50
-//! (Othello) and the unassigned numbers are recognised and reported as
-//! [`UnsupportedGame`].
-//!
-//! ```
-//! use pdn::{GameType, Variant, NotationKind};
-//!
-//! let gt: GameType = "21".parse()?;
-//! assert_eq!(gt.variant(), Variant::English);
-//! assert_eq!(gt.to_string(), "21,B,8,8,N1,0");
-//!
-//! let pool = GameType::parse("23,W,8,8,A0,0")?;
-//! assert_eq!(pool.variant(), Variant::Pool);
-//! assert_eq!(pool.notation().kind, NotationKind::Alphanumeric);
-//!
-//! assert!(GameType::parse("0").is_err()); // chess
-//! # Ok::<(), pdn::GameTypeError>(())
-//! ```
 
 use std::fmt;
 use std::str::FromStr;
@@ -169,7 +125,51 @@ pub enum GameTypeWarning {
 }
 
 /// A supported draughts game type: the variant's rules plus the board
-/// description of the `GameType` tag. See the [module docs](self).
+/// description of the `GameType` tag.
+///
+/// `[GameType "Type[,Start,Width,Height,Notation[,Invert]]"]` names the game
+/// by number and may describe the board: who starts, its size, how squares
+/// are written and whether the bottom-left corner is a playing square. The
+/// bare form (`"20"`) takes the defaults of the type; a file without the tag
+/// plays international draughts.
+///
+/// | Type | Game | Full form | Result type | Capture separator |
+/// |------|------|-----------|-------------|-------------------|
+/// | 20 | International | `20,W,10,10,N2,0` | International | `x` |
+/// | 21 | English | `21,B,8,8,N1,0` | Default | `x` |
+/// | 22 | Italian | `22,W,8,8,N2,1` | Default | `x` |
+/// | 23 | American pool | `23,B,8,8,N1,0` | Default | `x` |
+/// | 23 | Pool (unified), Zimbabwean | `23,W,8,8,A0,0` | Default | `x` |
+/// | 23 | Jamaican | `23,B,8,8,A1,1` | Default | `x` |
+/// | 24 | Spanish | `24,W,8,8,N1,1` | Default | `x` |
+/// | 25 | Russian | `25,W,8,8,A0,0` | Default | `:` |
+/// | 26 | Brazilian | `26,W,8,8,A0,0` | Default | `x` |
+/// | 27 | Canadian | `27,W,12,12,N2,0` | International | `x` |
+/// | 28 | Portuguese | `28,W,8,8,N1,1` | Default | `x` |
+/// | 29 | Czech | `29,W,8,8,A0,0` | Default | `x` |
+/// | 30 | Turkish | `30,W,8,8,A0,0` | Default | `x` |
+/// | 31 | Thai | `31,B,8,8,N2,0` | Default | `-` |
+/// | 40 | Frisian | `40,W,10,10,N2,0` | Default | `x` |
+/// | 41 | Spantsiretti | `41,W,10,8,A0,0` | Default | `:` |
+///
+/// Types 0 (chess), 1 (Chinese chess), 2–19 (chess expansions), 50
+/// (Othello) and the unassigned numbers are recognised and reported as
+/// [`UnsupportedGame`].
+///
+/// ```
+/// use pdn::{GameType, Variant, NotationKind};
+///
+/// let gt: GameType = "21".parse()?;
+/// assert_eq!(gt.variant(), Variant::English);
+/// assert_eq!(gt.to_string(), "21,B,8,8,N1,0");
+///
+/// let pool = GameType::parse("23,W,8,8,A0,0")?;
+/// assert_eq!(pool.variant(), Variant::Pool);
+/// assert_eq!(pool.notation().kind, NotationKind::Alphanumeric);
+///
+/// assert!(GameType::parse("0").is_err()); // chess
+/// # Ok::<(), pdn::GameTypeError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct GameType {
     variant: Variant,

@@ -1,31 +1,4 @@
 //! Board shapes, playing squares and square names.
-//!
-//! A [`Geometry`] is a board of `width × height` squares seen from the
-//! player who moves first in the game (the "starting player" of the PDN
-//! `GameType` tag), who sits at the bottom. Coordinates `(x, y)` count from
-//! that player's bottom-left corner. Pieces play on one colour of squares
-//! ([`BoardKind::Diagonal`]) or on all of them ([`BoardKind::Full`]).
-//!
-//! The playing squares are identified by [`Square`], a dense index in row
-//! order from the bottom-left. People name them by number (`32`, counted
-//! from the corner the `GameType` notation names, along the rows) or
-//! algebraically (`c3`, file letter and rank number counted from the corner).
-//!
-//! ```
-//! use pdn::{GameType, Variant};
-//!
-//! let geometry = GameType::new(Variant::International).geometry();
-//! let sq = geometry.square_by_number(46).expect("46 is on the board");
-//! assert_eq!(geometry.coords(sq), (0, 0)); // a1, bottom left
-//! assert_eq!(geometry.square_by_number(1).map(|s| geometry.coords(s)), Some((1, 9)));
-//! assert_eq!(geometry.parse_square("32"), Ok(geometry.square_by_number(32).expect("on board")));
-//! assert_eq!(geometry.name(sq).to_string(), "46");
-//!
-//! let russian = GameType::new(Variant::Russian).geometry();
-//! let c3 = russian.parse_square("c3").expect("a playing square");
-//! assert_eq!(russian.coords(c3), (2, 2));
-//! assert_eq!(russian.name(c3).to_string(), "c3");
-//! ```
 
 use std::fmt;
 
@@ -308,7 +281,34 @@ pub enum GeometryError {
 
 const NONE: u8 = u8::MAX;
 
-/// A board shape with its square names. See the [module docs](self).
+/// A board shape with its square names.
+///
+/// A [`Geometry`] is a board of `width × height` squares seen from the
+/// player who moves first in the game (the "starting player" of the PDN
+/// `GameType` tag), who sits at the bottom. Coordinates `(x, y)` count from
+/// that player's bottom-left corner. Pieces play on one colour of squares
+/// ([`BoardKind::Diagonal`]) or on all of them ([`BoardKind::Full`]).
+///
+/// The playing squares are identified by [`Square`], a dense index in row
+/// order from the bottom-left. People name them by number (`32`, counted
+/// from the corner the `GameType` notation names, along the rows) or
+/// algebraically (`c3`, file letter and rank number counted from the corner).
+///
+/// ```
+/// use pdn::{GameType, Variant};
+///
+/// let geometry = GameType::new(Variant::International).geometry();
+/// let sq = geometry.square_by_number(46).expect("46 is on the board");
+/// assert_eq!(geometry.coords(sq), (0, 0)); // a1, bottom left
+/// assert_eq!(geometry.square_by_number(1).map(|s| geometry.coords(s)), Some((1, 9)));
+/// assert_eq!(geometry.parse_square("32"), Ok(geometry.square_by_number(32).expect("on board")));
+/// assert_eq!(geometry.name(sq).to_string(), "46");
+///
+/// let russian = GameType::new(Variant::Russian).geometry();
+/// let c3 = russian.parse_square("c3").expect("a playing square");
+/// assert_eq!(russian.coords(c3), (2, 2));
+/// assert_eq!(russian.name(c3).to_string(), "c3");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Geometry {
     width: u8,

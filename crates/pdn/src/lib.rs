@@ -1,38 +1,39 @@
-//! Draughts (checkers) for PDN files: game types, boards, the rules of
-//! fourteen variants, positions, FEN and move notation.
+//! Draughts (checkers) games in PDN, and the draughts underneath: game types, boards and
+//! their square names, the rules of fourteen variants, positions with legal moves, the
+//! draughts FEN, move notation and perft.
 //!
-//! The crate knows the PDN 3.0 `GameType` tag ([`GameType`]), the board
-//! shape and square names it describes ([`Geometry`]), the rules of every
-//! variant the standard numbers ([`Variant`], [`VariantRules`]), positions with
-//! legal move generation ([`Position`], [`Move`]), the draughts FEN
-//! ([`fen`]), move text like `32-28`, `28x17` or `c3:e5` ([`movetext`]) and
-//! perft ([`perft`]); pictures of positions as SVG ([`svg`]).
-//!
-//! PDN files are read and written with the `notation` crate's reader and
-//! writer and this crate's [`DraughtsRules`] rules: game types from the
-//! `GameType` or `Variant` tag (inferred from the moves when a file declares
-//! none), set-ups from `FEN` tags and `/FEN "…"/` in the movetext, moves
-//! resolved against the legal moves and written back in their shortest PDN 3.0
-//! form, results in each game type's tokens ([`PDN_WRITE`]). Clock commands
-//! in comments are read by [`commands`].
+//! Read a file's games, check them, write them back in PDN 3.0's form:
 //!
 //! ```
-//! use notation::{read_games, to_export_string, ReadOptions};
-//! use pdn::{DraughtsRules, PDN_WRITE};
+//! use pdn::{GameReader, Severity};
 //!
-//! let pdn = b"[GameType \"20\"]\n\n1. 32-28 19-23 2. 28x19 14x23 1-0\n";
-//! let rules = DraughtsRules::new();
-//! let games = read_games(&rules, &pdn[..], ReadOptions::default());
-//! // PDN 2.0's 1-0 is international draughts' 2-0: forgiven, with a warning.
-//! assert_eq!(games[0].diagnostics.len(), 1);
-//! let text = to_export_string(&rules, &games[0].game, &PDN_WRITE)?;
-//! assert!(text.ends_with("1. 32-28 19-23 2. 28x19 14x23 2-0\n\n"));
-//! # Ok::<(), notation::WriteError>(())
+//! let file = b"[GameType \"20\"]\n\n1. 32-28 19-23 2. 28x19 14x23 1-0\n\n1. 11-15 23-19 *\n\n1. 32-27 *\n";
+//! let mut written = String::new();
+//! for game in GameReader::new(&file[..]) {
+//!     let game = game?; // an I/O error; a bad game is a game with diagnostics
+//!     for d in &game.diagnostics {
+//!         println!("{d}"); // `line:column: warning|error: message (game N)`
+//!     }
+//!     if game.diagnostics.iter().any(|d| d.severity == Severity::Error) {
+//!         continue; // the third game: 32-27 is no move in any game type read
+//!     }
+//!     pdn::write_game(&game.game, &mut written)?;
+//! }
+//! // PDN 2.0's 1-0 is international draughts' 2-0: forgiven, and written as 2-0. The
+//! // second game declares no type: its moves are English draughts', and it says so.
+//! assert!(written.contains("1. 32-28 19-23 2. 28x19 14x23 2-0\n"));
+//! assert!(written.contains("[GameType \"21\"]"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! Readers are lenient where real files are sloppy: they return what they
-//! forgave as warnings next to the value, and fail only with an error that
-//! says why.
+//! Every game of a file is either read or reported: a move that cannot be read ends its
+//! game's moves, its diagnostic says where and why, and the rest of the movetext is kept
+//! as text so that writing the game back loses nothing. [`ValidatingReader`] checks games
+//! faster, without building their trees; [`read_games`] reads a whole input into memory.
+//! A game's type comes from its `GameType` or lidraughts' `Variant` tag, and is inferred
+//! from its moves when a file declares none ([`DraughtsRules`]).
+//!
+//! Below the games, the draughts: positions read leniently, saying what they forgave.
 //!
 //! ```
 //! use pdn::{Color, GameType, Position};
@@ -44,8 +45,7 @@
 //!
 //! // Play 1. 32-28 19-23 2. 28x19 14x23 and look at the result.
 //! for text in ["32-28", "19-23", "28x19", "14x23"] {
-//!     let (m, _warnings) = pos.parse_move(text)?;
-//!     pos.play(&m)?;
+//!     pos = pos.resolve_move(text)?.after;
 //! }
 //! assert_eq!(pos.turn(), Color::White);
 //! assert_eq!(pos.piece_on(23).map(|p| p.color), Some(Color::Black));
@@ -53,6 +53,27 @@
 //! assert_eq!(pos.legal_moves().len(), 9);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! # What is where
+//!
+//! The crate's root holds the game: the `GameType` tag ([`GameType`]), the board shape
+//! and square names it describes ([`Geometry`]), the rules of every variant the standard
+//! numbers ([`Variant`], [`VariantRules`]), positions with legal move generation
+//! ([`Position`], [`Move`]), results on each game type's scale ([`DraughtsResult`]),
+//! and the front door above, with the notation layer's types a draughts program meets
+//! (diagnostics, tags, the game tree's parts, options). Modules hold what is used by its
+//! module's name:
+//! - [`fen`]: the draughts FEN, read leniently and written canonically.
+//! - [`movetext`]: move text read leniently, saying what was forgiven, and written in its
+//!   shortest form; [`movetext::Resolved`], a move read in a position and played.
+//! - [`commands`]: `[%clock]`, `[%clk]` and the other commands of comments.
+//! - [`svg`]: a position as an SVG picture, on any board, with the last move.
+//! - [`perft`]: move-tree counts for testing move generation.
+//!
+//! [`DraughtsRules`] is the seam with the notation layer (`notation::Rules`): game types
+//! from the tags or the moves, set-ups from `FEN` tags and `/FEN "…"/` in the movetext,
+//! moves resolved against the legal moves and written back in their shortest PDN 3.0
+//! form, results in each game type's tokens ([`PDN_WRITE`]).
 
 mod bits;
 mod board;
@@ -62,44 +83,59 @@ mod every_reading;
 mod export;
 pub mod fen;
 mod forgiven;
-pub mod gametype;
-pub mod geometry;
+mod games;
+mod gametype;
+mod geometry;
 mod inline_setup;
 mod movegen;
 mod moves;
 pub mod movetext;
+mod movetext_errors;
 mod one_reading;
 mod pdn_move;
 mod pdn_position;
 pub mod perft;
 mod position;
-pub mod result;
+mod result;
 mod rules;
 mod setups;
 mod start_position;
 pub mod svg;
 mod validate;
-pub mod variant;
+mod variant;
 
+// The front door: games read, checked and written.
+pub use games::{
+    GameReader, GameTree, ReadGame, read_games, read_games_with, to_export_string, write_game,
+    write_game_with,
+};
+pub use rules::DraughtsRules;
+pub use validate::{ValidatedGame, ValidatingReader, Validator};
+
+// The game: game types, boards, variants, positions, moves and their notation.
 pub use color::{Color, Piece, Role};
 pub use export::{PDN_ROSTER, PDN_WRITE};
-pub use fen::{FenError, FenWarning};
 pub use forgiven::{Forgiven, Leniency};
 pub use gametype::{GameType, GameTypeError, GameTypeWarning, UnsupportedGame, VariantTag};
 pub use geometry::{
-    Corner, Geometry, GeometryError, Notation, NotationKind, Square, SquareError, SquareName,
-    SquareRef,
+    Corner, Geometry, GeometryError, MAX_SQUARES, Notation, NotationKind, Square, SquareError,
+    SquareName, SquareRef,
 };
 pub use moves::Move;
-pub use movetext::{MoveError, MoveWarning};
 pub use pdn_move::PdnMove;
 pub use pdn_position::PdnPosition;
 pub use position::{IllegalMove, Outcome, Position, PositionError};
-pub use result::{GameResult, ResultType};
-pub use rules::DraughtsRules;
+pub use result::{DraughtsResult, ResultType};
 pub use start_position::INFERRED_VARIANTS;
-pub use validate::{ValidatedGame, ValidatingReader, Validator};
 pub use variant::{
     BoardKind, Directions, KingRange, Landing, Precedence, Promotion, Removal, StartRows,
     UnknownVariant, Variant, VariantRules,
+};
+
+// The notation layer's types that a draughts program meets, so that it depends on `pdn`
+// alone.
+pub use notation::{
+    At, Diagnostic, DiagnosticKind, Dialect, Forgiveness, GameResult, KeepRaw, Line, LineId,
+    Location, MoveContext, Nag, Node, NodeId, Player, RawGame, RawValue, ReadOptions, Reader,
+    Rules, SetupError, Severity, Skip, Span, Tag, Tags, Tail, Visitor, WriteError, WriteOptions,
 };

@@ -20,7 +20,7 @@ use crate::geometry::Square;
 /// assert_eq!((number(m.from()), number(m.to())), (33, 13));
 /// assert_eq!(m.captured().iter().map(|&s| number(s)).collect::<Vec<_>>(), vec![28, 18]);
 /// assert_eq!(m.path().iter().map(|&s| number(s)).collect::<Vec<_>>(), vec![22, 13]);
-/// # Ok::<(), pdn::FenError>(())
+/// # Ok::<(), pdn::fen::FenError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Move {

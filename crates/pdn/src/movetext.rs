@@ -19,7 +19,8 @@
 //! path only when the ends are ambiguous.
 //!
 //! ```
-//! use pdn::{MoveWarning, Position, Variant};
+//! use pdn::{Position, Variant};
+//! use pdn::movetext::MoveWarning;
 //!
 //! let mut pos = Position::from_fen_str(Variant::International, "W:W33:B28,18")?;
 //! let (m, warnings) = pos.parse_move("33-13")?;
@@ -33,106 +34,14 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub use crate::movetext_errors::{MoveError, MoveWarning};
+
 use std::fmt::Write as _;
 
-use crate::color::Color;
-use crate::geometry::{Geometry, NotationKind, Square, SquareError, SquareRef};
+use crate::forgiven::{Forgiven, Leniency};
+use crate::geometry::{Geometry, NotationKind, Square, SquareRef};
 use crate::moves::Move;
 use crate::position::Position;
-
-/// Something the move text did that PDN 3.0 does not allow when writing
-/// but the reader forgave.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum MoveWarning {
-    /// A square number with leading zeros (`06`, PDN 2.0).
-    #[error("square `{0}` has a leading zero")]
-    LeadingZero(String),
-    /// An algebraic name in a game written with numbers.
-    #[error("square `{0}` is algebraic but the game uses numbers")]
-    AlphaSquare(String),
-    /// A number in a game written algebraically.
-    #[error("square `{0}` is a number but the game uses algebraic names")]
-    NumericSquare(String),
-    /// An upper-case file letter.
-    #[error("square `{0}` is written in upper case")]
-    UpperCaseSquare(String),
-    /// `-` between the squares of a capture.
-    #[error("`-` was used for a capture")]
-    DashForCapture,
-    /// A capture separator between the squares of a step.
-    #[error("`{0}` was used for a move that captures nothing")]
-    CaptureSeparatorForStep(char),
-    /// A separator other than the game's.
-    #[error("`{found}` was used where the game writes `{expected}`")]
-    Separator {
-        /// The separator written.
-        found: char,
-        /// The separator of the game type.
-        expected: char,
-    },
-    /// No separator between the squares.
-    #[error("the squares of the move are not separated")]
-    MissingSeparator,
-    /// Intermediate squares other than the turning squares PDN 3.0 asks for.
-    #[error("the intermediate squares are not the ones PDN 3.0 writes (turning squares)")]
-    NonstandardPath,
-    /// Spaces inside the move (`1- 6`, as old column-aligned files write).
-    #[error("spaces inside the move were ignored")]
-    Spaces,
-}
-
-/// Why a move text does not name a legal move.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum MoveError {
-    /// Nothing to read.
-    #[error("the move is empty")]
-    Empty,
-    /// Not the shape of a move.
-    #[error("`{0}` is not a move (expected squares like 32-28, 28x17 or c3-d4)")]
-    Syntax(String),
-    /// A square that does not exist.
-    #[error("bad square `{text}` in the move: {source}")]
-    Square {
-        /// The square as written.
-        text: String,
-        /// Why.
-        source: SquareError,
-    },
-    /// The start square holds no piece of the side to move.
-    #[error("{text}: there is no {color} piece on {square}")]
-    NoPiece {
-        /// The move as written.
-        text: String,
-        /// The side to move.
-        color: Color,
-        /// The start square as written.
-        square: String,
-    },
-    /// A step while a capture is compulsory.
-    #[error("{text}: a capture is compulsory in this position")]
-    CaptureRequired {
-        /// The move as written.
-        text: String,
-    },
-    /// No legal move matches.
-    #[error("{text}: no legal move goes from {from} to {to} this way")]
-    Illegal {
-        /// The move as written.
-        text: String,
-        /// Start square as written.
-        from: String,
-        /// End square as written.
-        to: String,
-    },
-    /// Several legal captures taking different pieces match.
-    #[error("{text} is ambiguous: it could be {}", candidates.join(" or "))]
-    Ambiguous {
-        /// The move as written.
-        text: String,
-        /// The full notation of each candidate.
-        candidates: Vec<String>,
-    },
-}
 
 /// A separator as written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -199,7 +108,8 @@ impl Position {
     /// [module docs](crate::movetext).
     ///
     /// ```
-    /// use pdn::{MoveError, Position, Variant};
+    /// use pdn::{Position, Variant};
+    /// use pdn::movetext::MoveError;
     ///
     /// let pos = Position::new(Variant::International);
     /// assert!(pos.parse_move("32-28").is_ok());
@@ -599,6 +509,49 @@ fn canonical_number(bytes: &[u8]) -> Option<u32> {
         [a @ b'1'..=b'9', b] => Some(u32::from(a - b'0') * 10 + digit(b)?),
         [a @ b'1'..=b'9', b, c] => Some(u32::from(a - b'0') * 100 + digit(b)? * 10 + digit(c)?),
         _ => None,
+    }
+}
+
+/// A move read in a position ([`Position::resolve_move`]): the legal move, what its text
+/// forgave, and the position after it.
+#[derive(Debug, Clone)]
+pub struct Resolved {
+    /// The move.
+    pub mv: Move,
+    /// Everything the text got wrong about the move's PDN 3.0 form.
+    pub forgiven: Forgiven,
+    /// The position after the move.
+    pub after: Position,
+}
+
+impl Position {
+    /// Reads a move's text and plays it: the legal move it names, what was forgiven (each
+    /// a [`Leniency::Move`]) and the position after it, as `pgn`'s `Position::resolve_san`
+    /// reads a chess move. [`Position::parse_move`] reads without playing.
+    ///
+    /// ```
+    /// use pdn::{Position, Variant};
+    ///
+    /// let pos = Position::new(Variant::International);
+    /// let read = pos.resolve_move("32 - 28")?;
+    /// assert_eq!(read.forgiven.to_string(), "spaces inside the move were ignored");
+    /// assert_eq!(read.after.to_fen(), "B:W28,31,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20");
+    /// assert!(read.after.resolve_move("19-23")?.forgiven.is_empty());
+    /// # Ok::<(), pdn::movetext::MoveError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Position::parse_move`].
+    pub fn resolve_move(&self, text: &str) -> Result<Resolved, MoveError> {
+        let (mv, warnings) = self.parse_move(text)?;
+        let mut after = self.clone();
+        after.play_unchecked(&mv);
+        Ok(Resolved {
+            forgiven: Forgiven(warnings.into_iter().map(Leniency::Move).collect()),
+            mv,
+            after,
+        })
     }
 }
 

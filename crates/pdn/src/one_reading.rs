@@ -3,7 +3,7 @@
 
 use crate::forgiven::Leniency;
 use crate::moves::Move;
-use crate::movetext::MoveError;
+use crate::movetext_errors::MoveError;
 use crate::position::Position;
 
 /// The moves one reading reads a move token as: one, or each candidate of an ambiguous

@@ -8,7 +8,7 @@
 //! use pdn::{perft, Position, Variant};
 //!
 //! let pos = Position::new(Variant::English);
-//! assert_eq!(perft::perft(&pos, 4), 1469);
+//! assert_eq!(perft::count(&pos, 4), 1469);
 //! let divided = perft::divide(&pos, 2);
 //! assert_eq!(divided.len(), 7);
 //! assert_eq!(divided.iter().map(|(_, n)| n).sum::<u64>(), 49);
@@ -31,23 +31,23 @@ pub enum Duplicates {
 }
 
 /// The number of move sequences `depth` plies deep.
-pub fn perft(pos: &Position, depth: u32) -> u64 {
+pub fn count(pos: &Position, depth: u32) -> u64 {
     pos.perft(depth)
 }
 
 /// Perft with an explicit convention for duplicate captures.
 ///
 /// ```
-/// use pdn::perft::{perft_with, Duplicates};
+/// use pdn::perft::{count_with, Duplicates};
 /// use pdn::{Position, Variant};
 ///
 /// // A man can take the four men around 28 in either direction.
 /// let pos = Position::from_fen_str(Variant::International, "W:W38:B33,23,22,32")?;
-/// assert_eq!(perft_with(&pos, 1, Duplicates::Merge), 1);
-/// assert_eq!(perft_with(&pos, 1, Duplicates::Keep), 2);
-/// # Ok::<(), pdn::FenError>(())
+/// assert_eq!(count_with(&pos, 1, Duplicates::Merge), 1);
+/// assert_eq!(count_with(&pos, 1, Duplicates::Keep), 2);
+/// # Ok::<(), pdn::fen::FenError>(())
 /// ```
-pub fn perft_with(pos: &Position, depth: u32, duplicates: Duplicates) -> u64 {
+pub fn count_with(pos: &Position, depth: u32, duplicates: Duplicates) -> u64 {
     match duplicates {
         Duplicates::Variant => pos.perft(depth),
         Duplicates::Merge => pos.perft_duplicates(depth, true),

@@ -11,7 +11,7 @@ use crate::gametype::GameType;
 use crate::geometry::{Geometry, Square};
 use crate::movegen::{FullSink, dedup};
 use crate::moves::{Move, Squares};
-use crate::result::GameResult;
+use crate::result::DraughtsResult;
 use crate::variant::{BoardKind, Precedence, Variant};
 
 /// Everything that does not change during a game: rules, board, tables.
@@ -240,10 +240,10 @@ pub enum Outcome {
 
 impl Outcome {
     /// The game result of this outcome.
-    pub const fn result(self) -> GameResult {
+    pub const fn result(self) -> DraughtsResult {
         match self {
-            Outcome::Decisive { winner } => GameResult::win(winner),
-            Outcome::Draw => GameResult::Draw,
+            Outcome::Decisive { winner } => DraughtsResult::win(winner),
+            Outcome::Draw => DraughtsResult::Draw,
         }
     }
 }
@@ -1010,7 +1010,7 @@ impl fmt::Display for Position {
     ///     " . . . .", ". . . . ", " . . . b", ". . . W ",
     /// ];
     /// assert_eq!(pos.to_string().lines().collect::<Vec<_>>(), diagram);
-    /// # Ok::<(), pdn::FenError>(())
+    /// # Ok::<(), pdn::fen::FenError>(())
     /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let g = self.geometry();

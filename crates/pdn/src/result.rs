@@ -1,20 +1,4 @@
 //! Game results and the result tokens of each game type.
-//!
-//! PDN 3.0 knows two sets of result values (pdntags.rst): the *Default* set
-//! `1-0 0-1 1/2-1/2 0-0 *` of chess and most draughts variants, and the
-//! *International* set `2-0 0-2 1-1 0-0 *` of international and Canadian
-//! draughts, which count two points for a win. `0-0` is a double forfeit and
-//! `*` an unfinished game or unknown result.
-//!
-//! ```
-//! use pdn::{GameResult, ResultType};
-//!
-//! let (result, kind) = GameResult::parse("2-0").expect("a result token");
-//! assert_eq!(result, GameResult::WhiteWins);
-//! assert_eq!(kind, Some(ResultType::International));
-//! assert_eq!(result.to_str(ResultType::Default), "1-0");
-//! assert_eq!(ResultType::International.tokens(), &["2-0", "0-2", "1-1", "0-0", "*"]);
-//! ```
 
 use std::fmt;
 
@@ -61,8 +45,24 @@ impl ResultType {
 }
 
 /// The result of a game.
+///
+/// PDN 3.0 knows two sets of result values (pdntags.rst): the *Default* set
+/// `1-0 0-1 1/2-1/2 0-0 *` of chess and most draughts variants, and the
+/// *International* set `2-0 0-2 1-1 0-0 *` of international and Canadian
+/// draughts, which count two points for a win. `0-0` is a double forfeit and
+/// `*` an unfinished game or unknown result.
+///
+/// ```
+/// use pdn::{DraughtsResult, ResultType};
+///
+/// let (result, kind) = DraughtsResult::parse("2-0").expect("a result token");
+/// assert_eq!(result, DraughtsResult::WhiteWins);
+/// assert_eq!(kind, Some(ResultType::International));
+/// assert_eq!(result.to_str(ResultType::Default), "1-0");
+/// assert_eq!(ResultType::International.tokens(), &["2-0", "0-2", "1-1", "0-0", "*"]);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum GameResult {
+pub enum DraughtsResult {
     /// White won.
     WhiteWins,
     /// Black won.
@@ -75,11 +75,11 @@ pub enum GameResult {
     Unknown,
 }
 
-impl GameResult {
+impl DraughtsResult {
     /// Reads a result token of either result type. Also says which type the
     /// token belongs to (`None` for `0-0` and `*`, which both use).
-    pub fn parse(s: &str) -> Option<(GameResult, Option<ResultType>)> {
-        use GameResult::*;
+    pub fn parse(s: &str) -> Option<(DraughtsResult, Option<ResultType>)> {
+        use DraughtsResult::*;
         Some(match s {
             "1-0" => (WhiteWins, Some(ResultType::Default)),
             "0-1" => (BlackWins, Some(ResultType::Default)),
@@ -97,24 +97,24 @@ impl GameResult {
     pub const fn to_str(self, kind: ResultType) -> &'static str {
         let tokens = kind.tokens();
         tokens[match self {
-            GameResult::WhiteWins => 0,
-            GameResult::BlackWins => 1,
-            GameResult::Draw => 2,
-            GameResult::DoubleForfeit => 3,
-            GameResult::Unknown => 4,
+            DraughtsResult::WhiteWins => 0,
+            DraughtsResult::BlackWins => 1,
+            DraughtsResult::Draw => 2,
+            DraughtsResult::DoubleForfeit => 3,
+            DraughtsResult::Unknown => 4,
         }]
     }
 
     /// The result of a game the given colour won.
-    pub const fn win(winner: Color) -> GameResult {
+    pub const fn win(winner: Color) -> DraughtsResult {
         match winner {
-            Color::White => GameResult::WhiteWins,
-            Color::Black => GameResult::BlackWins,
+            Color::White => DraughtsResult::WhiteWins,
+            Color::Black => DraughtsResult::BlackWins,
         }
     }
 }
 
-impl fmt::Display for GameResult {
+impl fmt::Display for DraughtsResult {
     /// The Default-type token.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.to_str(ResultType::Default))
@@ -129,13 +129,13 @@ mod tests {
     fn round_trip() {
         for kind in [ResultType::Default, ResultType::International] {
             for &token in kind.tokens() {
-                let (r, k) = GameResult::parse(token).expect(token);
+                let (r, k) = DraughtsResult::parse(token).expect(token);
                 assert_eq!(r.to_str(kind), token);
                 assert!(k.is_none() || k == Some(kind));
             }
         }
-        assert_eq!(GameResult::parse("1-10"), None);
-        assert_eq!(GameResult::win(Color::Black).to_string(), "0-1");
+        assert_eq!(DraughtsResult::parse("1-10"), None);
+        assert_eq!(DraughtsResult::win(Color::Black).to_string(), "0-1");
     }
 
     /// Each result type writes a result in its own values, and `0-0` and `*` in both.

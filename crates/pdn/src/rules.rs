@@ -15,7 +15,7 @@ use crate::every_reading;
 use crate::forgiven::Forgiven;
 use crate::gametype::GameType;
 use crate::inline_setup;
-use crate::movetext::MoveError;
+use crate::movetext_errors::MoveError;
 use crate::pdn_move::PdnMove;
 use crate::pdn_position::{Inference, PdnPosition};
 use crate::position::Position;

@@ -1,13 +1,4 @@
 //! The draughts variants and their rules, written down as data.
-//!
-//! Every variant is described by a [`VariantRules`] value: which way men and kings
-//! move and capture, how far kings fly, which capture must be taken when there
-//! is a choice, when a man is crowned, and when captured pieces leave the
-//! board. The move generator reads these fields; nothing variant-specific is
-//! hidden elsewhere.
-//!
-//! Where the published rules of a variant disagree, the comment on its
-//! constant in this module says which source is followed and why.
 
 use std::fmt;
 use std::str::FromStr;
@@ -328,6 +319,15 @@ pub struct StartRows {
 /// assert!(!italian.men_capture_kings);
 /// assert_eq!(italian.precedence, Precedence::Italian);
 /// ```
+///
+/// Every variant is described by a value of this type: which way men and kings
+/// move and capture, how far kings fly, which capture must be taken when there
+/// is a choice, when a man is crowned, and when captured pieces leave the
+/// board. The move generator reads these fields; nothing variant-specific is
+/// hidden elsewhere.
+///
+/// Where the published rules of a variant disagree, the comment on its constant in
+/// `variant.rs` says which source is followed and why.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct VariantRules {
     /// The squares the game uses.

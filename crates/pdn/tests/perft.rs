@@ -10,7 +10,7 @@
 //! with `cargo test`; deeper ones are `#[ignore]`d (run them with
 //! `cargo test --release -p pdn --test perft -- --ignored`).
 
-use pdn::perft::{Duplicates, perft_with};
+use pdn::perft::{Duplicates, count_with};
 use pdn::{Position, Variant};
 
 fn check(variant: Variant, expected: &[(u32, u64)]) {
@@ -179,7 +179,7 @@ fn check_fen(variant: Variant, fen: &str, duplicates: Duplicates, counts: &[u64]
     let pos = Position::from_fen_str(variant, fen).expect(fen);
     for (depth, &nodes) in (1..).zip(counts) {
         assert_eq!(
-            perft_with(&pos, depth, duplicates),
+            count_with(&pos, depth, duplicates),
             nodes,
             "{variant} {fen} perft({depth})"
         );

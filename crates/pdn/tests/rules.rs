@@ -1,6 +1,7 @@
 //! Capture rules of every variant, checked on constructed positions.
 
-use pdn::{Color, GameType, MoveError, Outcome, Piece, Position, Role, Variant};
+use pdn::movetext::MoveError;
+use pdn::{Color, GameType, Outcome, Piece, Position, Role, Variant};
 
 fn pos(variant: Variant, fen: &str) -> Position {
     Position::from_fen_str(variant, fen).expect(fen)

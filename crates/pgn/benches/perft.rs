@@ -21,7 +21,7 @@ fn perft_benches(c: &mut Criterion) {
         ("endgame-5", ENDGAME, 5),
     ] {
         let pos = Position::from_fen(fen).expect("valid FEN");
-        g.bench_function(name, |b| b.iter(|| perft(black_box(&pos), depth)));
+        g.bench_function(name, |b| b.iter(|| perft::count(black_box(&pos), depth)));
     }
     g.finish();
 }

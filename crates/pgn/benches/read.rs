@@ -9,7 +9,7 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
 use criterion::{Criterion, Throughput, criterion_main};
-use pgn::{GameReader, ValidatingReader, WriteOptions};
+use pgn::{GameReader, ValidatingReader};
 
 /// The inputs: `(name, bytes)`.
 fn inputs() -> Vec<(String, Vec<u8>)> {
@@ -62,7 +62,7 @@ fn read_benches(c: &mut Criterion) {
             b.iter(|| {
                 let mut out = String::new();
                 for game in &games {
-                    let _ = pgn::write_game(&game.game, &WriteOptions::default(), &mut out);
+                    let _ = pgn::write_game(&game.game, &mut out);
                 }
                 out.len()
             })

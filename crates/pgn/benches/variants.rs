@@ -13,7 +13,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_main};
-use pgn::{GameTree, LineId, Position, Ruleset, ValidatingReader, WriteOptions};
+use pgn::{GameTree, LineId, Position, Ruleset, ValidatingReader};
 
 /// A small deterministic generator (xorshift).
 struct Rng(u64);
@@ -72,7 +72,7 @@ fn random_games(ruleset: Ruleset, games: usize, plies: usize, lichess: bool) -> 
             pos.play_mut(&mv);
             moves += 1;
         }
-        if pgn::write_game(&game, &WriteOptions::default(), &mut out).is_err() {
+        if pgn::write_game(&game, &mut out).is_err() {
             break;
         }
     }

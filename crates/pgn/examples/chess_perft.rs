@@ -18,7 +18,7 @@ fn main() {
         }
     };
     let t = Instant::now();
-    let n = perft(&pos, depth);
+    let n = perft::count(&pos, depth);
     let dt = t.elapsed();
     println!(
         "{n} ({:.3} s, {:.0} Mnps)",

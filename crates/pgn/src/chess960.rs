@@ -14,7 +14,8 @@
 //! ```
 
 use crate::fen::CastlingToken;
-use crate::{Board, CastlingMode, Color, File, Position, Rank, Role, Setup, Square};
+use crate::fen::Setup;
+use crate::{Board, CastlingMode, Color, File, Position, Rank, Role, Square};
 
 /// The back-rank pieces of start position `n`, a-file first, or `None` unless `n < 960`.
 pub fn back_rank(n: u32) -> Option<[Role; 8]> {

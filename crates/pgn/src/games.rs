@@ -113,9 +113,9 @@ pub fn read_games_with<R: Read>(input: R, options: ReadOptions) -> Vec<ReadGame>
     notation::read_games(&ChessRules, input, options)
 }
 
-/// Writes a chess game in the PGN export format (or as `options` say), appending to `out`:
-/// the seven tag roster, the other tags in ASCII order, the movetext in canonical SAN on
-/// lines of fewer than 80 characters, move numbers where the standard wants them.
+/// Writes a chess game in the PGN export format, appending to `out`: the seven tag
+/// roster, the other tags in ASCII order, the movetext in canonical SAN on lines of fewer
+/// than 80 characters, move numbers where the standard wants them.
 ///
 /// On error nothing is appended.
 ///
@@ -124,14 +124,33 @@ pub fn read_games_with<R: Read>(input: R, options: ReadOptions) -> Vec<ReadGame>
 /// moves), or a tag name cannot be written.
 ///
 /// ```
-/// use pgn::{read_games, write_game, WriteOptions};
+/// use pgn::{read_games, write_game};
 /// let games = read_games(&b"[White \"Tal\"]\n\n1. e2e4 e5 2. Ng1f3 *"[..]);
 /// let mut out = String::new();
-/// write_game(&games[0].game, &WriteOptions::default(), &mut out)?;
+/// write_game(&games[0].game, &mut out)?;
 /// assert!(out.ends_with("[White \"Tal\"]\n[Black \"?\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 *\n\n"));
 /// # Ok::<(), pgn::WriteError>(())
 /// ```
-pub fn write_game(
+pub fn write_game(game: &GameTree, out: &mut String) -> Result<(), WriteError> {
+    write_game_with(game, &WriteOptions::PGN, out)
+}
+
+/// Writes a chess game as `options` say (the reduced export format, suffix symbols,
+/// other line widths), appending to `out`; see [`write_game`].
+///
+/// # Errors
+/// As [`write_game`].
+///
+/// ```
+/// use pgn::{read_games, write_game_with, WriteOptions};
+/// let games = read_games(&b"1. e4 {best by test} e5 (1... c5) *"[..]);
+/// let mut out = String::new();
+/// let reduced = WriteOptions { reduced: true, ..WriteOptions::PGN };
+/// write_game_with(&games[0].game, &reduced, &mut out)?;
+/// assert!(out.ends_with("\n\n1. e4 e5 *\n\n"));
+/// # Ok::<(), pgn::WriteError>(())
+/// ```
+pub fn write_game_with(
     game: &GameTree,
     options: &WriteOptions,
     out: &mut String,
@@ -145,12 +164,11 @@ pub fn write_game(
 /// As [`write_game`].
 ///
 /// ```
-/// use pgn::{read_games, to_export_string, WriteOptions};
-/// let games = read_games(&b"1. e4 {best by test} e5 *"[..]);
-/// let text = to_export_string(&games[0].game, &WriteOptions::default())?;
+/// let games = pgn::read_games(&b"1. e4 {best by test} e5 *"[..]);
+/// let text = pgn::to_export_string(&games[0].game)?;
 /// assert!(text.ends_with("\n\n1. e4 {best by test} 1... e5 *\n\n"));
 /// # Ok::<(), pgn::WriteError>(())
 /// ```
-pub fn to_export_string(game: &GameTree, options: &WriteOptions) -> Result<String, WriteError> {
-    notation::to_export_string(&ChessRules, game, options)
+pub fn to_export_string(game: &GameTree) -> Result<String, WriteError> {
+    notation::to_export_string(&ChessRules, game, &WriteOptions::PGN)
 }

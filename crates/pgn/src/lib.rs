@@ -1,5 +1,32 @@
-//! Chess rules and notation for the PGN toolkit: positions, legal moves, FEN, SAN, UCI,
-//! Chess960, game outcomes and perft.
+//! Chess games in PGN, and the chess underneath: positions, legal moves (standard chess,
+//! Chess960 and the lichess variants), FEN, SAN, UCI, outcomes, openings and perft.
+//!
+//! Read a file's games, check them, write them back in the export format:
+//!
+//! ```
+//! use pgn::{GameReader, Severity};
+//!
+//! let file = b"[Event \"Casual\"]\n\n1. e4 e5 2. Ng1-f3 Nc6 3. Bb5 a6 {Morphy} *\n\n1. d4 Ke7 *\n";
+//! let mut written = String::new();
+//! for game in GameReader::new(&file[..]) {
+//!     let game = game?; // an I/O error; a bad game is a game with diagnostics
+//!     for d in &game.diagnostics {
+//!         println!("{d}"); // `line:column: warning|error: message (game N)`
+//!     }
+//!     if game.diagnostics.iter().any(|d| d.severity == Severity::Error) {
+//!         continue; // the second game: the black king cannot go to e7
+//!     }
+//!     pgn::write_game(&game.game, &mut written)?;
+//! }
+//! // What was forgiven (the long algebraic Ng1-f3) is written as the standard wants it.
+//! assert!(written.ends_with("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 {Morphy} *\n\n"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Every game of a file is either read or reported: a move that cannot be read ends its
+//! game's moves, its diagnostic says where and why, and the rest of the movetext is kept
+//! as text so that writing the game back loses nothing. [`ValidatingReader`] checks games
+//! faster, without building their trees; [`read_games`] reads a whole input into memory.
 //!
 //! The board is a set of [`Bitboard`]s; sliding attacks come from magic-bitboard tables built
 //! at compile time ([`attacks`]). A [`Position`] is a small `Copy` value: playing a move makes
@@ -7,7 +34,7 @@
 //! generated directly (check and pin masks, no make-and-test), into a [`MoveList`] on the
 //! stack.
 //!
-//! Reading SAN is lenient and says what it forgave ([`Forgiven`]); writing is canonical.
+//! Reading SAN is lenient and says what it forgave ([`san::Forgiven`]); writing is canonical.
 //!
 //! The lichess variants are played too: a position carries its [`Ruleset`], and its legal
 //! moves, SAN, FEN and outcome follow it.
@@ -28,11 +55,12 @@
 //!     winner: Some(pgn::Color::White),
 //!     end: VariantEnd::KingOnHill,
 //! }));
-//! # Ok::<(), pgn::SanError>(())
+//! # Ok::<(), pgn::san::SanError>(())
 //! ```
 //!
 //! ```
-//! use pgn::{Forgiven, Position};
+//! use pgn::{Position};
+//! use pgn::san::Forgiven;
 //!
 //! // A position from FEN (missing move counters are fine).
 //! let pos = Position::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")?;
@@ -57,41 +85,25 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! # Reading and writing PGN
+//! # What is where
 //!
-//! [`ChessRules`] implements the notation layer's [`Rules`]: with it,
-//! [`GameReader`] and [`read_games`] read PGN files into game trees (every move resolved
-//! and played, every departure from the standard reported as a [`Diagnostic`]), and
-//! [`write_game`] writes them back in the export format. [`Validator`] checks games on the
-//! fly without building trees, for speed. [`commands`] reads `[%clk …]`, `[%eval …]` and the
-//! other commands of comments. The notation types a chess program needs are re-exported
-//! here, and the whole layer as [`notation`](mod@notation).
-//!
-//! ```
-//! let pgn = b"[Event \"Casual\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 {Morphy} 4. Ba4 *\n";
-//! let games = pgn::read_games(&pgn[..]);
-//! let game = &games[0].game;
-//! assert!(games[0].diagnostics.is_empty());
-//! assert_eq!(game.mainline().count(), 7);
-//! let text = pgn::to_export_string(game, &pgn::WriteOptions::default())?;
-//! assert!(text.contains("3. Bb5 a6 {Morphy} 4. Ba4 *"));
-//! # Ok::<(), pgn::WriteError>(())
-//! ```
-//!
-//! # Modules
-//! - [`fen`]: reading (lenient: X-FEN and Shredder-FEN castling, missing counters) and writing.
-//! - [`san`]: SAN reading and writing; [`uci`]: UCI moves.
-//! - [`chess960`]: the 960 start positions; castling on any files is built into [`Position`].
-//! - [`outcome`]: checkmate, stalemate, insufficient material, repetitions.
-//! - [`perft`](mod@perft): move-tree counts for testing move generation.
-//! - [`Variant`]: the variants a PGN `Variant` tag can name; [`Ruleset`]: the rules a
-//!   [`Position`] is played by (standard chess, crazyhouse with [`Pocket`]s and drops,
-//!   atomic, antichess, king of the hill, three-check, horde, racing kings).
-//! - [`rules`]: [`ChessRules`], the seam with the notation layer; start positions from the tags.
+//! The crate's root holds the game: positions and moves, outcomes, variants, and the front door above (reading, checking, writing games), with
+//! the notation layer's types a chess program meets (diagnostics, tags, the game tree's
+//! parts, options). Modules hold what is used by its module's name:
+//! - [`fen`]: FEN read leniently (X-FEN and Shredder-FEN castling, missing counters,
+//!   the variants' pockets and counters) and written canonically; [`fen::Setup`].
+//! - [`san`]: SAN read leniently, saying what was forgiven ([`san::Forgiven`]), and
+//!   written canonically; [`uci`]: UCI moves.
 //! - [`commands`]: `[%clk]`, `[%emt]`, `[%eval]`, `[%csl]`, `[%cal]` in comments.
-//! - [`validate`]: [`Validator`], checking games without building them.
 //! - [`openings`]: the ECO code and name of a game's opening (lichess's table, embedded).
+//! - [`polyglot`]: a position's Polyglot key, as opening books have it.
 //! - [`svg`]: a position as an SVG picture, with the last move, check, `[%csl]` and `[%cal]`.
+//! - [`perft`]: move-tree counts for testing move generation.
+//! - [`chess960`]: the 960 start positions; castling on any files is built into [`Position`].
+//! - [`attacks`]: the squares each piece attacks, from the magic-bitboard tables.
+//!
+//! [`ChessRules`] is the seam with the notation layer (`notation::Rules`): start
+//! positions from the tags, lenient SAN in, canonical SAN out.
 
 pub mod attacks;
 mod bitboard;
@@ -105,51 +117,47 @@ mod games;
 mod movegen;
 mod moves;
 pub mod openings;
-pub mod outcome;
+mod outcome;
 pub mod perft;
 mod pocket;
 pub mod polyglot;
 mod position;
 mod role;
-pub mod rules;
+mod rules;
 mod ruleset;
 pub mod san;
 mod square;
 pub mod svg;
 pub mod uci;
-pub mod validate;
-pub mod variant;
+mod validate;
+mod variant;
 mod variants;
 mod zobrist;
 
-pub use notation;
-
-pub use bitboard::Bitboard;
-pub use board::Board;
-pub use castling::{Castles, CastlingMode, CastlingRights, CastlingSide};
-pub use color::{ByColor, Color};
-pub use fen::{FenError, ParseFenError, Setup};
-pub use moves::{MAX_MOVES, Move, MoveList};
-pub use outcome::{Outcome, RepetitionTracker, VariantEnd};
-pub use perft::perft;
-pub use pocket::Pocket;
-pub use position::{CastlingError, IllegalMoveError, Position, PositionError};
-pub use role::{Piece, Role};
-pub use ruleset::Ruleset;
-pub use san::{Forgiven, San, SanError, SanPlus, SanToken};
-pub use square::{File, ParseSquareError, Rank, Square};
-pub use uci::Uci;
-pub use variant::Variant;
-
+// The front door: games read, checked and written.
 pub use games::{
     GameReader, GameTree, ReadGame, read_games, read_games_with, to_export_string, write_game,
+    write_game_with,
 };
 pub use rules::{ChessRules, MoveError, MoveProblem};
 pub use validate::{GameOutline, ValidatedGame, ValidatingReader, Validator};
 
-// The notation layer's types that a chess program uses, so that it depends on `pgn` alone.
-// (`notation::Setup` and `notation::GameTree` are not re-exported under their names: `Setup` is
-// this crate's FEN set-up, and [`GameTree`] is the notation layer's game with chess moves.)
+// The game: positions, moves and their notations.
+pub use bitboard::Bitboard;
+pub use board::Board;
+pub use castling::{Castles, CastlingMode, CastlingRights, CastlingSide};
+pub use color::{ByColor, Color};
+pub use moves::{MAX_MOVES, Move, MoveList};
+pub use outcome::{Outcome, RepetitionTracker, VariantEnd};
+pub use pocket::Pocket;
+pub use position::{CastlingError, IllegalMoveError, Position, PositionError};
+pub use role::{Piece, Role};
+pub use ruleset::Ruleset;
+pub use square::{File, ParseSquareError, Rank, Square};
+pub use variant::{StartError, Variant};
+
+// The notation layer's types that a chess program meets, so that it depends on `pgn`
+// alone. (`notation::Setup` is not among them: [`fen::Setup`] is this crate's FEN set-up.)
 pub use notation::{
     At, Diagnostic, DiagnosticKind, Dialect, Forgiveness, GameResult, KeepRaw, Line, LineId,
     Location, MoveContext, Nag, Node, NodeId, Player, RawGame, RawValue, ReadOptions, Reader,

@@ -539,7 +539,7 @@ pub fn by_eco(eco: Eco) -> impl Iterator<Item = &'static Opening> {
 /// // Only standard chess: the same pieces in a crazyhouse game are not named.
 /// let zh = Position::from_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR[] w KQkq - 0 2")?;
 /// assert!(openings::classify_position(&zh).is_none());
-/// # Ok::<(), pgn::FenError>(())
+/// # Ok::<(), pgn::fen::FenError>(())
 /// ```
 pub fn classify_position(position: &Position) -> Option<&'static Opening> {
     // The table names positions of standard chess; a variant's position is another game
@@ -570,7 +570,7 @@ pub fn classify_position(position: &Position) -> Option<&'static Opening> {
 ///     classifier.push(&pos);
 /// }
 /// assert_eq!(classifier.opening().map(|o| o.name()), Some("Queen's Gambit"));
-/// # Ok::<(), pgn::SanError>(())
+/// # Ok::<(), pgn::san::SanError>(())
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct Classifier {
@@ -623,7 +623,7 @@ impl Classifier {
 /// }
 /// let opening = openings::classify_moves(&Position::new(), &moves).expect("named");
 /// assert_eq!(opening.name(), "Ruy Lopez");
-/// # Ok::<(), pgn::SanError>(())
+/// # Ok::<(), pgn::san::SanError>(())
 /// ```
 pub fn classify_moves<'m>(
     start: &Position,

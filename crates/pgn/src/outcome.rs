@@ -15,7 +15,7 @@ use crate::{Bitboard, Color, Position, Role, Ruleset};
 /// assert_eq!(mate.outcome().map(|o| o.result()), Some("1-0"));
 /// let bare = Position::from_fen("8/8/4k3/8/8/3NK3/8/8 w - - 0 1")?;
 /// assert_eq!(bare.outcome(), Some(Outcome::InsufficientMaterial));
-/// # Ok::<(), pgn::FenError>(())
+/// # Ok::<(), pgn::fen::FenError>(())
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
@@ -217,7 +217,7 @@ impl Position {
 /// are kept, since none before can recur.
 ///
 /// ```
-/// use pgn::{outcome::RepetitionTracker, Position};
+/// use pgn::{Position, RepetitionTracker};
 /// let mut pos = Position::new();
 /// let mut reps = RepetitionTracker::new(&pos);
 /// for san in ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"] {

@@ -3,7 +3,7 @@
 //! ```
 //! use pgn::{perft, Position};
 //! let pos = Position::new();
-//! assert_eq!(perft::perft(&pos, 3), 8902);
+//! assert_eq!(perft::count(&pos, 3), 8902);
 //! let divided = perft::divide(&pos, 2);
 //! assert_eq!(divided.len(), 20);
 //! assert!(divided.iter().all(|(_, n)| *n == 20));
@@ -14,21 +14,21 @@ use crate::{Move, Position};
 /// The number of move sequences of length `depth` from `pos` (1 for depth 0).
 ///
 /// The last ply is counted without playing its moves (bulk counting).
-pub fn perft(pos: &Position, depth: u32) -> u64 {
+pub fn count(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_legal_moves() as u64,
         _ => {
             let mut total = 0;
             for m in &pos.legal_moves() {
-                total += perft(&pos.play(m), depth - 1);
+                total += count(&pos.play(m), depth - 1);
             }
             total
         }
     }
 }
 
-/// [`perft`] split by first move: each legal move with the count below it.
+/// [`count`] split by first move: each legal move with the count below it.
 ///
 /// For `depth` 0 the list is empty.
 pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
@@ -37,6 +37,6 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
     }
     pos.legal_moves()
         .into_iter()
-        .map(|m| (m, perft(&pos.play(&m), depth - 1)))
+        .map(|m| (m, count(&pos.play(&m), depth - 1)))
         .collect()
 }

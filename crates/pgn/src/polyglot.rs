@@ -270,7 +270,8 @@ pub const RANDOM: [u64; 781] = [
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Position, Uci};
+    use crate::Position;
+    use crate::uci::Uci;
 
     /// The keys the Polyglot format's description gives for a few positions.
     #[test]

@@ -28,7 +28,7 @@ use crate::{
 /// let pos = Position::from_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2")?;
 /// assert_eq!(pos.ep_square(), None); // no pawn can take en passant, so FEN writes `-`
 /// assert_eq!(pos.to_fen(), "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
-/// # Ok::<(), pgn::FenError>(())
+/// # Ok::<(), pgn::fen::FenError>(())
 /// ```
 #[derive(Copy, Clone, PartialEq, Eq, Hash)]
 pub struct Position {
@@ -206,7 +206,8 @@ impl Position {
     /// ignored.
     ///
     /// ```
-    /// use pgn::{CastlingMode, Position, Ruleset, Setup};
+    /// use pgn::{CastlingMode, Position, Ruleset};
+    /// use pgn::fen::Setup;
     /// let setup = Setup::from_fen("rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1")?;
     /// assert!(Position::from_setup(&setup, CastlingMode::Standard).is_err()); // no white king
     /// let horde = Position::from_setup_in(Ruleset::Horde, &setup, CastlingMode::Standard)?;
@@ -356,7 +357,8 @@ impl Position {
     /// castling mode as [`Position::from_setup_auto`] does.
     ///
     /// ```
-    /// use pgn::{Position, PositionError, Setup};
+    /// use pgn::{Position, PositionError};
+    /// use pgn::fen::Setup;
     /// let setup = Setup::from_fen("4k3/8/8/8/8/8/8/4K2R w KQ e6 0 1")?;
     /// let (pos, dropped) = Position::from_setup_repairing(&setup, None)?;
     /// assert_eq!(pos.to_fen(), "4k3/8/8/8/8/8/8/4K2R w K - 0 1");

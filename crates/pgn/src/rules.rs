@@ -1,63 +1,12 @@
 //! [`ChessRules`]: the rules of chess as the notation layer needs them ([`notation::Rules`]).
-//!
-//! This is the seam between the game-agnostic reader and writer of `notation` and the chess
-//! core of this crate: the start position from the tags (`Variant`, `SetUp`, `FEN`), reading
-//! a move token (lenient SAN, see [`SanToken`](crate::SanToken)), writing a move (canonical
-//! SAN with `+` or `#`), playing it.
-//!
-//! # Start positions
-//!
-//! - **`Variant`**: absent, or naming standard chess (`Standard`, `From Position`, `normal`,
-//!   …), the game is standard chess; `Chess960` (or `fischerandom`, `Chess 960`, `frc`, …)
-//!   plays Chess960. Crazyhouse, atomic, antichess, king of the hill, three-check, horde and
-//!   racing kings (in the spellings files use: `Three-check`, `threeCheck`, `King of the
-//!   Hill`, `racingKings`, …, and combined with Chess960 as `Crazyhouse960`) are played by
-//!   their [`Ruleset`]: the start position, legal moves, SAN with drops, checks and the
-//!   outcome are the variant's. A name nobody knows is [`SetupError::Unsupported`]: the game
-//!   is kept with its whole movetext as text, never played as if it were standard chess.
-//! - **A FEN with pockets or check counters and no `Variant` tag** is read as crazyhouse or
-//!   three-check, with a warning.
-//! - **`SetUp` and `FEN`**: `SetUp "1"` with a `FEN` tag starts from the FEN. A `FEN` tag
-//!   without `SetUp "1"` is used too, with a warning; `SetUp "1"` without a `FEN` tag (or
-//!   with an empty one) starts from the initial position, with a warning.
-//! - **Lenient FEN**: missing fields (counters, en-passant, castling), irregular white space,
-//!   an upper-case side to move, a full-move number of 0, and castling rights or an
-//!   en-passant square that do not fit the board (they are dropped) are forgiven, each with
-//!   a warning. A FEN that cannot be read, or whose position is impossible (no king, a pawn
-//!   on the last rank, the side not to move in check, …), is [`SetupError::Invalid`].
-//! - **Chess960 castling**: in a Chess960 game the castling field may be X-FEN (`KQkq` for
-//!   the outermost rooks, file letters for others) or Shredder-FEN (`HAha`).
-//! - **A FEN implying Chess960 in a game not said to be Chess960**: when the castling
-//!   rights name a king or rook off the standard squares (`[FEN "…/RBNNQKBR w HAha - 0 1"]`
-//!   with no `Variant` tag, or a standard-chess one), the rights only make sense in
-//!   Chess960. The game is then read with Chess960 castling, with a warning, rather than
-//!   dropping rights the file plainly means: a Chess960 game whose `Variant` tag was left
-//!   out is far more common than a standard game with impossible rights. The tags are kept
-//!   as written; writing the game back gives the same tags, so it reads back the same way.
-//!
-//! ```
-//! use pgn::{ChessRules, Player, Position};
-//! use notation::{Rules, Tags};
-//!
-//! let mut tags = Tags::new();
-//! tags.set("FEN", "4k3/8/8/8/8/8/4P3/4K3 b - - 0 39");
-//! let setup = ChessRules.start_position(&tags)?;
-//! assert_eq!(setup.warnings, ["FEN tag without SetUp \"1\"; the FEN is used"]);
-//! assert_eq!(ChessRules.turn(&setup.position), Player::Second);
-//! assert_eq!(ChessRules.move_number(&setup.position), 39);
-//!
-//! tags.set("Variant", "Shogi");
-//! let error = ChessRules.start_position(&tags).unwrap_err();
-//! assert_eq!(error.to_string(), "variant Shogi is not supported");
-//! # Ok::<(), notation::SetupError>(())
-//! ```
 
 use std::fmt;
 
 use notation::{Dialect, Forgiveness, MoveContext, Player, Rules, Setup, SetupError, Tags};
 
+use crate::san::Forgiven;
 use crate::san::{IllegalReason, SanError};
-use crate::{CastlingMode, Color, Forgiven, Move, Position, Ruleset, Variant};
+use crate::{CastlingMode, Color, Move, Position, Ruleset, Variant};
 
 /// The rules of chess (and Chess960) for the notation layer: plug it into
 /// [`notation::GameReader`], [`notation::write_game`] and the rest, or use this crate's
@@ -71,6 +20,58 @@ use crate::{CastlingMode, Color, Forgiven, Move, Position, Ruleset, Variant};
 /// use notation::{read_games, ReadOptions};
 /// let games = read_games(&ChessRules, &b"1. e4 e5 2. Nf3 *"[..], ReadOptions::default());
 /// assert_eq!(games[0].game.mainline().count(), 3);
+/// ```
+///
+/// This is the seam between the game-agnostic reader and writer of `notation` and the chess
+/// core of this crate: the start position from the tags (`Variant`, `SetUp`, `FEN`), reading
+/// a move token (lenient SAN, see [`SanToken`](crate::san::SanToken)), writing a move (canonical
+/// SAN with `+` or `#`), playing it.
+///
+/// # Start positions
+///
+/// - **`Variant`**: absent, or naming standard chess (`Standard`, `From Position`, `normal`,
+///   …), the game is standard chess; `Chess960` (or `fischerandom`, `Chess 960`, `frc`, …)
+///   plays Chess960. Crazyhouse, atomic, antichess, king of the hill, three-check, horde and
+///   racing kings (in the spellings files use: `Three-check`, `threeCheck`, `King of the
+///   Hill`, `racingKings`, …, and combined with Chess960 as `Crazyhouse960`) are played by
+///   their [`Ruleset`]: the start position, legal moves, SAN with drops, checks and the
+///   outcome are the variant's. A name nobody knows is [`SetupError::Unsupported`]: the game
+///   is kept with its whole movetext as text, never played as if it were standard chess.
+/// - **A FEN with pockets or check counters and no `Variant` tag** is read as crazyhouse or
+///   three-check, with a warning.
+/// - **`SetUp` and `FEN`**: `SetUp "1"` with a `FEN` tag starts from the FEN. A `FEN` tag
+///   without `SetUp "1"` is used too, with a warning; `SetUp "1"` without a `FEN` tag (or
+///   with an empty one) starts from the initial position, with a warning.
+/// - **Lenient FEN**: missing fields (counters, en-passant, castling), irregular white space,
+///   an upper-case side to move, a full-move number of 0, and castling rights or an
+///   en-passant square that do not fit the board (they are dropped) are forgiven, each with
+///   a warning. A FEN that cannot be read, or whose position is impossible (no king, a pawn
+///   on the last rank, the side not to move in check, …), is [`SetupError::Invalid`].
+/// - **Chess960 castling**: in a Chess960 game the castling field may be X-FEN (`KQkq` for
+///   the outermost rooks, file letters for others) or Shredder-FEN (`HAha`).
+/// - **A FEN implying Chess960 in a game not said to be Chess960**: when the castling
+///   rights name a king or rook off the standard squares (`[FEN "…/RBNNQKBR w HAha - 0 1"]`
+///   with no `Variant` tag, or a standard-chess one), the rights only make sense in
+///   Chess960. The game is then read with Chess960 castling, with a warning, rather than
+///   dropping rights the file plainly means: a Chess960 game whose `Variant` tag was left
+///   out is far more common than a standard game with impossible rights. The tags are kept
+///   as written; writing the game back gives the same tags, so it reads back the same way.
+///
+/// ```
+/// use pgn::{ChessRules, Player, Position};
+/// use notation::{Rules, Tags};
+///
+/// let mut tags = Tags::new();
+/// tags.set("FEN", "4k3/8/8/8/8/8/4P3/4K3 b - - 0 39");
+/// let setup = ChessRules.start_position(&tags)?;
+/// assert_eq!(setup.warnings, ["FEN tag without SetUp \"1\"; the FEN is used"]);
+/// assert_eq!(ChessRules.turn(&setup.position), Player::Second);
+/// assert_eq!(ChessRules.move_number(&setup.position), 39);
+///
+/// tags.set("Variant", "Shogi");
+/// let error = ChessRules.start_position(&tags).unwrap_err();
+/// assert_eq!(error.to_string(), "variant Shogi is not supported");
+/// # Ok::<(), notation::SetupError>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ChessRules;
@@ -224,7 +225,7 @@ pub(crate) fn start_position(tags: StartTags<'_>) -> Result<Setup<Position>, Set
         return Ok(Setup { position, warnings });
     };
 
-    let setup = crate::Setup::from_fen(fen)
+    let setup = crate::fen::Setup::from_fen(fen)
         .map_err(|e| SetupError::Invalid(format!("FEN \"{fen}\": {e}")))?;
     fen_form_warnings(fen, &mut warnings);
     let ruleset = match ruleset {

@@ -235,7 +235,7 @@ impl Uci {
     /// machinery (moves are written by the million).
     ///
     /// ```
-    /// use pgn::Uci;
+    /// use pgn::uci::Uci;
     /// let mut text = String::new();
     /// "e7e8q".parse::<Uci>()?.append_to(&mut text);
     /// assert_eq!(text, "e7e8q");
@@ -250,7 +250,7 @@ impl Uci {
     /// [`SanPlus::append_ascii_to`](crate::san::SanPlus::append_ascii_to)).
     ///
     /// ```
-    /// use pgn::Uci;
+    /// use pgn::uci::Uci;
     /// let mut text = Vec::new();
     /// "e7e8q".parse::<Uci>()?.append_ascii_to(&mut text);
     /// assert_eq!(text, b"e7e8q");

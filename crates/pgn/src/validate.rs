@@ -18,7 +18,8 @@ use notation::{
 pub use notation::ValidatedGame;
 
 use crate::rules::{MoveError, StartTags, start_position};
-use crate::{ChessRules, Forgiven, Move, Position};
+use crate::san::Forgiven;
+use crate::{ChessRules, Move, Position};
 
 /// What a [`Validator`] asked for it ([`Validator::outlining`]) keeps of the last game it
 /// read: its main line, and how much is written around it. Enough to tell duplicates
@@ -231,7 +232,8 @@ impl Validator {
     ///
     /// ```
     /// use notation::{Dialect, ReadOptions, Reader};
-    /// use pgn::{Forgiven, Validator};
+    /// use pgn::{Validator};
+    /// use pgn::san::Forgiven;
     ///
     /// struct Sans(Validator, Vec<String>);
     /// impl notation::Visitor for Sans {

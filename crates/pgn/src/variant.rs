@@ -160,7 +160,7 @@ impl Variant {
     /// let (pos, _) = Variant::RacingKings.start_position(None)?;
     /// assert_eq!(pos.to_fen(), "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1");
     /// assert!(Variant::Unknown("shogi".into()).start_position(None).is_err());
-    /// # Ok::<(), pgn::variant::StartError>(())
+    /// # Ok::<(), pgn::StartError>(())
     /// ```
     ///
     /// # Errors

@@ -4,9 +4,10 @@
 #![allow(clippy::unwrap_used)]
 
 use notation::{MoveContext, Rules, Tags};
+use pgn::san::Forgiven;
 use pgn::{
-    ChessRules, DiagnosticKind, Forgiven, GameTree, LineId, Player, Position, ReadGame, Severity,
-    ValidatingReader, WriteOptions, read_games, to_export_string,
+    ChessRules, DiagnosticKind, GameTree, LineId, Player, Position, ReadGame, Severity,
+    ValidatingReader, read_games, to_export_string,
 };
 
 fn one(pgn: &str) -> ReadGame {
@@ -16,7 +17,7 @@ fn one(pgn: &str) -> ReadGame {
 }
 
 fn export(game: &GameTree) -> String {
-    to_export_string(game, &WriteOptions::default()).unwrap()
+    to_export_string(game).unwrap()
 }
 
 fn movetext(game: &GameTree) -> String {

@@ -1,13 +1,13 @@
 //! Perft counts of well-known test positions: every standard position to depth 5 here;
 //! deeper ones are `#[ignore]`d (`cargo xtask slow-tests` runs them).
 
-use pgn::{CastlingMode, Position, perft};
+use pgn::{CastlingMode, Position, perft::count};
 
 fn check(fen: &str, mode: CastlingMode, counts: &[u64], max_depth: usize) {
     let pos = Position::from_fen_with_mode(fen, mode).unwrap_or_else(|e| panic!("{fen}: {e}"));
     for (i, &expected) in counts.iter().enumerate().take(max_depth) {
         let depth = i as u32 + 1;
-        assert_eq!(perft(&pos, depth), expected, "{fen} depth {depth}");
+        assert_eq!(count(&pos, depth), expected, "{fen} depth {depth}");
     }
 }
 
@@ -120,7 +120,7 @@ fn chess960_positions_to_depth_4() {
             .unwrap_or_else(|e| panic!("{fen}: {e}"));
         for (i, &expected) in counts.iter().enumerate().take(4) {
             if expected != 0 {
-                assert_eq!(perft(&pos, i as u32 + 1), expected, "{fen} depth {}", i + 1);
+                assert_eq!(count(&pos, i as u32 + 1), expected, "{fen} depth {}", i + 1);
             }
         }
     }
@@ -151,11 +151,11 @@ fn chess960_start_positions_read_back() {
         let again =
             Position::from_fen_with_mode(&pos.to_fen(), CastlingMode::Chess960).expect("own FEN");
         assert_eq!(pos, again, "{n}");
-        assert_eq!(perft(&pos, 1), perft(&again, 1));
+        assert_eq!(count(&pos, 1), count(&again, 1));
     }
     // Number 518 is the standard start: the same counts.
     let pos = Position::chess960(518).expect("518");
-    assert_eq!(perft(&pos, 4), 197281);
+    assert_eq!(count(&pos, 4), 197281);
 }
 
 /// Edge cases: en passant exposing the king along a rank or a diagonal, en passant giving
@@ -205,7 +205,7 @@ const EDGE_CASES: &[(&str, u32, u64)] = &[
 fn edge_cases() {
     for &(fen, depth, expected) in EDGE_CASES {
         let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-        assert_eq!(perft(&pos, depth), expected, "{fen} depth {depth}");
+        assert_eq!(count(&pos, depth), expected, "{fen} depth {depth}");
     }
 }
 
@@ -216,5 +216,5 @@ fn divide_sums_to_perft() {
     assert_eq!(divided.len(), 48);
     assert_eq!(divided.iter().map(|(_, n)| n).sum::<u64>(), 97862);
     assert!(pgn::perft::divide(&pos, 0).is_empty());
-    assert_eq!(perft(&pos, 0), 1);
+    assert_eq!(count(&pos, 0), 1);
 }

@@ -1,7 +1,10 @@
 //! Arbitrary input never panics: random move tokens, FEN records and UCI strings are either
 //! read or rejected with an error.
 
-use pgn::{Position, SanToken, Setup, Uci};
+use pgn::Position;
+use pgn::fen::Setup;
+use pgn::san::SanToken;
+use pgn::uci::Uci;
 
 struct Rng(u64);
 

@@ -2,12 +2,14 @@
 //! rights, hashing.
 #![allow(clippy::unwrap_used)]
 
-use pgn::outcome::RepetitionTracker;
+use pgn::RepetitionTracker;
+use pgn::san::Forgiven;
 use pgn::san::SanError;
+use pgn::uci::Uci;
 use pgn::uci::{IllegalUciError, ParseUciError};
 use pgn::{
-    CastlingMode, CastlingRights, CastlingSide, Color, Forgiven, Move, Outcome, Position, Role,
-    Square, Uci, Variant,
+    CastlingMode, CastlingRights, CastlingSide, Color, Move, Outcome, Position, Role, Square,
+    Variant,
 };
 
 fn pos(fen: &str) -> Position {

@@ -2,8 +2,10 @@
 //! over every legal move of many positions.
 #![allow(clippy::unwrap_used)]
 
+use pgn::san::{Forgiven, SanToken};
 use pgn::san::{IllegalReason, SanError};
-use pgn::{CastlingMode, Forgiven, Move, Position, Role, SanToken, Square, Uci};
+use pgn::uci::Uci;
+use pgn::{CastlingMode, Move, Position, Role, Square};
 
 fn pos(fen: &str) -> Position {
     Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
@@ -432,7 +434,7 @@ fn parsed_token_exposes_san() {
     assert_eq!(t.san().map(|s| s.to_string()), Some("Nbd2".to_string()));
     assert_eq!(t.suffix, Some(pgn::san::Suffix::Check));
     assert!(SanToken::from_ascii(b"e2e4").unwrap().san().is_none());
-    let san: pgn::San = "exd8=Q".parse().unwrap();
+    let san: pgn::san::San = "exd8=Q".parse().unwrap();
     assert_eq!(san.to_string(), "exd8=Q");
     assert_eq!(
         san.to_move(&pos(PROMO)).unwrap().promotion(),

@@ -6,8 +6,8 @@
 #![allow(clippy::unwrap_used, missing_docs)]
 
 use pgn::{
-    GameResult, GameTree, LineId, Move, Position, Ruleset, ValidatingReader, WriteOptions,
-    read_games, to_export_string,
+    GameResult, GameTree, LineId, Move, Position, Ruleset, ValidatingReader, read_games,
+    to_export_string,
 };
 
 /// A small deterministic generator (xorshift), so that failures reproduce.
@@ -79,7 +79,7 @@ fn random_games_of_every_variant_round_trip() {
             if end.outcome().is_some() {
                 ended += 1;
             }
-            let text = to_export_string(&game, &WriteOptions::default()).unwrap();
+            let text = to_export_string(&game).unwrap();
             let read = read_games(text.as_bytes());
             assert_eq!(read.len(), 1, "{ruleset} game {index}:\n{text}");
             let again = &read[0];
@@ -91,7 +91,7 @@ fn random_games_of_every_variant_round_trip() {
             let moves = |g: &GameTree| g.mainline().map(|n| n.mv).collect::<Vec<_>>();
             assert_eq!(moves(&again.game), moves(&game), "{ruleset} game {index}");
             assert_eq!(again.game.result, game.result, "{ruleset} game {index}");
-            let second = to_export_string(&again.game, &WriteOptions::default()).unwrap();
+            let second = to_export_string(&again.game).unwrap();
             assert_eq!(
                 second, text,
                 "{ruleset} game {index}: export is not a fixed point"
@@ -108,7 +108,7 @@ fn random_games_of_every_variant_round_trip() {
             );
 
             // The final position, written as FEN and read back by the ruleset, is the same.
-            let setup = pgn::Setup::from_fen(&end.to_fen()).unwrap();
+            let setup = pgn::fen::Setup::from_fen(&end.to_fen()).unwrap();
             let back = Position::from_setup_auto_in(ruleset, &setup).unwrap();
             assert_eq!(back, end, "{ruleset} game {index}: {}", end.to_fen());
         }
@@ -159,7 +159,7 @@ fn every_legal_move_reads_back_from_its_san_and_uci() {
                     "{ruleset} {}: {san}",
                     pos.to_fen()
                 );
-                let uci = pgn::Uci::from_move(&mv, pos.castling_mode());
+                let uci = pgn::uci::Uci::from_move(&mv, pos.castling_mode());
                 assert_eq!(
                     uci.to_move(&pos),
                     Ok(mv),
@@ -179,7 +179,7 @@ fn every_legal_move_reads_back_from_its_san_and_uci() {
 #[test]
 fn set_ups_are_judged_by_the_ruleset() {
     let read = |ruleset: Ruleset, fen: &str| {
-        let setup = pgn::Setup::from_fen(fen).unwrap();
+        let setup = pgn::fen::Setup::from_fen(fen).unwrap();
         Position::from_setup_auto_in(ruleset, &setup)
     };
     // Racing kings: no check, whichever side.
@@ -205,7 +205,7 @@ fn set_ups_are_judged_by_the_ruleset() {
 fn outcomes_and_insufficient_material_follow_each_variant() {
     use pgn::{Color, Outcome, VariantEnd};
     let read = |ruleset: Ruleset, fen: &str| {
-        let setup = pgn::Setup::from_fen(fen).unwrap();
+        let setup = pgn::fen::Setup::from_fen(fen).unwrap();
         Position::from_setup_auto_in(ruleset, &setup).unwrap()
     };
     let won = |winner: Color, end: VariantEnd| {

@@ -8,7 +8,8 @@
 //! Counts up to [`FAST`] nodes run with the tests; the rest with `cargo xtask slow-tests`.
 #![allow(clippy::unwrap_used, missing_docs)]
 
-use pgn::{Position, Ruleset, Setup, perft};
+use pgn::fen::Setup;
+use pgn::{Position, Ruleset, perft::count};
 
 /// Counts above this many nodes are left to the ignored test.
 const FAST: u64 = 400_000;
@@ -355,7 +356,7 @@ fn check(limit: impl Fn(u64) -> bool) {
         let pos = position(case);
         for &(depth, expected) in case.counts {
             if limit(expected) {
-                let got = perft(&pos, depth);
+                let got = count(&pos, depth);
                 if got != expected {
                     failures.push(format!(
                         "{} {} ({}) depth {depth}: {got}, expected {expected}",

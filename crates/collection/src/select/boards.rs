@@ -216,7 +216,7 @@ impl Boards for pdn::DraughtsRules {
         let turn = if warnings.iter().any(|w| {
             matches!(
                 w,
-                pdn::FenWarning::UnknownTurn(_) | pdn::FenWarning::MissingTurn(_)
+                pdn::fen::FenWarning::UnknownTurn(_) | pdn::fen::FenWarning::MissingTurn(_)
             )
         }) {
             None
@@ -390,7 +390,7 @@ mod tests {
     fn checkmate_and_stalemate_by_the_position_s_ruleset() {
         let rules = pgn::ChessRules;
         let end = |ruleset: pgn::Ruleset, fen: &str| {
-            let setup = pgn::Setup::from_fen(fen).expect("a FEN");
+            let setup = pgn::fen::Setup::from_fen(fen).expect("a FEN");
             let position = pgn::Position::from_setup_auto_in(ruleset, &setup).expect("legal");
             rules.end(&position)
         };

@@ -98,7 +98,7 @@ impl fmt::Display for Forgiven {
     /// The descriptions of the flags set, joined by `; ` (`nothing forgiven` when none is).
     ///
     /// ```
-    /// use pgn::Forgiven;
+    /// use pgn::san::Forgiven;
     /// let f = Forgiven::LONG_ALGEBRAIC | Forgiven::OVER_DISAMBIGUATION;
     /// assert_eq!(
     ///     f.to_string(),

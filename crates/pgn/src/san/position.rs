@@ -39,7 +39,8 @@ impl Position {
     /// readers that only go forward. On error the position is unchanged.
     ///
     /// ```
-    /// use pgn::{Forgiven, Position};
+    /// use pgn::{Position};
+    /// use pgn::san::Forgiven;
     /// let mut pos = Position::new();
     /// let (_, forgiven) = pos.play_san(b"e4")?;
     /// assert!(forgiven.is_empty());
@@ -47,7 +48,7 @@ impl Position {
     /// assert_eq!(forgiven, Forgiven::OVER_DISAMBIGUATION | Forgiven::LONG_ALGEBRAIC);
     /// assert!(pos.play_san(b"Ke3").is_err());
     /// assert_eq!(pos.to_fen(), "rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2");
-    /// # Ok::<(), pgn::SanError>(())
+    /// # Ok::<(), pgn::san::SanError>(())
     /// ```
     ///
     /// # Errors
