@@ -7,7 +7,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use pgn::{CastlingMode, Position};
-use pgn::san::{Forgiven, SanToken};
+use pgn::san::SanToken;
+use pgn::Forgiven;
 
 const STARTS: [&str; 4] = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",

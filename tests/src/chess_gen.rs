@@ -4,7 +4,7 @@
 //!   format, with comments (plain, and `[%clk]`, `[%eval]`, `[%csl]`, `[%cal]` commands),
 //!   glyphs, nested variations, set-up positions (White or Black to move) and Chess960;
 //! - [`forgiven_pgn`]: random games whose moves are spelled in the lenient forms the SAN
-//!   reader forgives, every form of [`pgn::san::Forgiven`] at least once, each token checked to
+//!   reader forgives, every form of [`pgn::Forgiven`] at least once, each token checked to
 //!   be read back as its move with exactly that form forgiven.
 //!
 //! - [`variants_pgn`]: random legal games of every variant, likewise in the export format.
@@ -14,8 +14,8 @@
 //! `NOTATION_REGENERATE_CORPUS=1` is set.
 
 use crate::Rng;
+use pgn::Forgiven;
 use pgn::commands::{Arrow, ClockTime, Command, Eval, Highlight, MarkColor, Score};
-use pgn::san::Forgiven;
 use pgn::{
     Color, GameResult, GameTree, LineId, Move, Nag, Outcome, Position, Role, Ruleset, Square,
     chess960,

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use pgn::san::Forgiven;
+use pgn::Forgiven;
 use pgn::{
     DiagnosticKind, GameTree, ReadGame, ReadOptions, Severity, ValidatingReader, read_games,
     to_export_string,

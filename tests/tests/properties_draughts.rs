@@ -172,7 +172,7 @@ impl Rules for SecondReading {
     type Position = PdnPosition;
     type Move = PdnMove;
     type Forgiven = pdn::Forgiven;
-    type MoveError = pdn::movetext::MoveError;
+    type MoveError = pdn::MoveError;
 
     fn dialect(&self) -> notation::Dialect {
         self.0.dialect()
@@ -197,7 +197,7 @@ impl Rules for SecondReading {
         board: &PdnPosition,
         token: &[u8],
         context: MoveContext,
-    ) -> Result<(PdnMove, pdn::Forgiven), pdn::movetext::MoveError> {
+    ) -> Result<(PdnMove, pdn::Forgiven), pdn::MoveError> {
         self.0.read_move(board, token, context)
     }
     fn write_move(&self, board: &PdnPosition, mv: &PdnMove, out: &mut String) {

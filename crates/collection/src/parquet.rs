@@ -840,7 +840,7 @@ impl<'r> ChessRows<'r> {
         }
         let san_start = game.san.len();
         // A token read with nothing forgiven is its move's SAN, check sign included
-        // (`pgn::san::Forgiven`: each flag is a departure from it).
+        // (`pgn::Forgiven`: each flag is a departure from it).
         if forgiven.is_empty() {
             push_short(&mut game.san, token);
         } else {

@@ -64,8 +64,9 @@
 //! (diagnostics, tags, the game tree's parts, options). Modules hold what is used by its
 //! module's name:
 //! - [`fen`]: the draughts FEN, read leniently and written canonically.
-//! - [`movetext`]: move text read leniently, saying what was forgiven, and written in its
-//!   shortest form; [`movetext::Resolved`], a move read in a position and played.
+//! - [`movetext`]: move text read leniently, saying what was forgiven ([`MoveWarning`]),
+//!   and written in its shortest form; [`movetext::Resolved`], a move read in a position
+//!   and played.
 //! - [`commands`]: `[%clock]`, `[%clk]` and the other commands of comments.
 //! - [`svg`]: a position as an SVG picture, on any board, with the last move.
 //! - [`perft`]: move-tree counts for testing move generation.
@@ -122,6 +123,7 @@ pub use geometry::{
     SquareName, SquareRef,
 };
 pub use moves::Move;
+pub use movetext_errors::{MoveError, MoveWarning};
 pub use pdn_move::PdnMove;
 pub use pdn_position::PdnPosition;
 pub use position::{IllegalMove, Outcome, Position, PositionError};

@@ -20,7 +20,7 @@
 //!
 //! ```
 //! use pdn::{Position, Variant};
-//! use pdn::movetext::MoveWarning;
+//! use pdn::MoveWarning;
 //!
 //! let mut pos = Position::from_fen_str(Variant::International, "W:W33:B28,18")?;
 //! let (m, warnings) = pos.parse_move("33-13")?;
@@ -34,8 +34,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub use crate::movetext_errors::{MoveError, MoveWarning};
-
+use crate::movetext_errors::{MoveError, MoveWarning};
 use std::fmt::Write as _;
 
 use crate::forgiven::{Forgiven, Leniency};
@@ -109,7 +108,7 @@ impl Position {
     ///
     /// ```
     /// use pdn::{Position, Variant};
-    /// use pdn::movetext::MoveError;
+    /// use pdn::MoveError;
     ///
     /// let pos = Position::new(Variant::International);
     /// assert!(pos.parse_move("32-28").is_ok());
@@ -537,7 +536,7 @@ impl Position {
     /// assert_eq!(read.forgiven.to_string(), "spaces inside the move were ignored");
     /// assert_eq!(read.after.to_fen(), "B:W28,31,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20");
     /// assert!(read.after.resolve_move("19-23")?.forgiven.is_empty());
-    /// # Ok::<(), pdn::movetext::MoveError>(())
+    /// # Ok::<(), pdn::MoveError>(())
     /// ```
     ///
     /// # Errors

@@ -1,6 +1,6 @@
 //! Capture rules of every variant, checked on constructed positions.
 
-use pdn::movetext::MoveError;
+use pdn::MoveError;
 use pdn::{Color, GameType, Outcome, Piece, Position, Role, Variant};
 
 fn pos(variant: Variant, fen: &str) -> Position {

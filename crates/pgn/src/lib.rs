@@ -34,7 +34,7 @@
 //! generated directly (check and pin masks, no make-and-test), into a [`MoveList`] on the
 //! stack.
 //!
-//! Reading SAN is lenient and says what it forgave ([`san::Forgiven`]); writing is canonical.
+//! Reading SAN is lenient and says what it forgave ([`Forgiven`]); writing is canonical.
 //!
 //! The lichess variants are played too: a position carries its [`Ruleset`], and its legal
 //! moves, SAN, FEN and outcome follow it.
@@ -60,7 +60,7 @@
 //!
 //! ```
 //! use pgn::{Position};
-//! use pgn::san::Forgiven;
+//! use pgn::Forgiven;
 //!
 //! // A position from FEN (missing move counters are fine).
 //! let pos = Position::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")?;
@@ -92,8 +92,8 @@
 //! parts, options). Modules hold what is used by its module's name:
 //! - [`fen`]: FEN read leniently (X-FEN and Shredder-FEN castling, missing counters,
 //!   the variants' pockets and counters) and written canonically; [`fen::Setup`].
-//! - [`san`]: SAN read leniently, saying what was forgiven ([`san::Forgiven`]), and
-//!   written canonically; [`uci`]: UCI moves.
+//! - [`san`]: SAN read leniently, saying what was forgiven ([`Forgiven`]), and written
+//!   canonically; [`uci`]: UCI moves.
 //! - [`commands`]: `[%clk]`, `[%emt]`, `[%eval]`, `[%csl]`, `[%cal]` in comments.
 //! - [`openings`]: the ECO code and name of a game's opening (lichess's table, embedded).
 //! - [`polyglot`]: a position's Polyglot key, as opening books have it.
@@ -140,6 +140,7 @@ pub use games::{
     write_game_with,
 };
 pub use rules::{ChessRules, MoveError, MoveProblem};
+pub use san::forgiven::Forgiven;
 pub use validate::{GameOutline, ValidatedGame, ValidatingReader, Validator};
 
 // The game: positions, moves and their notations.

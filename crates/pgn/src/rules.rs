@@ -4,7 +4,7 @@ use std::fmt;
 
 use notation::{Dialect, Forgiveness, MoveContext, Player, Rules, Setup, SetupError, Tags};
 
-use crate::san::Forgiven;
+use crate::Forgiven;
 use crate::san::{IllegalReason, SanError};
 use crate::{CastlingMode, Color, Move, Position, Ruleset, Variant};
 

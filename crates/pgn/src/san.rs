@@ -9,11 +9,11 @@
 //! [`SanToken::from_ascii`] reads a token, and [`SanToken::resolve`] finds the legal move it
 //! names. Resolution looks only at the pieces of the named kind that reach the target
 //! square, filtered by the pin and check masks, rather than generating every legal move.
-//! Whatever had to be overlooked to read the token is reported as [`Forgiven`] flags, so
+//! Whatever had to be overlooked to read the token is reported as [`Forgiven`](crate::Forgiven) flags, so
 //! that a caller can warn:
 //!
 //! ```
-//! use pgn::{Position, san::Forgiven};
+//! use pgn::{Forgiven, Position};
 //! let pos = Position::new();
 //! let r = pos.resolve_san(b"Ng1-f3")?;
 //! assert_eq!(r.san().to_string(), "Nf3");
@@ -32,7 +32,7 @@
 // chess's legal moves) and `variants` (with a variant's), `quick` (the fast path for
 // canonical tokens), `position` (`Position`'s SAN methods, which try the fast path first).
 mod error;
-mod forgiven;
+pub(crate) mod forgiven;
 mod position;
 mod quick;
 mod resolve;
@@ -41,7 +41,6 @@ mod variants;
 mod writing;
 
 pub use error::{IllegalReason, SanError};
-pub use forgiven::Forgiven;
 pub use resolve::Resolved;
 pub use token::SanToken;
 pub use writing::{San, SanPlus, Suffix};

@@ -17,8 +17,8 @@ use notation::{
 // The notation layer's, shared with the other game crate's validator.
 pub use notation::ValidatedGame;
 
+use crate::Forgiven;
 use crate::rules::{MoveError, StartTags, start_position};
-use crate::san::Forgiven;
 use crate::{ChessRules, Move, Position};
 
 /// What a [`Validator`] asked for it ([`Validator::outlining`]) keeps of the last game it
@@ -233,7 +233,7 @@ impl Validator {
     /// ```
     /// use notation::{Dialect, ReadOptions, Reader};
     /// use pgn::{Validator};
-    /// use pgn::san::Forgiven;
+    /// use pgn::Forgiven;
     ///
     /// struct Sans(Validator, Vec<String>);
     /// impl notation::Visitor for Sans {

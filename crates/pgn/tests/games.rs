@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used)]
 
 use notation::{MoveContext, Rules, Tags};
-use pgn::san::Forgiven;
+use pgn::Forgiven;
 use pgn::{
     ChessRules, DiagnosticKind, GameTree, LineId, Player, Position, ReadGame, Severity,
     ValidatingReader, read_games, to_export_string,

@@ -2,8 +2,8 @@
 //! rights, hashing.
 #![allow(clippy::unwrap_used)]
 
+use pgn::Forgiven;
 use pgn::RepetitionTracker;
-use pgn::san::Forgiven;
 use pgn::san::SanError;
 use pgn::uci::Uci;
 use pgn::uci::{IllegalUciError, ParseUciError};

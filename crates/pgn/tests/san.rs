@@ -2,7 +2,8 @@
 //! over every legal move of many positions.
 #![allow(clippy::unwrap_used)]
 
-use pgn::san::{Forgiven, SanToken};
+use pgn::Forgiven;
+use pgn::san::SanToken;
 use pgn::san::{IllegalReason, SanError};
 use pgn::uci::Uci;
 use pgn::{CastlingMode, Move, Position, Role, Square};

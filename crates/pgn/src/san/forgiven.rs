@@ -13,7 +13,7 @@ bitflags! {
     /// [`Position::san`](crate::Position::san) writes it.
     ///
     /// ```
-    /// use pgn::{Position, san::Forgiven};
+    /// use pgn::{Forgiven, Position};
     /// let pos = Position::new();
     /// assert_eq!(pos.resolve_san(b"nf3")?.forgiven, Forgiven::LOWERCASE_PIECE);
     /// assert_eq!(pos.resolve_san(b"Pe4")?.forgiven, Forgiven::PAWN_LETTER);
@@ -98,7 +98,7 @@ impl fmt::Display for Forgiven {
     /// The descriptions of the flags set, joined by `; ` (`nothing forgiven` when none is).
     ///
     /// ```
-    /// use pgn::san::Forgiven;
+    /// use pgn::Forgiven;
     /// let f = Forgiven::LONG_ALGEBRAIC | Forgiven::OVER_DISAMBIGUATION;
     /// assert_eq!(
     ///     f.to_string(),

@@ -40,7 +40,7 @@ impl Position {
     ///
     /// ```
     /// use pgn::{Position};
-    /// use pgn::san::Forgiven;
+    /// use pgn::Forgiven;
     /// let mut pos = Position::new();
     /// let (_, forgiven) = pos.play_san(b"e4")?;
     /// assert!(forgiven.is_empty());

@@ -66,7 +66,7 @@ pub(super) enum Kind {
 /// its spelling. Resolve it in a position with [`SanToken::resolve`].
 ///
 /// ```
-/// use pgn::{san::{Forgiven, SanToken}, Position};
+/// use pgn::{Forgiven, Position, san::SanToken};
 /// let token = SanToken::from_ascii("♘f3".as_bytes())?;
 /// let r = token.resolve(&Position::new())?;
 /// assert_eq!(r.forgiven, Forgiven::FIGURINE);
