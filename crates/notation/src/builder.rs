@@ -6,7 +6,8 @@ use std::ops::ControlFlow;
 
 use crate::collector::GameDiagnostics;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
-use crate::reader::{ReadOptions, Reader};
+use crate::options::ReadOptions;
+use crate::reader::Reader;
 use crate::rules::{Forgiveness, MoveContext, Rules};
 use crate::second::SecondReading;
 use crate::tree::{GameTree, LineId, NodeId, Tail};

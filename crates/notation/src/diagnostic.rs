@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::span::Location;
+use crate::location::Location;
 
 /// How bad a diagnostic is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -4,7 +4,8 @@
 use std::fmt;
 
 use crate::Tags;
-use crate::rules::{Dialect, MoveContext, Player, Rules, Setup, SetupError, Strict};
+use crate::dialect::Dialect;
+use crate::rules::{MoveContext, Player, Rules, Setup, SetupError, Strict};
 
 /// A move kept as the token that was written.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

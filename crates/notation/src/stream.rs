@@ -12,7 +12,8 @@
 use std::fmt;
 
 use crate::builder::{Ended, GameBuilder, GameSink, Place};
-use crate::reader::{ReadOptions, Reader};
+use crate::options::ReadOptions;
+use crate::reader::Reader;
 use crate::tree::{LineId, NodeId};
 use crate::writer::{Count, Movetext, WriteError, WriteOptions, write_tags_to};
 use crate::{GameResult, Nag, Player, Rules, Tags};

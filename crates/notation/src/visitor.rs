@@ -64,7 +64,7 @@ impl<'r> At<'r> {
 
     /// The token's line and column.
     pub fn location(&self) -> Location {
-        crate::reader::locate(self.origin.text, self.origin.text_location, self.span.start)
+        crate::location::locate(self.origin.text, self.origin.text_location, self.span.start)
     }
 
     /// The same place in the input with another span: an earlier token of the same game
