@@ -574,7 +574,7 @@ impl Notate for pdn::DraughtsRules {
         each: &mut dyn FnMut(Checked) -> io::Result<()>,
     ) -> io::Result<Vec<Diagnostic>> {
         let reader = input.reader(self.dialect(), options);
-        let mut reader = pdn::ValidatingReader::from_reader(reader, *self);
+        let mut reader = pdn::ValidatingReader::from_reader_with_rules(reader, *self);
         while let Some(game) = reader.read_game()? {
             each(Checked {
                 moves: game.plies,

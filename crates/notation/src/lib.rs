@@ -35,6 +35,7 @@ mod stream;
 mod tags;
 mod tagvalue;
 mod tree;
+mod validate;
 mod visitor;
 mod writer;
 
@@ -63,6 +64,7 @@ pub use tagvalue::{
     tag_items,
 };
 pub use tree::{GameTree, Line, LineId, Node, NodeId, Tail};
+pub use validate::{Validate, ValidatingReader};
 pub use visitor::{At, RawGame, RawValue, Skip, Visitor};
 pub use writer::{
     PGN_ROSTER, WriteError, WriteOptions, collapsed, export_len, push_collapsed, to_export_string,

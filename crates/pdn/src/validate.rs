@@ -7,13 +7,12 @@
 //! captures and set-ups behave alike; it reports what the tree builder reports, with the
 //! same messages, and counts the moves it played.
 
-use std::io::{self, Read};
 use std::ops::ControlFlow;
 
 use notation::{
     At, Diagnostic, DiagnosticKind, Forgiveness, GameDiagnostics, GameResult, MoveContext, Nag,
     RawGame, RawValue, ReadOptions, Reader, Rules, SecondReading, Severity, Skip, Span, Tag,
-    TagNames, Tags, Visitor,
+    TagNames, Tags, Validate, Visitor,
 };
 
 // The notation layer's, shared with the other game crate's validator.
@@ -491,8 +490,23 @@ impl Visitor for Validator {
     }
 }
 
-/// Checks draughts games one by one from any [`io::Read`] with a [`Validator`]: the fast
-/// way to know whether games are valid, and what was forgiven in them.
+impl Validate for Validator {
+    type Rules = DraughtsRules;
+
+    fn with_rules(rules: DraughtsRules, options: ReadOptions) -> Validator {
+        Validator::new(rules, options)
+    }
+
+    fn take_orphans(&mut self) -> Vec<Diagnostic> {
+        Validator::take_orphans(self)
+    }
+}
+
+/// Checks draughts games one by one from any [`io::Read`](std::io::Read) with a
+/// [`Validator`]: the fast way to know whether games are valid, and what was forgiven in
+/// them. The notation layer's [`ValidatingReader`](notation::ValidatingReader), for
+/// draughts: made with PDN's rules ([`DraughtsRules::new`]) unless given others
+/// ([`ValidatingReader::with_rules`](notation::ValidatingReader::with_rules)).
 ///
 /// ```
 /// use pdn::ValidatingReader;
@@ -505,64 +519,4 @@ impl Visitor for Validator {
 /// assert_eq!(games[1].warnings(), 1);
 /// # Ok::<(), std::io::Error>(())
 /// ```
-pub struct ValidatingReader<R> {
-    reader: Reader<R>,
-    validator: Validator,
-}
-
-impl<R: Read> ValidatingReader<R> {
-    /// A lenient validating reader of `input`, with PDN's rules ([`DraughtsRules::new`]).
-    pub fn new(input: R) -> ValidatingReader<R> {
-        ValidatingReader::with_options(input, DraughtsRules::new(), ReadOptions::default())
-    }
-
-    /// A validating reader of `input` with these rules and options.
-    pub fn with_options(
-        input: R,
-        rules: DraughtsRules,
-        options: ReadOptions,
-    ) -> ValidatingReader<R> {
-        ValidatingReader {
-            reader: Reader::new(input, rules.dialect(), options),
-            validator: Validator::new(rules, options),
-        }
-    }
-
-    /// A validating reader of the games of `reader`, a notation [`Reader`] made as
-    /// wanted (over bytes already in memory, read in place: [`Reader::from_vec`]), with
-    /// these rules and the reader's options. The reader's dialect should be the rules'.
-    pub fn from_reader(reader: Reader<R>, rules: DraughtsRules) -> ValidatingReader<R> {
-        let options = reader.options();
-        ValidatingReader {
-            reader,
-            validator: Validator::new(rules, options),
-        }
-    }
-
-    /// The notation reader, to take its buffer back ([`Reader::into_vec`]).
-    pub fn into_reader(self) -> Reader<R> {
-        self.reader
-    }
-
-    /// Checks the next game; `None` at the end of the input.
-    ///
-    /// # Errors
-    /// The input's I/O errors.
-    pub fn read_game(&mut self) -> io::Result<Option<ValidatedGame>> {
-        self.reader.read_game(&mut self.validator)
-    }
-
-    /// Diagnostics about text outside any game (after the last one, or an input without
-    /// games).
-    pub fn take_orphans(&mut self) -> Vec<Diagnostic> {
-        self.validator.take_orphans()
-    }
-}
-
-impl<R: Read> Iterator for ValidatingReader<R> {
-    type Item = io::Result<ValidatedGame>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        self.read_game().transpose()
-    }
-}
+pub type ValidatingReader<R> = notation::ValidatingReader<R, Validator>;

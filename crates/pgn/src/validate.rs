@@ -6,12 +6,11 @@
 //! ([`GameReader`](crate::GameReader)) reports, with the same messages, so that a checker
 //! can use either; it counts the moves it played.
 
-use std::io::{self, Read};
 use std::ops::ControlFlow;
 
 use notation::{
     At, Diagnostic, DiagnosticKind, Dialect, GameDiagnostics, GameResult, Nag, RawGame, RawValue,
-    ReadOptions, Reader, Rules, SetupError, Skip, TagNames, Visitor,
+    ReadOptions, Rules, SetupError, Skip, TagNames, Validate, Visitor,
 };
 
 // The notation layer's, shared with the other game crate's validator.
@@ -92,7 +91,7 @@ impl StartTag {
 /// variation is resolved and played, and everything forgiven or wrong is reported, as the
 /// tree builder reports it, without building a tree.
 ///
-/// Drive it with a [`Reader`] (or use [`ValidatingReader`]):
+/// Drive it with a [`Reader`](notation::Reader) (or use [`ValidatingReader`]):
 ///
 /// ```
 /// use notation::{Dialect, ReadOptions, Reader};
@@ -557,8 +556,22 @@ impl Visitor for Validator {
     }
 }
 
-/// Checks chess games one by one from any [`io::Read`] with a [`Validator`]: the fast way
-/// to know whether games are valid, and what was forgiven in them.
+impl Validate for Validator {
+    type Rules = ChessRules;
+
+    fn with_rules(_rules: ChessRules, options: ReadOptions) -> Validator {
+        Validator::new(options)
+    }
+
+    fn take_orphans(&mut self) -> Vec<Diagnostic> {
+        Validator::take_orphans(self)
+    }
+}
+
+/// Checks chess games one by one from any [`io::Read`](std::io::Read) with a
+/// [`Validator`]: the fast way to know whether games are valid, and what was forgiven in
+/// them. The notation layer's [`ValidatingReader`](notation::ValidatingReader), for
+/// chess.
 ///
 /// ```
 /// use pgn::ValidatingReader;
@@ -569,60 +582,4 @@ impl Visitor for Validator {
 /// assert!(games.iter().all(|g| g.diagnostics.is_empty()));
 /// # Ok::<(), std::io::Error>(())
 /// ```
-pub struct ValidatingReader<R> {
-    reader: Reader<R>,
-    validator: Validator,
-}
-
-impl<R: Read> ValidatingReader<R> {
-    /// A lenient validating reader of `input`.
-    pub fn new(input: R) -> ValidatingReader<R> {
-        ValidatingReader::with_options(input, ReadOptions::default())
-    }
-
-    /// A validating reader of `input` with these options.
-    pub fn with_options(input: R, options: ReadOptions) -> ValidatingReader<R> {
-        ValidatingReader {
-            reader: Reader::new(input, ChessRules.dialect(), options),
-            validator: Validator::new(options),
-        }
-    }
-
-    /// A validating reader of the games of `reader`, a notation [`Reader`] made as
-    /// wanted (over bytes already in memory, read in place: [`Reader::from_vec`]), with
-    /// the reader's options. The reader's dialect should be PGN's.
-    pub fn from_reader(reader: Reader<R>) -> ValidatingReader<R> {
-        let options = reader.options();
-        ValidatingReader {
-            reader,
-            validator: Validator::new(options),
-        }
-    }
-
-    /// The notation reader, to take its buffer back ([`Reader::into_vec`]).
-    pub fn into_reader(self) -> Reader<R> {
-        self.reader
-    }
-
-    /// Checks the next game; `None` at the end of the input.
-    ///
-    /// # Errors
-    /// The input's I/O errors.
-    pub fn read_game(&mut self) -> io::Result<Option<ValidatedGame>> {
-        self.reader.read_game(&mut self.validator)
-    }
-
-    /// Diagnostics about text outside any game (after the last one, or an input without
-    /// games).
-    pub fn take_orphans(&mut self) -> Vec<Diagnostic> {
-        self.validator.take_orphans()
-    }
-}
-
-impl<R: Read> Iterator for ValidatingReader<R> {
-    type Item = io::Result<ValidatedGame>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        self.read_game().transpose()
-    }
-}
+pub type ValidatingReader<R> = notation::ValidatingReader<R, Validator>;
