@@ -2,7 +2,11 @@
 
 use std::ops::ControlFlow;
 
-use crate::{Diagnostic, GameResult, Location, Nag, Span};
+use crate::diagnostic::Diagnostic;
+use crate::location::Location;
+use crate::nag::Nag;
+use crate::outcome::GameResult;
+use crate::span::Span;
 
 /// Whether to skip a variation: `Skip(true)` skips it with everything nested in it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
