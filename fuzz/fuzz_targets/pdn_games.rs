@@ -22,7 +22,7 @@ fuzz_target!(|data: &[u8]| {
     let tree: Vec<_> = (&mut tree_reader)
         .map(|g| g.expect("reading a slice"))
         .collect();
-    let mut fast_reader = ValidatingReader::with_options(input, rules, options);
+    let mut fast_reader = ValidatingReader::with_rules(input, rules, options);
     let fast: Vec<_> = (&mut fast_reader)
         .map(|g| g.expect("reading a slice"))
         .collect();

@@ -391,7 +391,7 @@ fn assert_validator_agrees(path: &Path, options: ReadOptions) {
     let mut tree_reader = GameReader::new(&RULES, std::fs::File::open(path).unwrap(), options);
     let tree: Vec<_> = (&mut tree_reader).map(Result::unwrap).collect();
     let mut reader =
-        pdn::ValidatingReader::with_options(std::fs::File::open(path).unwrap(), RULES, options);
+        pdn::ValidatingReader::with_rules(std::fs::File::open(path).unwrap(), RULES, options);
     let fast: Vec<_> = (&mut reader).map(Result::unwrap).collect();
     assert_eq!(tree.len(), fast.len(), "{}", path.display());
     for (t, f) in tree.iter().zip(&fast) {

@@ -3,7 +3,9 @@
 use std::io::{self, Write};
 use std::time::Instant;
 
-use notation::{Diagnostic, GameReader, KeepRaw, ReadOptions, Rules, Severity};
+use notation::{
+    Diagnostic, GameReader, KeepRaw, ReadOptions, Rules, Severity, Validate, ValidatingReader,
+};
 
 use crate::job::{Ended, Job, Stopped, with_rules};
 use crate::pipeline::{self, Input, OncePerInput, Origin, Task};
@@ -54,22 +56,11 @@ impl Check for pgn::ChessRules {
     /// played, variations included, without building a tree.
     fn check_stream(
         &self,
-        mut input: Input<'_>,
+        input: Input<'_>,
         options: ReadOptions,
         each: &mut dyn FnMut(Checked) -> io::Result<()>,
     ) -> io::Result<Vec<Diagnostic>> {
-        let reader = input.reader(self.dialect(), options);
-        let mut reader = pgn::ValidatingReader::from_reader(reader);
-        while let Some(game) = reader.read_game()? {
-            each(Checked {
-                moves: game.plies,
-                diagnostics: game.diagnostics,
-            })?;
-        }
-        let orphans = reader.take_orphans();
-        let buffer = reader.into_reader().into_vec();
-        input.give_back(buffer);
-        Ok(orphans)
+        validate_stream::<pgn::Validator>(*self, input, options, each)
     }
 }
 
@@ -78,23 +69,33 @@ impl Check for pdn::DraughtsRules {
     /// played with these rules, variations included, without building a tree.
     fn check_stream(
         &self,
-        mut input: Input<'_>,
+        input: Input<'_>,
         options: ReadOptions,
         each: &mut dyn FnMut(Checked) -> io::Result<()>,
     ) -> io::Result<Vec<Diagnostic>> {
-        let reader = input.reader(self.dialect(), options);
-        let mut reader = pdn::ValidatingReader::from_reader(reader, *self);
-        while let Some(game) = reader.read_game()? {
-            each(Checked {
-                moves: game.plies,
-                diagnostics: game.diagnostics,
-            })?;
-        }
-        let orphans = reader.take_orphans();
-        let buffer = reader.into_reader().into_vec();
-        input.give_back(buffer);
-        Ok(orphans)
+        validate_stream::<pdn::Validator>(*self, input, options, each)
     }
+}
+
+/// [`Check::check_stream`] with a validating visitor of `rules` ([`Validate`]).
+fn validate_stream<V: Validate>(
+    rules: V::Rules,
+    mut input: Input<'_>,
+    options: ReadOptions,
+    each: &mut dyn FnMut(Checked) -> io::Result<()>,
+) -> io::Result<Vec<Diagnostic>> {
+    let reader = input.reader(rules.dialect(), options);
+    let mut reader = ValidatingReader::<_, V>::from_reader_with_rules(reader, rules);
+    while let Some(game) = reader.read_game()? {
+        each(Checked {
+            moves: game.plies,
+            diagnostics: game.diagnostics,
+        })?;
+    }
+    let orphans = reader.take_orphans();
+    let buffer = reader.into_reader().into_vec();
+    input.give_back(buffer);
+    Ok(orphans)
 }
 
 impl Check for notation::RawRules {}

@@ -5,13 +5,20 @@ use std::io::{self, Read};
 use std::ops::ControlFlow;
 
 use crate::collector::GameDiagnostics;
+use crate::diagnostic::Severity;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
-use crate::reader::{ReadOptions, Reader};
+use crate::dialect::Dialect;
+use crate::location::Location;
+use crate::nag::Nag;
+use crate::options::ReadOptions;
+use crate::outcome::GameResult;
+use crate::reader::Reader;
 use crate::rules::{Forgiveness, MoveContext, Rules};
 use crate::second::SecondReading;
+use crate::span::Span;
+use crate::tags::{RawTags, Tag, Tags};
 use crate::tree::{GameTree, LineId, NodeId, Tail};
 use crate::visitor::{At, RawGame, RawValue, Skip, Visitor};
-use crate::{Dialect, GameResult, Location, Nag, RawTags, Severity, Span, Tag, Tags};
 
 /// One game as read: the tree, what was forgiven or went wrong, and where it was.
 #[derive(Clone, Debug)]

@@ -3,9 +3,10 @@
 //! the same things in the same places.
 
 use crate::diagnostic::{Diagnostic, DiagnosticKind, Severity};
-use crate::reader::ReadOptions;
+use crate::location::Location;
+use crate::options::ReadOptions;
 use crate::rules::SetupError;
-use crate::span::{Location, Span};
+use crate::span::Span;
 use crate::visitor::At;
 
 impl From<SetupError> for DiagnosticKind {
@@ -120,7 +121,7 @@ impl GameDiagnostics {
                 .then_some((last, text))
         });
         let (from, text) = resume.unwrap_or((base, at.origin.text));
-        let location = crate::reader::locate(text, from, target);
+        let location = crate::location::locate(text, from, target);
         self.last_located = Some((base, location));
         location
     }
@@ -257,7 +258,7 @@ mod tests {
         for step in 1..4 {
             let mut diagnostics = GameDiagnostics::new(ReadOptions::default());
             for offset in (0..=text.len()).step_by(step) {
-                let expected = crate::reader::locate(text, base, base.offset + offset as u64);
+                let expected = crate::location::locate(text, base, base.offset + offset as u64);
                 assert_eq!(diagnostics.locate(&at(offset)), expected, "offset {offset}");
             }
         }

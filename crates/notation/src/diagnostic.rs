@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::span::Location;
+use crate::location::Location;
 
 /// How bad a diagnostic is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -205,7 +205,7 @@ pub enum DiagnosticKind {
         /// The annotation as written.
         found: String,
         /// The glyph it was read as.
-        read_as: crate::Nag,
+        read_as: crate::nag::Nag,
     },
     /// A token that has no place where it stands; it was skipped.
     #[error("unexpected {0}; skipped")]

@@ -14,7 +14,7 @@ use nom::Parser;
 use nom::bytes::complete::take_while;
 use nom::bytes::complete::take_while1;
 
-use crate::rules::Dialect;
+use crate::dialect::Dialect;
 
 /// One token of the import format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -18,9 +18,13 @@
 mod builder;
 mod collector;
 mod diagnostic;
+mod dialect;
 mod encoding;
 mod lexer;
+mod line_stack;
+mod location;
 mod nag;
+mod options;
 mod outcome;
 mod raw;
 mod reader;
@@ -32,6 +36,7 @@ mod stream;
 mod tags;
 mod tagvalue;
 mod tree;
+mod validate;
 mod visitor;
 mod writer;
 
@@ -41,15 +46,19 @@ pub use builder::{
 };
 pub use collector::{GameDiagnostics, ValidatedGame};
 pub use diagnostic::{Diagnostic, DiagnosticKind, Severity};
+pub use dialect::Dialect;
 pub use encoding::decode;
 pub use lexer::{Gap, Lexed, Token, lex};
+pub use line_stack::{LineStack, NoVariation, OpenLine};
+pub use location::{Location, count_line_ends};
 pub use nag::Nag;
+pub use options::ReadOptions;
 pub use outcome::GameResult;
 pub use raw::{RawMove, RawMoveError, RawPosition, RawRules};
-pub use reader::{ReadOptions, Reader, count_line_ends, reserve_game_room};
-pub use rules::{Dialect, Forgiveness, MoveContext, Player, Rules, Setup, SetupError, Strict};
+pub use reader::{Reader, reserve_game_room};
+pub use rules::{Forgiveness, MoveContext, Player, Rules, Setup, SetupError, Strict};
 pub use second::SecondReading;
-pub use span::{Location, Span};
+pub use span::Span;
 pub use stream::write_text_to;
 pub use tags::{CheckedTag, RawTags, Tag, TagLookup, TagNames, Tags};
 pub use tagvalue::{
@@ -57,6 +66,7 @@ pub use tagvalue::{
     tag_items,
 };
 pub use tree::{GameTree, Line, LineId, Node, NodeId, Tail};
+pub use validate::{Validate, ValidatingReader};
 pub use visitor::{At, RawGame, RawValue, Skip, Visitor};
 pub use writer::{
     PGN_ROSTER, WriteError, WriteOptions, collapsed, export_len, push_collapsed, to_export_string,

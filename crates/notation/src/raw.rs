@@ -3,8 +3,9 @@
 
 use std::fmt;
 
-use crate::Tags;
-use crate::rules::{Dialect, MoveContext, Player, Rules, Setup, SetupError, Strict};
+use crate::dialect::Dialect;
+use crate::rules::{MoveContext, Player, Rules, Setup, SetupError, Strict};
+use crate::tags::Tags;
 
 /// A move kept as the token that was written.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -12,10 +12,14 @@
 use std::fmt;
 
 use crate::builder::{Ended, GameBuilder, GameSink, Place};
-use crate::reader::{ReadOptions, Reader};
+use crate::nag::Nag;
+use crate::options::ReadOptions;
+use crate::outcome::GameResult;
+use crate::reader::Reader;
+use crate::rules::{Player, Rules};
+use crate::tags::Tags;
 use crate::tree::{LineId, NodeId};
 use crate::writer::{Count, Movetext, WriteError, WriteOptions, write_tags_to};
-use crate::{GameResult, Nag, Player, Rules, Tags};
 
 /// Writes the game that `text` holds (its bytes as written, [`ReadGame::span`]) in the
 /// export format to `out` as it reads it, holding no tree: the same text as

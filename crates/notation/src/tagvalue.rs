@@ -10,7 +10,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::Tags;
+use crate::tags::Tags;
 
 /// Why a tag value does not have the form its tag prescribes. `Display` tells a person.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -4,7 +4,9 @@
 //! a game nested 100,000 variations deep is built, compared, dropped and written
 //! without recursion.
 
-use crate::{GameResult, Nag, Tags};
+use crate::nag::Nag;
+use crate::outcome::GameResult;
+use crate::tags::Tags;
 
 /// Index of a move node in a [`GameTree`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

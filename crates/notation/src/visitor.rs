@@ -2,7 +2,11 @@
 
 use std::ops::ControlFlow;
 
-use crate::{Diagnostic, GameResult, Location, Nag, Span};
+use crate::diagnostic::Diagnostic;
+use crate::location::Location;
+use crate::nag::Nag;
+use crate::outcome::GameResult;
+use crate::span::Span;
 
 /// Whether to skip a variation: `Skip(true)` skips it with everything nested in it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -64,7 +68,7 @@ impl<'r> At<'r> {
 
     /// The token's line and column.
     pub fn location(&self) -> Location {
-        crate::reader::locate(self.origin.text, self.origin.text_location, self.span.start)
+        crate::location::locate(self.origin.text, self.origin.text_location, self.span.start)
     }
 
     /// The same place in the input with another span: an earlier token of the same game

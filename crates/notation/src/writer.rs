@@ -24,7 +24,11 @@
 
 use std::fmt::{self, Write as _};
 
-use crate::{GameResult, GameTree, LineId, Nag, NodeId, Player, Rules, SetupError, Tags};
+use crate::nag::Nag;
+use crate::outcome::GameResult;
+use crate::rules::{Player, Rules, SetupError};
+use crate::tags::Tags;
+use crate::tree::{GameTree, LineId, NodeId};
 
 /// The PGN seven tag roster (§8.1.1) with the values written when a tag is missing.
 pub const PGN_ROSTER: &[(&str, &str)] = &[
@@ -934,15 +938,15 @@ impl<'o, W: fmt::Write> Movetext<'o, W> {
     /// open (the `open` ones around the tail, and those it opens itself). Otherwise the
     /// termination marker written after the tail could be swallowed or taken for text
     /// inside a variation, and every export would add one more.
-    pub(crate) fn tail(&mut self, text: &str, dialect: &crate::Dialect, open: usize) {
-        use crate::{Lexed, Token};
+    pub(crate) fn tail(&mut self, text: &str, dialect: &crate::dialect::Dialect, open: usize) {
+        use crate::lexer::{Lexed, Token};
         let bytes = text.as_bytes();
         let mut depth = open;
         let mut word = String::new();
         let (mut pos, mut prev_end) = (0, None);
-        let mut gap = crate::Gap::default();
+        let mut gap = crate::lexer::Gap::default();
         while let Lexed::Token { token, start, end } =
-            crate::lex(bytes, pos, true, false, dialect, &mut gap)
+            crate::lexer::lex(bytes, pos, true, false, dialect, &mut gap)
         {
             if end <= pos {
                 break;
@@ -1149,7 +1153,10 @@ mod tests {
             }
         }
     }
-    use crate::{MoveContext, Nag, RawMove, RawRules, Setup, Strict, Tail};
+    use crate::nag::Nag;
+    use crate::raw::{RawMove, RawRules};
+    use crate::rules::{MoveContext, Setup, Strict};
+    use crate::tree::Tail;
 
     /// Rules whose position is a ply counter: ply 0 is move 1 of the first player. The
     /// start ply comes from a `Ply` tag; a `Ply` tag that is not a number fails the
@@ -1172,8 +1179,8 @@ mod tests {
         type Forgiven = Strict;
         type MoveError = std::convert::Infallible;
 
-        fn dialect(&self) -> crate::Dialect {
-            crate::Dialect::PGN
+        fn dialect(&self) -> crate::dialect::Dialect {
+            crate::dialect::Dialect::PGN
         }
         fn start_position(&self, tags: &Tags) -> Result<Setup<u64>, SetupError> {
             ply(tags.get("Ply").unwrap_or("0"))
@@ -1254,12 +1261,12 @@ mod tests {
         ] {
             game.tags.set(name, value);
         }
-        game.tags.push(crate::Tag {
+        game.tags.push(crate::tags::Tag {
             name: "ECO".into(),
             value: "second ECO".into(),
             raw: None,
         });
-        game.tags.push(crate::Tag {
+        game.tags.push(crate::tags::Tag {
             name: "Event".into(),
             value: "second Event".into(),
             raw: None,

@@ -64,7 +64,7 @@ fn read_benches(c: &mut Criterion) {
     });
     group.bench_function(format!("validate/{name}"), |b| {
         b.iter(|| {
-            ValidatingReader::with_options(black_box(&bytes[..]), rules, ReadOptions::default())
+            ValidatingReader::with_rules(black_box(&bytes[..]), rules, ReadOptions::default())
                 .filter_map(Result::ok)
                 .map(|g| g.plies)
                 .sum::<u64>()

@@ -7,13 +7,12 @@
 //! captures and set-ups behave alike; it reports what the tree builder reports, with the
 //! same messages, and counts the moves it played.
 
-use std::io::{self, Read};
 use std::ops::ControlFlow;
 
 use notation::{
-    At, Diagnostic, DiagnosticKind, Forgiveness, GameDiagnostics, GameResult, MoveContext, Nag,
-    RawGame, RawValue, ReadOptions, Reader, Rules, SecondReading, Severity, Skip, Span, Tag,
-    TagNames, Tags, Visitor,
+    At, Diagnostic, DiagnosticKind, Forgiveness, GameDiagnostics, GameResult, LineStack,
+    MoveContext, Nag, OpenLine, RawGame, RawValue, ReadOptions, Reader, Rules, SecondReading,
+    Severity, Skip, Span, Tag, TagNames, Tags, Validate, Visitor,
 };
 
 // The notation layer's, shared with the other game crate's validator.
@@ -21,70 +20,31 @@ pub use notation::ValidatedGame;
 
 use crate::{DraughtsRules, PdnMove, PdnPosition};
 
-/// One open line: the board after its last move, the one before it (where a variation
-/// of that move starts), how many moves it has, and the set-up written after its last
-/// move (the tree keeps one per place and reports the one it replaces).
-struct Frame {
-    /// The board after the last move, `boards[current]`, and the one before it: a move
-    /// is played from one into the other, which then becomes the current one.
-    boards: [PdnPosition; 2],
-    current: usize,
-    moves: u64,
-    /// The set-up at the line's current place (after move `moves`), if any, and the board
-    /// before it: a later set-up in the same place replaces it, and is played from there.
+/// What a line keeps besides its boards: the set-up written at its current place (after
+/// its last move), if any, and the board before it: a later set-up in the same place
+/// replaces it, and is played from there (the tree keeps one set-up per place and
+/// reports the one it replaces).
+#[derive(Default)]
+struct LineSetup {
     setup: Option<(u64, String)>,
     unset: Option<PdnPosition>,
 }
 
-impl Frame {
-    fn new(start: PdnPosition) -> Frame {
-        Frame {
-            boards: [start.clone(), start],
-            current: 1,
-            moves: 0,
-            setup: None,
-            unset: None,
-        }
-    }
+/// An open line: its boards, and its set-up.
+type Line = OpenLine<PdnPosition, LineSetup>;
 
-    /// The board after the line's last move.
-    fn position(&self) -> &PdnPosition {
-        &self.boards[self.current]
-    }
-
-    /// The board after the line's last move, to change.
-    fn position_mut(&mut self) -> &mut PdnPosition {
-        &mut self.boards[self.current]
-    }
-
-    /// The board before the line's last move.
-    fn before(&self) -> &PdnPosition {
-        &self.boards[self.current ^ 1]
-    }
-
-    /// Plays a move: the board after it becomes the position, the position the board
-    /// before it. A board of one reading is played into the other board; a board with
-    /// several is copied there and played in place, which reuses what each holds.
-    #[inline]
-    fn play(&mut self, rules: &DraughtsRules, mv: &PdnMove) {
-        let [first, second] = &mut self.boards;
-        let (position, other) = if self.current == 0 {
-            (first, second)
-        } else {
-            (second, first)
-        };
-        if DraughtsRules::play_position_into(position, other, mv) {
-            self.current ^= 1;
-        } else {
-            other.clone_from(position);
-            rules.play(position, mv);
-        }
-    }
-
-    /// Starts the line afresh from a set-up's board.
-    fn set_up(&mut self, board: PdnPosition) {
-        self.boards[self.current ^ 1] = board.clone();
-        self.boards[self.current] = board;
+/// Plays a move in a line: the board after it becomes the position, the position the
+/// board before it. A board of one reading is played into the other board; a board with
+/// several is copied there and played in place, which reuses what each holds.
+#[inline]
+fn play(line: &mut Line, rules: &DraughtsRules, mv: &PdnMove) {
+    let (position, other) = line.slots_mut();
+    if DraughtsRules::play_position_into(position, other, mv) {
+        line.played_into_other();
+    } else {
+        other.clone_from(position);
+        rules.play(position, mv);
+        line.played_in_place();
     }
 }
 
@@ -128,7 +88,8 @@ pub struct Validator {
     plies: u64,
     /// The game's diagnostics, those given between games, and what the set-up said.
     diagnostics: GameDiagnostics,
-    frames: Vec<Frame>,
+    /// The open lines: the main line, and a line per open variation.
+    lines: LineStack<PdnPosition, LineSetup>,
     /// The move number (and ellipsis) written before the next move.
     context: MoveContext,
     names: TagNames,
@@ -151,7 +112,7 @@ impl Validator {
             stopped: false,
             plies: 0,
             diagnostics: GameDiagnostics::new(options),
-            frames: Vec::new(),
+            lines: LineStack::new(),
             context: MoveContext::default(),
             names: TagNames::default(),
             tags_end: 0,
@@ -188,16 +149,15 @@ impl Validator {
         self.flush_setup_at(&at);
         let context = std::mem::take(&mut self.context);
         let rules = self.rules;
-        let Some(frame) = self.frames.last_mut() else {
+        let Some(line) = self.lines.current_mut() else {
             return self.stop_at(&at);
         };
-        rules.follow_move_number(frame.position_mut(), context);
-        match rules.read_move(frame.position(), token, context) {
+        rules.follow_move_number(line.position_mut(), context);
+        match rules.read_move(line.position(), token, context) {
             Ok((mv, forgiven)) => {
-                let expected = rules.move_number(frame.position());
-                frame.play(&rules, &mv);
-                frame.moves += 1;
-                frame.unset = None;
+                let expected = rules.move_number(line.position());
+                play(line, &rules, &mv);
+                line.extra.unset = None;
                 self.plies += 1;
                 if let Some(found) = context.number.filter(|&n| n != expected) {
                     self.report(DiagnosticKind::WrongMoveNumber { found, expected }, &at);
@@ -261,10 +221,6 @@ impl Validator {
             _ => false,
         }
     }
-
-    fn has_move(&self) -> bool {
-        self.frames.last().is_some_and(|f| f.moves > 0)
-    }
 }
 
 impl Default for Validator {
@@ -280,7 +236,7 @@ impl Visitor for Validator {
         self.diagnostics.begin_game();
         self.stopped = false;
         self.plies = 0;
-        self.frames.clear();
+        self.lines.clear();
         self.context = MoveContext::default();
         self.names.clear();
         self.tags_end = 0;
@@ -319,7 +275,7 @@ impl Visitor for Validator {
             Ok(setup) => {
                 // Reported at the first movetext token, where a location is known.
                 self.diagnostics.hold_setup_warnings(setup.warnings);
-                self.frames.push(Frame::new(setup.position));
+                self.lines.start(setup.position);
             }
             Err(error) => {
                 self.stopped = true;
@@ -361,7 +317,7 @@ impl Visitor for Validator {
 
     fn nag(&mut self, nag: Nag, at: At<'_>) -> ControlFlow<()> {
         self.before_token(&at)?;
-        if !self.has_move() {
+        if !self.lines.has_move() {
             let kind = DiagnosticKind::UnexpectedToken(format!("annotation {nag} before any move"));
             self.report(kind, &at);
         }
@@ -386,26 +342,22 @@ impl Visitor for Validator {
         if self.before_token(&at).is_break() {
             return ControlFlow::Break(());
         }
-        let Some(frame) = self.frames.last() else {
-            return ControlFlow::Continue(Skip(true));
-        };
-        if frame.moves == 0 {
-            let kind = DiagnosticKind::UnexpectedToken("variation before any move; skipped".into());
-            self.report(kind, &at);
-            return ControlFlow::Continue(Skip(true));
+        match self.lines.begin_variation() {
+            Ok(()) => ControlFlow::Continue(Skip(false)),
+            Err(no) => {
+                if let Some(kind) = no.diagnostic() {
+                    self.report(kind, &at);
+                }
+                ControlFlow::Continue(Skip(true))
+            }
         }
-        let start = frame.before().clone();
-        self.frames.push(Frame::new(start));
-        ControlFlow::Continue(Skip(false))
     }
 
     fn end_variation(&mut self, at: At<'_>) -> ControlFlow<()> {
         self.before_token(&at)?;
-        if self.frames.len() > 1 {
-            if let Some(frame) = self.frames.pop() {
-                if frame.moves == 0 {
-                    self.report(DiagnosticKind::EmptyVariation, &at);
-                }
+        if let Some(line) = self.lines.end_variation() {
+            if line.moves() == 0 {
+                self.report(DiagnosticKind::EmptyVariation, &at);
             }
         }
         ControlFlow::Continue(())
@@ -414,26 +366,26 @@ impl Visitor for Validator {
     fn setup(&mut self, text: &[u8], at: At<'_>) -> ControlFlow<()> {
         self.before_token(&at)?;
         let text = notation::decode(text).0.into_owned();
-        let Some(frame) = self.frames.last() else {
+        let Some(line) = self.lines.current() else {
             return self.stop_at(&at);
         };
-        let base = frame.unset.as_ref().unwrap_or(frame.position());
+        let base = line.extra.unset.as_ref().unwrap_or(line.position());
         match self.rules.inline_setup(base, &text) {
             Ok(setup) => {
                 for message in setup.warnings {
                     self.report(DiagnosticKind::LenientSetup { message }, &at);
                 }
-                let Some(frame) = self.frames.last_mut() else {
+                let Some(line) = self.lines.current_mut() else {
                     return ControlFlow::Continue(());
                 };
-                if frame.unset.is_none() {
-                    frame.unset = Some(frame.position().clone());
+                if line.extra.unset.is_none() {
+                    line.extra.unset = Some(line.position().clone());
                 }
-                frame.set_up(setup.position);
+                line.set_up(setup.position);
                 // The tree keeps one set-up per place (after a move, or at the start of
                 // a line) and reports the one a later set-up there replaces.
-                let place = frame.moves;
-                let replaced = match frame.setup.replace((place, text)) {
+                let place = line.moves();
+                let replaced = match line.extra.setup.replace((place, text)) {
                     Some((at_place, replaced)) if at_place == place => Some(replaced),
                     _ => None,
                 };
@@ -453,7 +405,7 @@ impl Visitor for Validator {
     fn result(&mut self, result: GameResult, at: At<'_>) -> ControlFlow<()> {
         let _ = self.flush_held(&at);
         self.flush_setup_at(&at);
-        let end = self.frames.first().map(Frame::position);
+        let end = self.lines.main_line().map(OpenLine::position);
         let (_, forgiven) = self.rules.game_result(&self.tags, end, result);
         for kind in forgiven {
             self.report(kind, &at);
@@ -491,8 +443,23 @@ impl Visitor for Validator {
     }
 }
 
-/// Checks draughts games one by one from any [`io::Read`] with a [`Validator`]: the fast
-/// way to know whether games are valid, and what was forgiven in them.
+impl Validate for Validator {
+    type Rules = DraughtsRules;
+
+    fn with_rules(rules: DraughtsRules, options: ReadOptions) -> Validator {
+        Validator::new(rules, options)
+    }
+
+    fn take_orphans(&mut self) -> Vec<Diagnostic> {
+        Validator::take_orphans(self)
+    }
+}
+
+/// Checks draughts games one by one from any [`io::Read`](std::io::Read) with a
+/// [`Validator`]: the fast way to know whether games are valid, and what was forgiven in
+/// them. The notation layer's [`ValidatingReader`](notation::ValidatingReader), for
+/// draughts: made with PDN's rules ([`DraughtsRules::new`]) unless given others
+/// ([`ValidatingReader::with_rules`](notation::ValidatingReader::with_rules)).
 ///
 /// ```
 /// use pdn::ValidatingReader;
@@ -505,64 +472,4 @@ impl Visitor for Validator {
 /// assert_eq!(games[1].warnings(), 1);
 /// # Ok::<(), std::io::Error>(())
 /// ```
-pub struct ValidatingReader<R> {
-    reader: Reader<R>,
-    validator: Validator,
-}
-
-impl<R: Read> ValidatingReader<R> {
-    /// A lenient validating reader of `input`, with PDN's rules ([`DraughtsRules::new`]).
-    pub fn new(input: R) -> ValidatingReader<R> {
-        ValidatingReader::with_options(input, DraughtsRules::new(), ReadOptions::default())
-    }
-
-    /// A validating reader of `input` with these rules and options.
-    pub fn with_options(
-        input: R,
-        rules: DraughtsRules,
-        options: ReadOptions,
-    ) -> ValidatingReader<R> {
-        ValidatingReader {
-            reader: Reader::new(input, rules.dialect(), options),
-            validator: Validator::new(rules, options),
-        }
-    }
-
-    /// A validating reader of the games of `reader`, a notation [`Reader`] made as
-    /// wanted (over bytes already in memory, read in place: [`Reader::from_vec`]), with
-    /// these rules and the reader's options. The reader's dialect should be the rules'.
-    pub fn from_reader(reader: Reader<R>, rules: DraughtsRules) -> ValidatingReader<R> {
-        let options = reader.options();
-        ValidatingReader {
-            reader,
-            validator: Validator::new(rules, options),
-        }
-    }
-
-    /// The notation reader, to take its buffer back ([`Reader::into_vec`]).
-    pub fn into_reader(self) -> Reader<R> {
-        self.reader
-    }
-
-    /// Checks the next game; `None` at the end of the input.
-    ///
-    /// # Errors
-    /// The input's I/O errors.
-    pub fn read_game(&mut self) -> io::Result<Option<ValidatedGame>> {
-        self.reader.read_game(&mut self.validator)
-    }
-
-    /// Diagnostics about text outside any game (after the last one, or an input without
-    /// games).
-    pub fn take_orphans(&mut self) -> Vec<Diagnostic> {
-        self.validator.take_orphans()
-    }
-}
-
-impl<R: Read> Iterator for ValidatingReader<R> {
-    type Item = io::Result<ValidatedGame>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        self.read_game().transpose()
-    }
-}
+pub type ValidatingReader<R> = notation::ValidatingReader<R, Validator>;

@@ -6,12 +6,11 @@
 //! ([`GameReader`](crate::GameReader)) reports, with the same messages, so that a checker
 //! can use either; it counts the moves it played.
 
-use std::io::{self, Read};
 use std::ops::ControlFlow;
 
 use notation::{
-    At, Diagnostic, DiagnosticKind, Dialect, GameDiagnostics, GameResult, Nag, RawGame, RawValue,
-    ReadOptions, Reader, Rules, SetupError, Skip, TagNames, Visitor,
+    At, Diagnostic, DiagnosticKind, Dialect, GameDiagnostics, GameResult, LineStack, Nag, OpenLine,
+    RawGame, RawValue, ReadOptions, Rules, SetupError, Skip, TagNames, Validate, Visitor,
 };
 
 // The notation layer's, shared with the other game crate's validator.
@@ -40,36 +39,6 @@ pub struct GameOutline {
     pub variations: u32,
 }
 
-/// One open line: the position after its last move, the one before it (where a
-/// variation of that move starts), and how many moves it has.
-///
-/// The two positions take turns in two slots, so that a move costs one copy of a position.
-#[derive(Clone, Copy)]
-struct Frame {
-    slots: [Position; 2],
-    /// The slot of the position after the last move.
-    current: usize,
-    moves: u64,
-}
-
-impl Frame {
-    fn new(start: Position) -> Frame {
-        Frame {
-            slots: [start, start],
-            current: 0,
-            moves: 0,
-        }
-    }
-
-    fn position(&self) -> &Position {
-        &self.slots[self.current & 1]
-    }
-
-    fn before(&self) -> &Position {
-        &self.slots[(self.current & 1) ^ 1]
-    }
-}
-
 /// A tag value kept for the start position.
 #[derive(Default)]
 struct StartTag {
@@ -93,7 +62,7 @@ impl StartTag {
 /// variation is resolved and played, and everything forgiven or wrong is reported, as the
 /// tree builder reports it, without building a tree.
 ///
-/// Drive it with a [`Reader`] (or use [`ValidatingReader`]):
+/// Drive it with a [`Reader`](notation::Reader) (or use [`ValidatingReader`]):
 ///
 /// ```
 /// use notation::{Dialect, ReadOptions, Reader};
@@ -124,7 +93,8 @@ pub struct Validator {
     plies: u64,
     /// The game's diagnostics, those given between games, and what the set-up said.
     diagnostics: GameDiagnostics,
-    frames: Vec<Frame>,
+    /// The open lines: the main line, and a line per open variation.
+    lines: LineStack<Position>,
     /// The move number written before the next move.
     number: Option<u64>,
     names: TagNames,
@@ -133,8 +103,8 @@ pub struct Validator {
     variant: StartTag,
     set_up: StartTag,
     fen: StartTag,
-    /// The frame of a game from the initial position, made once.
-    initial: Frame,
+    /// The initial position, made once.
+    initial: Position,
     /// The outline of the game being read, when asked for.
     outline: Option<GameOutline>,
     /// The move the last move token was read as, and what was forgiven in it.
@@ -150,14 +120,14 @@ impl Validator {
             stopped: false,
             plies: 0,
             diagnostics: GameDiagnostics::new(options),
-            frames: Vec::new(),
+            lines: LineStack::new(),
             number: None,
             names: TagNames::default(),
             tags_end: 0,
             variant: StartTag::default(),
             set_up: StartTag::default(),
             fen: StartTag::default(),
-            initial: Frame::new(Position::new()),
+            initial: Position::new(),
             outline: None,
             last: None,
             duplicate_tag: false,
@@ -200,7 +170,7 @@ impl Validator {
     /// movetext or when the start position could not be set up. A program that reads
     /// along ([`Validator::last_move`]) tells the main line's moves from the others'.
     pub fn depth(&self) -> usize {
-        self.frames.len()
+        self.lines.depth()
     }
 
     /// Whether the moves are no longer read: after an error, or a start that could not be
@@ -211,13 +181,13 @@ impl Validator {
 
     /// The position the current line's moves have reached.
     pub fn position(&self) -> Option<&Position> {
-        self.frames.last().map(Frame::position)
+        self.lines.current().map(OpenLine::position)
     }
 
     /// The position the main line's moves have reached (at the game's end: its final
     /// position).
     pub fn main_line_position(&self) -> Option<&Position> {
-        self.frames.first().map(Frame::position)
+        self.lines.main_line().map(OpenLine::position)
     }
 
     /// Whether the last tag pair read repeated an earlier pair's name: it is reported, and
@@ -264,8 +234,8 @@ impl Validator {
     /// ```
     pub fn last_move(&self) -> Option<(Move, Forgiven, &Position, &Position)> {
         let (mv, forgiven) = self.last?;
-        let frame = self.frames.last()?;
-        Some((mv, forgiven, frame.before(), frame.position()))
+        let line = self.lines.current()?;
+        Some((mv, forgiven, line.before(), line.position()))
     }
 
     /// Takes the diagnostics given outside any game (text after the last game, an empty
@@ -289,10 +259,6 @@ impl Validator {
         self.stopped = true;
         ControlFlow::Break(())
     }
-
-    fn has_move(&self) -> bool {
-        self.frames.last().is_some_and(|f| f.moves > 0)
-    }
 }
 
 impl Default for Validator {
@@ -308,7 +274,7 @@ impl Visitor for Validator {
         self.diagnostics.begin_game();
         self.stopped = false;
         self.plies = 0;
-        self.frames.clear();
+        self.lines.clear();
         self.number = None;
         self.names.clear();
         self.tags_end = 0;
@@ -360,7 +326,7 @@ impl Visitor for Validator {
             fen: self.fen.get(),
         };
         if tags.variant.is_none() && tags.set_up.is_none() && tags.fen.is_none() {
-            self.frames.push(self.initial);
+            self.lines.start(self.initial);
             return ControlFlow::Continue(());
         }
         match start_position(tags) {
@@ -369,7 +335,7 @@ impl Visitor for Validator {
                 if let Some(outline) = &mut self.outline {
                     outline.start = setup.position;
                 }
-                self.frames.push(Frame::new(setup.position));
+                self.lines.start(setup.position);
             }
             Err(error) => {
                 self.stopped = true;
@@ -400,14 +366,13 @@ impl Visitor for Validator {
         }
         self.flush_setup_at(&at);
         let number = self.number.take();
-        let main_line = self.frames.len() == 1;
-        let Some(frame) = self.frames.last_mut() else {
+        let main_line = self.lines.depth() == 1;
+        let Some(line) = self.lines.current_mut() else {
             return self.stop_at(&at);
         };
-        let current = frame.current & 1;
-        let next = current ^ 1;
-        frame.slots[next] = frame.slots[current];
-        match frame.slots[next].play_san(token) {
+        let (position, next) = line.slots_mut();
+        *next = *position;
+        match next.play_san(token) {
             Ok((mv, forgiven)) => {
                 self.last = Some((mv, forgiven));
                 if let Some(outline) = &mut self.outline
@@ -415,9 +380,8 @@ impl Visitor for Validator {
                 {
                     outline.moves.push(mv);
                 }
-                let expected = u64::from(frame.slots[current].fullmoves());
-                frame.current = next;
-                frame.moves += 1;
+                let expected = u64::from(position.fullmoves());
+                line.played_into_other();
                 self.plies += 1;
                 if let Some(found) = number.filter(|&n| n != expected) {
                     self.report(DiagnosticKind::WrongMoveNumber { found, expected }, &at);
@@ -434,7 +398,7 @@ impl Visitor for Validator {
             Err(error) => {
                 let kind = DiagnosticKind::BadMove {
                     token: String::from_utf8_lossy(token).into_owned(),
-                    message: MoveError::new(error, frame.position()).to_string(),
+                    message: MoveError::new(error, line.position()).to_string(),
                 };
                 self.report(kind, &at);
                 self.stop_at(&at)
@@ -447,7 +411,7 @@ impl Visitor for Validator {
             return self.stop_at(&at);
         }
         self.flush_setup_at(&at);
-        if !self.has_move() {
+        if !self.lines.has_move() {
             let kind = DiagnosticKind::UnexpectedToken(format!("annotation {nag} before any move"));
             self.report(kind, &at);
         }
@@ -476,20 +440,20 @@ impl Visitor for Validator {
             return ControlFlow::Break(());
         }
         self.flush_setup_at(&at);
-        let Some(frame) = self.frames.last() else {
-            return ControlFlow::Continue(Skip(true));
-        };
-        if frame.moves == 0 {
-            let kind = DiagnosticKind::UnexpectedToken("variation before any move; skipped".into());
-            self.report(kind, &at);
-            return ControlFlow::Continue(Skip(true));
+        match self.lines.begin_variation() {
+            Ok(()) => {
+                if let Some(outline) = &mut self.outline {
+                    outline.variations += 1;
+                }
+                ControlFlow::Continue(Skip(false))
+            }
+            Err(no) => {
+                if let Some(kind) = no.diagnostic() {
+                    self.report(kind, &at);
+                }
+                ControlFlow::Continue(Skip(true))
+            }
         }
-        let start = *frame.before();
-        self.frames.push(Frame::new(start));
-        if let Some(outline) = &mut self.outline {
-            outline.variations += 1;
-        }
-        ControlFlow::Continue(Skip(false))
     }
 
     fn end_variation(&mut self, at: At<'_>) -> ControlFlow<()> {
@@ -497,11 +461,9 @@ impl Visitor for Validator {
             return self.stop_at(&at);
         }
         self.flush_setup_at(&at);
-        if self.frames.len() > 1 {
-            if let Some(frame) = self.frames.pop() {
-                if frame.moves == 0 {
-                    self.report(DiagnosticKind::EmptyVariation, &at);
-                }
+        if let Some(line) = self.lines.end_variation() {
+            if line.moves() == 0 {
+                self.report(DiagnosticKind::EmptyVariation, &at);
             }
         }
         ControlFlow::Continue(())
@@ -512,15 +474,13 @@ impl Visitor for Validator {
             return self.stop_at(&at);
         }
         self.flush_setup_at(&at);
-        let Some(frame) = self.frames.last_mut() else {
+        let Some(line) = self.lines.current_mut() else {
             return self.stop_at(&at);
         };
         let (text, _) = notation::decode(text);
-        match ChessRules.inline_setup(frame.position(), &text) {
+        match ChessRules.inline_setup(line.position(), &text) {
             Ok(setup) => {
-                let moves = frame.moves;
-                *frame = Frame::new(setup.position);
-                frame.moves = moves;
+                line.set_up(setup.position);
                 for message in setup.warnings {
                     self.report(DiagnosticKind::LenientSetup { message }, &at);
                 }
@@ -547,7 +507,7 @@ impl Visitor for Validator {
     }
 
     fn end_game(&mut self, raw: RawGame<'_>) -> ValidatedGame {
-        if let (Some(outline), Some(main)) = (&mut self.outline, self.frames.first()) {
+        if let (Some(outline), Some(main)) = (&mut self.outline, self.lines.main_line()) {
             outline.end = *main.position();
         }
         ValidatedGame {
@@ -559,8 +519,22 @@ impl Visitor for Validator {
     }
 }
 
-/// Checks chess games one by one from any [`io::Read`] with a [`Validator`]: the fast way
-/// to know whether games are valid, and what was forgiven in them.
+impl Validate for Validator {
+    type Rules = ChessRules;
+
+    fn with_rules(_rules: ChessRules, options: ReadOptions) -> Validator {
+        Validator::new(options)
+    }
+
+    fn take_orphans(&mut self) -> Vec<Diagnostic> {
+        Validator::take_orphans(self)
+    }
+}
+
+/// Checks chess games one by one from any [`io::Read`](std::io::Read) with a
+/// [`Validator`]: the fast way to know whether games are valid, and what was forgiven in
+/// them. The notation layer's [`ValidatingReader`](notation::ValidatingReader), for
+/// chess.
 ///
 /// ```
 /// use pgn::ValidatingReader;
@@ -571,60 +545,4 @@ impl Visitor for Validator {
 /// assert!(games.iter().all(|g| g.diagnostics.is_empty()));
 /// # Ok::<(), std::io::Error>(())
 /// ```
-pub struct ValidatingReader<R> {
-    reader: Reader<R>,
-    validator: Validator,
-}
-
-impl<R: Read> ValidatingReader<R> {
-    /// A lenient validating reader of `input`.
-    pub fn new(input: R) -> ValidatingReader<R> {
-        ValidatingReader::with_options(input, ReadOptions::default())
-    }
-
-    /// A validating reader of `input` with these options.
-    pub fn with_options(input: R, options: ReadOptions) -> ValidatingReader<R> {
-        ValidatingReader {
-            reader: Reader::new(input, ChessRules.dialect(), options),
-            validator: Validator::new(options),
-        }
-    }
-
-    /// A validating reader of the games of `reader`, a notation [`Reader`] made as
-    /// wanted (over bytes already in memory, read in place: [`Reader::from_vec`]), with
-    /// the reader's options. The reader's dialect should be PGN's.
-    pub fn from_reader(reader: Reader<R>) -> ValidatingReader<R> {
-        let options = reader.options();
-        ValidatingReader {
-            reader,
-            validator: Validator::new(options),
-        }
-    }
-
-    /// The notation reader, to take its buffer back ([`Reader::into_vec`]).
-    pub fn into_reader(self) -> Reader<R> {
-        self.reader
-    }
-
-    /// Checks the next game; `None` at the end of the input.
-    ///
-    /// # Errors
-    /// The input's I/O errors.
-    pub fn read_game(&mut self) -> io::Result<Option<ValidatedGame>> {
-        self.reader.read_game(&mut self.validator)
-    }
-
-    /// Diagnostics about text outside any game (after the last one, or an input without
-    /// games).
-    pub fn take_orphans(&mut self) -> Vec<Diagnostic> {
-        self.validator.take_orphans()
-    }
-}
-
-impl<R: Read> Iterator for ValidatingReader<R> {
-    type Item = io::Result<ValidatedGame>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        self.read_game().transpose()
-    }
-}
+pub type ValidatingReader<R> = notation::ValidatingReader<R, Validator>;
