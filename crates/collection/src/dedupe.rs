@@ -30,13 +30,11 @@ use std::path::PathBuf;
 
 use notation::{Diagnostic, GameReader, GameTree, KeepRaw, LineId, ReadOptions};
 
-use crate::fmt::Named;
-use crate::fmt::{Fate, as_written, fate_of_reading};
+use crate::fmt::{Fate, Named, as_written, fate_of_reading};
 use crate::job::{Ended, Job, Stopped, with_rules};
-use crate::mainline;
-use crate::pipeline;
 use crate::pipeline::{Input, Origin, Task};
 use crate::rules::FormatRules;
+use crate::{mainline, pipeline};
 
 /// What `dedupe` needs of a game's rules beyond [`FormatRules`]: a move's identity, and
 /// how a chunk's games are digested.

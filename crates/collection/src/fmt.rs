@@ -12,20 +12,19 @@
 //! ([`crate::large`]).
 
 use std::io::{self, Write};
+use std::path::Path;
 
 use notation::{
     Diagnostic, DiagnosticKind, GameReader, GameTree, KeepRaw, ReadGame, ReadOptions, Severity,
     WriteError, WriteOptions, export_len, write_game, write_game_to, write_text_to,
 };
 
-use crate::large::{IoText, LARGE_GAME_BYTES, is_large, read_tree, try_copy};
-use crate::pipeline::{Input, Origin, Task};
-use crate::rules::FormatRules;
-use std::path::Path;
-
 use crate::input::Format;
 use crate::job::{Ended, Job, Stopped, with_rules};
+use crate::large::{IoText, LARGE_GAME_BYTES, is_large, read_tree, try_copy};
 use crate::pipeline;
+use crate::pipeline::{Input, Origin, Task};
+use crate::rules::FormatRules;
 
 /// What became of a game.
 pub enum Fate {

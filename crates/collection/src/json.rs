@@ -17,7 +17,6 @@ use notation::{
     Diagnostic, Ended, GameBuilder, GameReader, GameResult, GameSink, GameTree, KeepRaw, LineId,
     Nag, NodeId, Place, ReadOptions, Reader, Severity,
 };
-
 use pgn::openings::{Classifier, Opening};
 
 use crate::escape::{Out, string, strings};

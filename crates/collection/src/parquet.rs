@@ -9,8 +9,10 @@
 //! flight and the row group being written, not by the input.
 
 use std::fmt::Write as _;
-use std::io::{self, Write};
+use std::fs::File;
+use std::io::{self, Read, Write};
 use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
 
 use columnar::{
     DiagnosticsBuilder, GameRecord, GamesBuilder, MoveRecord, ParquetWriter, PositionRecord,
@@ -21,17 +23,12 @@ use notation::{
     ReadGame, ReadOptions, Rules, Severity, Skip, Visitor, WriteOptions,
 };
 
-use crate::mainline;
-use crate::pipeline::{Input, OncePerInput, Origin, Task};
-use crate::rules::FormatRules;
-use std::fs::File;
-use std::io::Read;
-use std::path::{Path, PathBuf};
-
 use crate::input::Format;
 use crate::job::{Ended, Job, Stopped, with_rules};
-use crate::pipeline;
+use crate::pipeline::{Input, OncePerInput, Origin, Task};
 use crate::range::{self, ByteRange};
+use crate::rules::FormatRules;
+use crate::{mainline, pipeline};
 
 /// A batch is handed on once its rows hold about this many bytes of text (one worker
 /// reading a whole input alone would otherwise build it in one batch).
@@ -1022,7 +1019,7 @@ impl<'r> ChessRows<'r> {
                     (None, _) => None,
                 };
                 let variant =
-                    crate::rules::chess_variant(game.start.as_ref(), game.tags.get("Variant"));
+                    crate::rules::chess::variant(game.start.as_ref(), game.tags.get("Variant"));
                 self.task.finish_row(
                     &mut self.rows,
                     (&tags, &variant),

@@ -2,15 +2,14 @@
 //! counts; no move is read by any rules).
 
 use std::io;
+use std::io::Write;
 use std::ops::{AddAssign, ControlFlow};
 
 use notation::{At, Dialect, Nag, RawGame, RawValue, ReadOptions, Skip, Visitor};
 
-use crate::pipeline::{Input, Origin, Task};
-use std::io::Write;
-
 use crate::job::{Ended, Job, Stopped, with_rules};
 use crate::pipeline;
+use crate::pipeline::{Input, Origin, Task};
 
 /// Counts for `scan`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -21,24 +21,22 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use notation::{
-    Diagnostic, GameResult, GameTree, MoveContext, RawTags, ReadGame, Severity, TagLookup,
+    Diagnostic, GameResult, GameTree, MoveContext, RawTags, ReadGame, ReadOptions, Severity,
+    TagLookup,
 };
 use pgn::openings::Eco;
+
+use crate::fmt::{Emitter, Fate, FmtTask, Inspect, Item, Text};
+use crate::fold::{contains_folded, fold};
+use crate::input::Format;
+use crate::job::{Ended, Job, Stopped, with_rules};
+use crate::rules::FormatRules;
+use crate::{mainline, pipeline};
 
 pub use boards::{
     Boards, ChessMaterial, ChessPattern, DraughtsMaterial, DraughtsPattern, DraughtsReady, End,
 };
-
 mod boards;
-use crate::fmt::{self as fmt_job, FmtTask};
-use crate::fmt::{Emitter, Fate, Inspect, Item, Text};
-use crate::fold::{contains_folded, fold};
-use crate::input::Format;
-use crate::job::{Ended, Job, Stopped, with_rules};
-use crate::mainline;
-use crate::pipeline;
-use crate::rules::FormatRules;
-use notation::ReadOptions;
 
 /// An inclusive range of counts, either end open.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -909,7 +907,7 @@ pub fn run(
                 write,
                 inspect: selection,
             };
-            let mut emitter = fmt_job::Emitter::new(
+            let mut emitter = Emitter::new(
                 &mut *out,
                 rejects.as_mut().map(|r| &mut **r as &mut dyn Write),
                 rules,

@@ -2,16 +2,15 @@
 //! (`--game N`, `--ply K`), shown as a text diagram or drawn as an SVG picture.
 
 use std::fmt::Write as _;
+use std::path::PathBuf;
 
 use notation::{GameReader, GameTree as Tree, KeepRaw, LineId, ReadOptions, Rules};
 
+use crate::input::{self, Format, Source};
+use crate::job::with_rules;
 use crate::perft::{BoardGame, Start};
 use crate::rules::FormatRules;
 use crate::svg::{self, Draw};
-use std::path::PathBuf;
-
-use crate::input::{self, Format, Source};
-use crate::job::with_rules;
 
 /// How a position is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,8 +47,8 @@ pub fn fen_view(
 ) -> Result<(String, Vec<String>), String> {
     let (start, warnings) = Start::new(fen_game(fen, game), Some(fen))?;
     let shown = match (view, start) {
-        (View::Text, Start::Chess(pos)) => crate::rules::chess_diagram(&pos),
-        (View::Text, Start::Draughts(pos)) => crate::rules::draughts_diagram(&pos),
+        (View::Text, Start::Chess(pos)) => crate::rules::chess::diagram(&pos),
+        (View::Text, Start::Draughts(pos)) => crate::rules::draughts::diagram(&pos),
         (View::Svg(options), Start::Chess(pos)) => svg::chess(&pos, None, &[], &options),
         (View::Svg(options), Start::Draughts(pos)) => svg::draughts(&pos, None, &options),
     };

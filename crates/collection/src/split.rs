@@ -1,7 +1,7 @@
 //! `notate split`: the games of the inputs into files named after a key of each game.
 //!
 //! The games are written as `fmt` writes them (its [`FmtTask`] and
-//! [`Emitter`](crate::fmt::Emitter)), a game with an error as written, with a warning;
+//! [`Emitter`]), a game with an error as written, with a warning;
 //! [`KeyOf`] reads each game's key in the worker, and [`SplitFiles`], the emitter's
 //! output, sends each game to its key's file, in input order.
 //!
@@ -22,15 +22,13 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use notation::{ReadGame, Tags};
+use notation::{ReadGame, ReadOptions, Tags};
 
-use crate::fmt::Inspect;
-use crate::fmt::{self as fmt_job, FmtTask};
+use crate::fmt::{Emitter, FmtTask, Inspect};
 use crate::input::Format;
 use crate::job::{Ended, Job, Stopped, with_rules};
 use crate::pipeline;
 use crate::rules::FormatRules;
-use notation::ReadOptions;
 
 /// How many files are open at once: far below the usual limit of open files (1,024 on
 /// Linux), with room for the inputs and the rest.
@@ -404,7 +402,7 @@ pub fn run(
                 write,
                 inspect: KeyOf(by),
             };
-            let mut emitter = fmt_job::Emitter::new(&mut files, None, rules, read, write);
+            let mut emitter = Emitter::new(&mut files, None, rules, read, write);
             let result = pipeline::drive(&task, opened.reader, job.jobs, &mut |item, offset| {
                 let (key, item) = item.take_verdict();
                 emitter.out.route(ext, key);

@@ -5,7 +5,6 @@ use std::collections::{BTreeMap, HashMap};
 use std::io::{self, Write};
 
 use notation::{GameReader, KeepRaw, LineId, Player, ReadOptions, Severity};
-
 use pgn::openings::Eco;
 
 use crate::job::{Ended, Job, Stopped, with_rules};

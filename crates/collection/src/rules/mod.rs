@@ -16,12 +16,9 @@
 use notation::{GameTree, Rules, WriteOptions};
 use pgn::openings::{Classifier, Opening};
 
-mod chess;
-mod draughts;
+pub(crate) mod chess;
+pub(crate) mod draughts;
 mod raw;
-
-pub(crate) use chess::{diagram as chess_diagram, variant as chess_variant};
-pub(crate) use draughts::diagram as draughts_diagram;
 
 /// A format's rules, as every job uses them.
 pub trait FormatRules: Rules + Sync {
