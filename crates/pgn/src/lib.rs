@@ -127,6 +127,7 @@ mod rules;
 mod ruleset;
 pub mod san;
 mod square;
+mod start;
 pub mod svg;
 pub mod uci;
 mod validate;
@@ -155,7 +156,8 @@ pub use position::{CastlingError, IllegalMoveError, Position, PositionError};
 pub use role::{Piece, Role};
 pub use ruleset::Ruleset;
 pub use square::{File, ParseSquareError, Rank, Square};
-pub use variant::{StartError, Variant};
+pub use start::StartError;
+pub use variant::Variant;
 
 // The notation layer's types that a chess program meets, so that it depends on `pgn`
 // alone. (`notation::Setup` is not among them: [`fen::Setup`] is this crate's FEN set-up.)

@@ -160,33 +160,6 @@ impl Position {
         pos
     }
 
-    /// The position games of `ruleset` start from ([`Ruleset::start_fen`]).
-    ///
-    /// ```
-    /// use pgn::{Position, Ruleset};
-    /// assert_eq!(Position::start(Ruleset::Chess), Position::new());
-    /// assert_eq!(Position::start(Ruleset::ThreeCheck).to_fen(),
-    ///            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 +0+0");
-    /// ```
-    pub fn start(ruleset: Ruleset) -> Position {
-        if ruleset == Ruleset::Chess {
-            return Position::new();
-        }
-        // Read from FEN once: every game of a file starts here.
-        static STARTS: std::sync::OnceLock<[Position; 8]> = std::sync::OnceLock::new();
-        let starts = STARTS.get_or_init(|| {
-            Ruleset::ALL.map(|ruleset| {
-                Setup::from_fen(ruleset.start_fen())
-                    .ok()
-                    .and_then(|setup| {
-                        Position::from_setup_in(ruleset, &setup, CastlingMode::Standard).ok()
-                    })
-                    .unwrap_or_default()
-            })
-        });
-        starts[ruleset as usize]
-    }
-
     /// Builds a position from a setup, checking that it is legal.
     ///
     /// With [`CastlingMode::Standard`], castling rights need the king on the e-file and the
