@@ -126,6 +126,7 @@ mod role;
 mod rules;
 mod ruleset;
 pub mod san;
+mod setup;
 mod square;
 mod start;
 pub mod svg;

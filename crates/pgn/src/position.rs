@@ -1,10 +1,8 @@
 //! [`Position`]: a chess position with everything the rules need, and playing moves in it.
 
-use std::fmt;
-
 use crate::attacks;
-use crate::fen::{CastlingToken, Setup};
 use crate::movegen;
+use crate::setup::{CastlingToken, Setup};
 use crate::variants;
 use crate::zobrist;
 use crate::{
@@ -55,12 +53,6 @@ impl Default for Position {
     /// The standard start position.
     fn default() -> Position {
         Position::new()
-    }
-}
-
-impl fmt::Debug for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Position({})", self.to_fen())
     }
 }
 
