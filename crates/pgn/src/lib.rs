@@ -114,6 +114,7 @@ mod color;
 pub mod commands;
 pub mod fen;
 mod games;
+mod legal;
 mod movegen;
 mod moves;
 pub mod openings;
