@@ -5,6 +5,7 @@
 //! `variants`. The choice is made once per entry point, here, above both: standard chess's
 //! speed does not depend on the variants, and neither of them needs to know the other.
 
+mod end;
 mod setup;
 
 use crate::movegen;

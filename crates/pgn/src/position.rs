@@ -374,6 +374,32 @@ impl Position {
         self.board.king_of(color)
     }
 
+    /// The number of pieces of `role` and `color`.
+    pub fn count(&self, color: Color, role: Role) -> u32 {
+        self.board().by_piece(role.of(color)).count()
+    }
+
+    /// The standard chess rule of [`Position::has_insufficient_material`].
+    pub(crate) fn standard_insufficient_material(&self, color: Color) -> bool {
+        let board = self.board();
+        let ours = board.by_color(color);
+        if (ours & (board.pawns() | board.rooks() | board.queens())).any() {
+            return false;
+        }
+        if (ours & board.knights()).any() {
+            // A lone knight mates only if the other side has pieces to block its king.
+            let theirs = board.by_color(!color);
+            return ours.count() <= 2 && (theirs - board.kings() - board.queens()).is_empty();
+        }
+        if (ours & board.bishops()).any() {
+            let bishops = board.bishops();
+            let one_colour = (bishops & Bitboard::DARK_SQUARES).is_empty()
+                || (bishops & Bitboard::LIGHT_SQUARES).is_empty();
+            return one_colour && board.pawns().is_empty() && board.knights().is_empty();
+        }
+        true
+    }
+
     /// Plays a move on the board, the castling rights, the counters and the hash, as
     /// standard chess plays it; returns the square a pawn's double step passed over, for
     /// [`Position::keep_legal_ep_square`]. A drop puts the piece (the pocket is the

@@ -12,7 +12,7 @@
 //!
 //! A position whose game the variant has ended ([`is_variant_end`]) has no legal moves.
 
-mod end;
+pub(crate) mod end;
 mod pseudo;
 
 use crate::attacks::{between, king_attacks};
@@ -22,8 +22,6 @@ use crate::{
     Bitboard, Board, Color, Move, MoveList, Pocket, Position, PositionError, Rank, Role, Ruleset,
     Square,
 };
-
-pub(crate) use end::{has_insufficient_material, variant_outcome};
 
 /// The four centre squares of king of the hill.
 pub(crate) const HILL: Bitboard = Bitboard(0x0000_0018_1800_0000);
