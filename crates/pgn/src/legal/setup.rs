@@ -291,3 +291,19 @@ fn resolve_castling(
     }
     Ok(castles)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::Position;
+
+    #[test]
+    fn a_moot_en_passant_square_leaves_no_trace() {
+        // The pawn on d4 that could take on e3 is pinned: the square is dropped, and the
+        // position is the one written without it, hash and all.
+        let with = Position::from_fen("8/8/8/8/k2pP2R/8/8/4K3 b - e3 0 1").expect("pinned ep");
+        let without = Position::from_fen("8/8/8/8/k2pP2R/8/8/4K3 b - - 0 1").expect("no ep");
+        assert_eq!(with.ep_square(), None);
+        assert_eq!(with.zobrist_hash(), without.zobrist_hash());
+        assert_eq!(with, without);
+    }
+}
