@@ -1,15 +1,14 @@
-//! [`Position`]: a chess position with everything the rules need, and playing moves in it.
-
-use std::fmt;
+//! [`Position`]: a chess position with everything the rules need, and the part of playing a
+//! move that every ruleset shares (the board, castling rights, counters and hash). What the
+//! ruleset decides (checks, legal moves, legal set-ups) stands above the move generators, in
+//! `legal`; this module needs none of it.
 
 use crate::attacks;
-use crate::fen::{CastlingToken, Setup};
-use crate::movegen;
-use crate::variants;
+use crate::setup::{CastlingToken, Setup};
 use crate::zobrist;
 use crate::{
     Bitboard, Board, ByColor, Castles, CastlingMode, CastlingRights, CastlingSide, Color, Move,
-    MoveList, Pocket, Rank, Role, Ruleset, Square,
+    Pocket, Role, Ruleset, Square,
 };
 
 /// A legal chess position: the board, the side to move, castling rights, the en-passant
@@ -55,12 +54,6 @@ impl Default for Position {
     /// The standard start position.
     fn default() -> Position {
         Position::new()
-    }
-}
-
-impl fmt::Debug for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Position({})", self.to_fen())
     }
 }
 
@@ -160,121 +153,20 @@ impl Position {
         pos
     }
 
-    /// The position games of `ruleset` start from ([`Ruleset::start_fen`]).
-    ///
-    /// ```
-    /// use pgn::{Position, Ruleset};
-    /// assert_eq!(Position::start(Ruleset::Chess), Position::new());
-    /// assert_eq!(Position::start(Ruleset::ThreeCheck).to_fen(),
-    ///            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 +0+0");
-    /// ```
-    pub fn start(ruleset: Ruleset) -> Position {
-        if ruleset == Ruleset::Chess {
-            return Position::new();
-        }
-        // Read from FEN once: every game of a file starts here.
-        static STARTS: std::sync::OnceLock<[Position; 8]> = std::sync::OnceLock::new();
-        let starts = STARTS.get_or_init(|| {
-            Ruleset::ALL.map(|ruleset| {
-                Setup::from_fen(ruleset.start_fen())
-                    .ok()
-                    .and_then(|setup| {
-                        Position::from_setup_in(ruleset, &setup, CastlingMode::Standard).ok()
-                    })
-                    .unwrap_or_default()
-            })
-        });
-        starts[ruleset as usize]
-    }
-
-    /// Builds a position from a setup, checking that it is legal.
-    ///
-    /// With [`CastlingMode::Standard`], castling rights need the king on the e-file and the
-    /// rooks in the corners; with [`CastlingMode::Chess960`] any king between rooks on the
-    /// first rank will do. [`Position::from_setup_auto`] picks the mode itself.
-    ///
-    /// # Errors
-    /// [`PositionError`] with the first reason the setup is impossible.
-    pub fn from_setup(setup: &Setup, mode: CastlingMode) -> Result<Position, PositionError> {
-        Position::from_setup_in(setup.implied_ruleset(), setup, mode)
-    }
-
-    /// Builds a position of `ruleset` from a setup, checking that it is legal by that
-    /// ruleset's rules (horde's white has no king and may have pawns on its first rank,
-    /// antichess has any number of kings and no castling, racing kings has no check, …).
-    /// Pockets are kept in crazyhouse and check counters in three-check; elsewhere they are
-    /// ignored.
-    ///
-    /// ```
-    /// use pgn::{CastlingMode, Position, Ruleset};
-    /// use pgn::fen::Setup;
-    /// let setup = Setup::from_fen("rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1")?;
-    /// assert!(Position::from_setup(&setup, CastlingMode::Standard).is_err()); // no white king
-    /// let horde = Position::from_setup_in(Ruleset::Horde, &setup, CastlingMode::Standard)?;
-    /// assert_eq!(horde.ruleset(), Ruleset::Horde);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    ///
-    /// # Errors
-    /// [`PositionError`] with the first reason the setup is impossible.
-    pub fn from_setup_in(
+    /// A position of `ruleset` from a set-up's fields, with the castling rights and the
+    /// en-passant square as the caller has resolved them, and its hash. Nothing is checked:
+    /// [`Position::from_setup_in`] checks first. Pockets and promoted pieces are kept in
+    /// crazyhouse and check counters in three-check; elsewhere they are ignored.
+    pub(crate) fn from_setup_unchecked(
         ruleset: Ruleset,
         setup: &Setup,
-        mode: CastlingMode,
-    ) -> Result<Position, PositionError> {
+        castles: Castles,
+        ep_square: Option<Square>,
+    ) -> Position {
         let board = setup.board;
-        variants::check_kings(ruleset, &board)?;
-        if matches!(
-            ruleset,
-            Ruleset::Chess
-                | Ruleset::Atomic
-                | Ruleset::KingOfTheHill
-                | Ruleset::ThreeCheck
-                | Ruleset::RacingKings
-        ) {
-            check_material(&board)?;
-        }
-        let backrank_pawns = match ruleset {
-            // Horde's white pawns may stand on white's first rank.
-            Ruleset::Horde => {
-                (board.pawns() & Bitboard::rank(Rank::Eighth))
-                    | (board.by_piece(Role::Pawn.of(Color::Black)) & Bitboard::rank(Rank::First))
-            }
-            _ => board.pawns() & Bitboard::BACKRANKS,
-        };
-        if let Some(sq) = backrank_pawns.first() {
-            return Err(PositionError::PawnOnBackrank(sq));
-        }
-
-        if !ruleset.castles() {
-            if let Some(&token) = setup.castling.first() {
-                return Err(PositionError::InvalidCastling {
-                    token: token.char(),
-                    reason: CastlingError::NoCastling,
-                });
-            }
-        }
-        let castles = resolve_castling(&board, &setup.castling, mode)?;
-
-        let turn = setup.turn;
-        let mut ep_square = None;
-        if let Some(ep) = setup.ep_square {
-            let valid =
-                ep.rank() == Rank::Sixth.relative_to(turn) && !board.occupied().contains(ep) && {
-                    let behind = Square::from_coords(ep.file(), Rank::Seventh.relative_to(turn));
-                    let pushed = Square::from_coords(ep.file(), Rank::Fifth.relative_to(turn));
-                    !board.occupied().contains(behind)
-                        && board.by_piece(Role::Pawn.of(!turn)).contains(pushed)
-                };
-            if !valid {
-                return Err(PositionError::InvalidEnPassant(ep));
-            }
-            ep_square = Some(ep);
-        }
-
         let mut pos = Position {
             board,
-            turn,
+            turn: setup.turn,
             castles,
             ep_square,
             halfmoves: setup.halfmoves,
@@ -302,108 +194,15 @@ impl Position {
             }
             _ => {}
         }
-
-        if ruleset == Ruleset::Chess {
-            let occ = board.occupied();
-            if let Some(their_king) = board.king_of(!turn) {
-                if board.attackers_to(their_king, turn, occ).any() {
-                    return Err(PositionError::OppositeCheck(!turn));
-                }
-            }
-            let checkers = pos.checkers();
-            let n = checkers.count();
-            let sliders = board.bishops() | board.rooks() | board.queens();
-            if n > 2 || (n == 2 && (checkers & sliders).is_empty()) {
-                return Err(PositionError::ImpossibleCheck(turn, n));
-            }
-        } else {
-            variants::check_checks(&pos)?;
-        }
-
-        if pos.ep_square.is_some() && !pos.has_legal_en_passant() {
-            pos.ep_square = None;
-        }
         pos.hash = pos.compute_hash();
-        Ok(pos)
+        pos
     }
 
-    /// Like [`Position::from_setup`], choosing [`CastlingMode::Standard`] unless the castling
-    /// rights only make sense in Chess960.
-    ///
-    /// # Errors
-    /// [`PositionError`] with the first reason the setup is impossible.
-    pub fn from_setup_auto(setup: &Setup) -> Result<Position, PositionError> {
-        Position::from_setup_auto_in(setup.implied_ruleset(), setup)
-    }
-
-    /// [`Position::from_setup_in`], choosing the castling mode as
-    /// [`Position::from_setup_auto`] does.
-    ///
-    /// # Errors
-    /// [`PositionError`] with the first reason the setup is impossible.
-    pub fn from_setup_auto_in(ruleset: Ruleset, setup: &Setup) -> Result<Position, PositionError> {
-        match Position::from_setup_in(ruleset, setup, CastlingMode::Standard) {
-            Err(PositionError::InvalidCastling {
-                reason: CastlingError::NotStandard,
-                ..
-            }) => Position::from_setup_in(ruleset, setup, CastlingMode::Chess960),
-            other => other,
-        }
-    }
-
-    /// Like [`Position::from_setup`], but castling rights whose king or rook is not in place
-    /// and an impossible en-passant square are dropped instead of failing; the reasons for
-    /// what was dropped come back with the position, for warnings. `mode` `None` picks the
-    /// castling mode as [`Position::from_setup_auto`] does.
-    ///
-    /// ```
-    /// use pgn::{Position, PositionError};
-    /// use pgn::fen::Setup;
-    /// let setup = Setup::from_fen("4k3/8/8/8/8/8/8/4K2R w KQ e6 0 1")?;
-    /// let (pos, dropped) = Position::from_setup_repairing(&setup, None)?;
-    /// assert_eq!(pos.to_fen(), "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
-    /// assert_eq!(dropped.len(), 2);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    ///
-    /// # Errors
-    /// [`PositionError`] for the problems that cannot be repaired (kings, pawns, material,
-    /// checks).
-    pub fn from_setup_repairing(
-        setup: &Setup,
-        mode: Option<CastlingMode>,
-    ) -> Result<(Position, Vec<PositionError>), PositionError> {
-        Position::from_setup_repairing_in(setup.implied_ruleset(), setup, mode)
-    }
-
-    /// [`Position::from_setup_repairing`] by the rules of `ruleset`.
-    ///
-    /// # Errors
-    /// As [`Position::from_setup_repairing`].
-    pub fn from_setup_repairing_in(
-        ruleset: Ruleset,
-        setup: &Setup,
-        mode: Option<CastlingMode>,
-    ) -> Result<(Position, Vec<PositionError>), PositionError> {
-        let mut setup = setup.clone();
-        let mut dropped = Vec::new();
-        loop {
-            let result = match mode {
-                Some(mode) => Position::from_setup_in(ruleset, &setup, mode),
-                None => Position::from_setup_auto_in(ruleset, &setup),
-            };
-            match result {
-                Ok(pos) => return Ok((pos, dropped)),
-                Err(e @ PositionError::InvalidCastling { token, .. }) => {
-                    setup.castling.retain(|t| t.char() != token);
-                    dropped.push(e);
-                }
-                Err(e @ PositionError::InvalidEnPassant(_)) if setup.ep_square.is_some() => {
-                    setup.ep_square = None;
-                    dropped.push(e);
-                }
-                Err(e) => return Err(e),
-            }
+    /// Drops the en-passant square (one no pawn can legally take on), keeping the hash in
+    /// step.
+    pub(crate) fn clear_ep_square(&mut self) {
+        if let Some(ep) = self.ep_square.take() {
+            self.hash ^= zobrist::ep(ep.file());
         }
     }
 
@@ -575,120 +374,30 @@ impl Position {
         self.board.king_of(color)
     }
 
-    /// The pieces giving check to the side to move.
-    #[inline]
-    pub fn checkers(&self) -> Bitboard {
-        if self.ruleset != Ruleset::Chess {
-            return variants::checkers(self);
-        }
-        match self.board.king_of(self.turn) {
-            Some(king) => self
-                .board
-                .attackers_to(king, !self.turn, self.board.occupied()),
-            None => Bitboard::EMPTY,
-        }
+    /// The number of pieces of `role` and `color`.
+    pub fn count(&self, color: Color, role: Role) -> u32 {
+        self.board().by_piece(role.of(color)).count()
     }
 
-    /// `true` if the side to move is in check.
-    #[inline]
-    pub fn is_check(&self) -> bool {
-        if self.ruleset != Ruleset::Chess {
-            return variants::is_check(self);
+    /// The standard chess rule of [`Position::has_insufficient_material`].
+    pub(crate) fn standard_insufficient_material(&self, color: Color) -> bool {
+        let board = self.board();
+        let ours = board.by_color(color);
+        if (ours & (board.pawns() | board.rooks() | board.queens())).any() {
+            return false;
         }
-        self.checkers().any()
-    }
-
-    /// All legal moves.
-    #[inline]
-    pub fn legal_moves(&self) -> MoveList {
-        let mut list = MoveList::new();
-        if self.ruleset != Ruleset::Chess {
-            variants::legal_moves(self, &mut list);
-        } else {
-            movegen::legal_moves(self, &mut list);
+        if (ours & board.knights()).any() {
+            // A lone knight mates only if the other side has pieces to block its king.
+            let theirs = board.by_color(!color);
+            return ours.count() <= 2 && (theirs - board.kings() - board.queens()).is_empty();
         }
-        list
-    }
-
-    /// The number of legal moves, counted without listing them.
-    pub fn count_legal_moves(&self) -> usize {
-        if self.ruleset != Ruleset::Chess {
-            let mut list = MoveList::new();
-            variants::legal_moves(self, &mut list);
-            return list.len();
+        if (ours & board.bishops()).any() {
+            let bishops = board.bishops();
+            let one_colour = (bishops & Bitboard::DARK_SQUARES).is_empty()
+                || (bishops & Bitboard::LIGHT_SQUARES).is_empty();
+            return one_colour && board.pawns().is_empty() && board.knights().is_empty();
         }
-        movegen::count_legal_moves(self)
-    }
-
-    /// `true` if the side to move has a legal move.
-    pub fn has_legal_moves(&self) -> bool {
-        if self.ruleset != Ruleset::Chess {
-            return variants::has_legal_moves(self);
-        }
-        movegen::has_legal_moves(self)
-    }
-
-    /// `true` if some pawn can legally take en passant on the en-passant square.
-    // Out of line: asked only after a double step beside a pawn, and kept out of
-    // `play_mut`, which inlines `keep_legal_ep_square`.
-    #[inline(never)]
-    fn has_legal_en_passant(&self) -> bool {
-        if self.ruleset != Ruleset::Chess {
-            return variants::has_legal_en_passant(self);
-        }
-        movegen::has_legal_en_passant(self)
-    }
-
-    /// `true` if `m` is legal in this position.
-    pub fn is_legal(&self, m: &Move) -> bool {
-        match m {
-            Move::Null => false,
-            _ => self.legal_moves().contains(m),
-        }
-    }
-
-    /// `true` if the game is over by a rule of the variant (a king exploded, on the hill or
-    /// at the finish, a third check, horde's white gone), whatever the legal moves; always
-    /// `false` in standard chess and crazyhouse.
-    pub fn is_variant_end(&self) -> bool {
-        self.ruleset != Ruleset::Chess && variants::is_variant_end(self)
-    }
-
-    /// Plays a legal move and returns the new position.
-    ///
-    /// `m` must come from this position (from [`Position::legal_moves`], SAN or UCI read in
-    /// it). Playing anything else does not panic, but gives a meaningless position; use
-    /// [`Position::try_play`] for moves of unknown origin. [`Move::Null`] passes the turn.
-    #[inline]
-    #[must_use]
-    pub fn play(&self, m: &Move) -> Position {
-        let mut pos = *self;
-        pos.play_mut(m);
-        pos
-    }
-
-    /// Plays `m` after checking that it is legal.
-    ///
-    /// # Errors
-    /// [`IllegalMoveError`] if `m` is not a legal move here.
-    pub fn try_play(&self, m: &Move) -> Result<Position, IllegalMoveError> {
-        if self.is_legal(m) {
-            Ok(self.play(m))
-        } else {
-            Err(IllegalMoveError { mv: *m })
-        }
-    }
-
-    /// Plays a legal move in place; see [`Position::play`].
-    #[inline]
-    pub fn play_mut(&mut self, m: &Move) {
-        if self.ruleset != Ruleset::Chess {
-            return variants::play_mut(self, m);
-        }
-        let double_step = self.play_board_mut(m);
-        if let Some(ep) = double_step {
-            self.keep_legal_ep_square(ep);
-        }
+        true
     }
 
     /// Plays a move on the board, the castling rights, the counters and the hash, as
@@ -789,13 +498,19 @@ impl Position {
 
     /// Sets the en-passant square `ep` that the last move's double step passed over, if a
     /// pawn can really take en passant (legal, not just pseudo-legal), so that FEN and the
-    /// hash do not depend on moot squares.
+    /// hash do not depend on moot squares. Whether a capture is legal is the ruleset's
+    /// question, asked above the position: `can_take` answers it for the position with `ep`
+    /// set.
     #[inline]
-    pub(crate) fn keep_legal_ep_square(&mut self, ep: Square) {
+    pub(crate) fn keep_legal_ep_square(
+        &mut self,
+        ep: Square,
+        can_take: impl FnOnce(&Position) -> bool,
+    ) {
         let them = self.turn;
         if (attacks::pawn_attacks(!them, ep) & self.board.by_piece(Role::Pawn.of(them))).any() {
             self.ep_square = Some(ep);
-            if self.has_legal_en_passant() {
+            if can_take(self) {
                 self.hash ^= zobrist::ep(ep.file());
             } else {
                 self.ep_square = None;
@@ -851,33 +566,6 @@ impl Position {
     }
 }
 
-/// The piece counts a game from the standard start can reach: at most 16 pieces and 8 pawns
-/// a side, and no more promoted pieces than missing pawns.
-fn check_material(board: &Board) -> Result<(), PositionError> {
-    for color in Color::ALL {
-        let ours = board.by_color(color);
-        let pieces = ours.count();
-        if pieces > 16 {
-            return Err(PositionError::TooManyPieces(color, pieces));
-        }
-        let pawns = (board.pawns() & ours).count();
-        if pawns > 8 {
-            return Err(PositionError::TooManyPawns(color, pawns));
-        }
-        let extra = |bb: Bitboard, normal: u32| bb.count().saturating_sub(normal);
-        let bishops = board.bishops() & ours;
-        let promoted = extra(board.queens() & ours, 1)
-            + extra(board.rooks() & ours, 2)
-            + extra(board.knights() & ours, 2)
-            + extra(bishops & Bitboard::LIGHT_SQUARES, 1)
-            + extra(bishops & Bitboard::DARK_SQUARES, 1);
-        if pawns + promoted > 8 {
-            return Err(PositionError::ImpossibleMaterial(color));
-        }
-    }
-    Ok(())
-}
-
 fn castling_char(color: Color, side: CastlingSide) -> char {
     let c = match side {
         CastlingSide::KingSide => 'K',
@@ -887,70 +575,6 @@ fn castling_char(color: Color, side: CastlingSide) -> char {
         Color::White => c,
         Color::Black => c.to_ascii_lowercase(),
     }
-}
-
-/// Turns the castling field's tokens into rook squares.
-fn resolve_castling(
-    board: &Board,
-    tokens: &[CastlingToken],
-    mode: CastlingMode,
-) -> Result<Castles, PositionError> {
-    let mut castles = Castles::empty(mode);
-    for &token in tokens {
-        let color = token.color();
-        let err = |reason| PositionError::InvalidCastling {
-            token: token.char(),
-            reason,
-        };
-        let backrank = Bitboard::backrank(color);
-        let king = match board.king_of(color) {
-            Some(k) if backrank.contains(k) => k,
-            _ => return Err(err(CastlingError::KingNotOnBackrank)),
-        };
-        let rooks = board.by_piece(Role::Rook.of(color)) & backrank;
-        let (side, rook) = match token {
-            CastlingToken::KingSide(_) => {
-                let right = rooks & Bitboard(!0u64 << king.index());
-                match right.last() {
-                    Some(r) if r != king => (CastlingSide::KingSide, r),
-                    _ => return Err(err(CastlingError::NoRook)),
-                }
-            }
-            CastlingToken::QueenSide(_) => {
-                let left = rooks & Bitboard((1u64 << king.index()) - 1);
-                match left.first() {
-                    Some(r) => (CastlingSide::QueenSide, r),
-                    None => return Err(err(CastlingError::NoRook)),
-                }
-            }
-            CastlingToken::File(_, file) => {
-                let sq = Square::from_coords(file, Rank::First.relative_to(color));
-                if sq == king {
-                    return Err(err(CastlingError::RookOnKingFile));
-                }
-                if !rooks.contains(sq) {
-                    return Err(err(CastlingError::NoRookOnFile));
-                }
-                (CastlingSide::from_squares(king, sq), sq)
-            }
-        };
-        if let Some(existing) = castles.rook(color, side) {
-            if existing != rook {
-                return Err(err(CastlingError::Conflict));
-            }
-        }
-        if mode == CastlingMode::Standard {
-            let corner = match side {
-                CastlingSide::KingSide => crate::File::H,
-                CastlingSide::QueenSide => crate::File::A,
-            };
-            if king.file() != crate::File::E || rook.file() != corner {
-                return Err(err(CastlingError::NotStandard));
-            }
-        }
-        castles.set(color, side, king, rook);
-    }
-    Ok(castles)
 }
 
 /// A move that is not legal in the position it was played in.

@@ -67,15 +67,6 @@ impl Ruleset {
         }
     }
 
-    /// The ruleset a name stands for, ignoring case, spaces, `-` and `_` (`crazyhouse`,
-    /// `King of the Hill`, `3check`, `giveaway`, …); `None` for Chess960 and unknown names.
-    pub fn from_name(name: &str) -> Option<Ruleset> {
-        match crate::Variant::from_tag(name) {
-            crate::Variant::Chess960 => None,
-            variant => variant.ruleset(),
-        }
-    }
-
     /// The FEN of the position games of this ruleset start from.
     pub const fn start_fen(self) -> &'static str {
         match self {

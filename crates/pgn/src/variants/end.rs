@@ -1,7 +1,8 @@
 //! How variant games end: the variants' own wins and draws, and insufficient material by
-//! each variant's way of winning.
+//! each variant's way of winning. It asks the variants' rules (the parent module) about
+//! moves and checks, and so stands above them; the parent does not use it.
 
-use super::{HILL, is_variant_end};
+use super::{HILL, has_legal_moves, is_check, is_variant_end};
 use crate::outcome::VariantEnd;
 use crate::{Bitboard, Color, Outcome, Position, Rank, Role, Ruleset};
 
@@ -70,11 +71,11 @@ pub(crate) fn variant_outcome(pos: &Position) -> Option<Outcome> {
             Ruleset::Chess | Ruleset::Crazyhouse => return None,
         });
     }
-    if !pos.has_legal_moves() {
+    if !has_legal_moves(pos) {
         if pos.ruleset() == Ruleset::Antichess {
             return Some(won(pos.turn(), VariantEnd::NoMoveLeft));
         }
-        return Some(if pos.is_check() {
+        return Some(if is_check(pos) {
             Outcome::Checkmate {
                 winner: !pos.turn(),
             }

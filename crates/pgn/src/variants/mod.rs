@@ -1,8 +1,8 @@
 //! The rules of the variants: what each [`Ruleset`] but standard chess changes.
 //!
-//! Standard chess never comes here: [`Position`] looks at the ruleset once per entry point
-//! and takes its own path for it (the move generator, `movegen`, which knows no variant),
-//! so its speed does not depend on the variants.
+//! Standard chess never comes here: [`Position`]'s rules (`legal`, above this module) look
+//! at the ruleset once per entry point and take its own path for it (the move generator,
+//! `movegen`, which knows no variant), so its speed does not depend on the variants.
 //! For the others:
 //! - crazyhouse, king of the hill, three-check and racing kings move pieces as chess does,
 //!   so their board moves come from the standard generator; crazyhouse adds drops, racing
@@ -12,7 +12,7 @@
 //!
 //! A position whose game the variant has ended ([`is_variant_end`]) has no legal moves.
 
-mod end;
+pub(crate) mod end;
 mod pseudo;
 
 use crate::attacks::{between, king_attacks};
@@ -22,8 +22,6 @@ use crate::{
     Bitboard, Board, Color, Move, MoveList, Pocket, Position, PositionError, Rank, Role, Ruleset,
     Square,
 };
-
-pub(crate) use end::{has_insufficient_material, variant_outcome};
 
 /// The four centre squares of king of the hill.
 pub(crate) const HILL: Bitboard = Bitboard(0x0000_0018_1800_0000);
@@ -80,7 +78,7 @@ pub(crate) fn check_checks(pos: &Position) -> Result<(), PositionError> {
         }
         return Ok(());
     }
-    let checkers = pos.checkers();
+    let checkers = checkers(pos);
     let n = checkers.count();
     if pos.ruleset() != Ruleset::Atomic {
         let sliders = board.bishops() | board.rooks() | board.queens();
@@ -455,7 +453,7 @@ pub(crate) fn play_mut(pos: &mut Position, m: &Move) {
     let double_step = apply(pos, m);
     debug_assert_eq!(pos.zobrist_hash(), pos.compute_hash(), "{m}");
     if let Some(ep) = double_step {
-        pos.keep_legal_ep_square(ep);
+        pos.keep_legal_ep_square(ep, has_legal_en_passant);
     }
 }
 
@@ -544,7 +542,7 @@ fn apply(pos: &mut Position, m: &Move) -> Option<Square> {
         }
         Ruleset::ThreeCheck => {
             let double_step = pos.play_board_mut(m);
-            if pos.is_check() {
+            if is_check(pos) {
                 let (_, _, _, checks, _) = pos.variant_parts_mut();
                 let left = checks.get_mut(us);
                 let before = *left;
