@@ -71,3 +71,6 @@ pub mod arbitrary;
 pub mod arbitrary_chess;
 pub mod arbitrary_draughts;
 pub mod chess_gen;
+
+#[cfg(doctest)]
+mod readmes;

@@ -70,10 +70,10 @@ pub fn set_opening_tags<G: FormatRules>(
 /// Whether a tag's value says what the moves give: ECO codes compare as codes (`b90` is
 /// `B90`), names exactly.
 fn agrees(name: &str, kept: &str, value: &str) -> bool {
-    if name == "ECO" {
-        if let (Ok(kept), Ok(value)) = (kept.trim().parse::<Eco>(), value.parse::<Eco>()) {
-            return kept == value;
-        }
+    if name == "ECO"
+        && let (Ok(kept), Ok(value)) = (kept.trim().parse::<Eco>(), value.parse::<Eco>())
+    {
+        return kept == value;
     }
     kept == value
 }

@@ -313,10 +313,10 @@ pub fn predict(board: &Board, layout: &Layout, before: &[&str]) -> Vec<String> {
         if let Some(n) = counter(&fields[3]) {
             fields[3] = (n + 1).to_string();
         }
-        if before.first() == Some(&"b") {
-            if let Some(n) = counter(&fields[4]) {
-                fields[4] = (n + 1).to_string();
-            }
+        if before.first() == Some(&"b")
+            && let Some(n) = counter(&fields[4])
+        {
+            fields[4] = (n + 1).to_string();
         }
     }
     fields
@@ -612,10 +612,10 @@ fn lines<G: Snapshots>(
                 script_string(&rules.move_text(&frame.before, &node.mv), out);
                 let mut after = frame.before.clone();
                 rules.play(&mut after, &node.mv);
-                if let Some(text) = &node.setup {
-                    if let Ok(setup) = rules.inline_setup(&after, text) {
-                        after = setup.position;
-                    }
+                if let Some(text) = &node.setup
+                    && let Ok(setup) = rules.inline_setup(&after, text)
+                {
+                    after = setup.position;
                 }
                 let mut diff = String::new();
                 let mut shown = frame.shown.clone();

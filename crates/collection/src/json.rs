@@ -312,10 +312,10 @@ fn lines<G: JsonMoves, W: Out>(
         let moves = &game.line(frame.line).moves;
         let Some(&id) = moves.get(frame.next) else {
             out.put_char(']');
-            if let Some(done) = stack.pop() {
-                if done.line == LineId::MAIN {
-                    end = Some(done.before);
-                }
+            if let Some(done) = stack.pop()
+                && done.line == LineId::MAIN
+            {
+                end = Some(done.before);
             }
             continue;
         };
@@ -375,10 +375,10 @@ fn lines<G: JsonMoves, W: Out>(
                     }
                     out.put_char('}');
                     rules.play(&mut frame.before, &node.mv);
-                    if let Some(text) = &node.setup {
-                        if let Ok(setup) = rules.inline_setup(&frame.before, text) {
-                            frame.before = setup.position;
-                        }
+                    if let Some(text) = &node.setup
+                        && let Ok(setup) = rules.inline_setup(&frame.before, text)
+                    {
+                        frame.before = setup.position;
                     }
                     frame.variation = None;
                     frame.next += 1;

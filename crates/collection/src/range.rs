@@ -169,10 +169,10 @@ impl FromStr for ByteRange {
             "" => None,
             end => Some(parse_offset(end, "end")?),
         };
-        if let Some(end) = end {
-            if start > end {
-                return Err(ParseRangeError::Backwards { start, end });
-            }
+        if let Some(end) = end
+            && start > end
+        {
+            return Err(ParseRangeError::Backwards { start, end });
         }
         Ok(ByteRange { start, end })
     }
@@ -227,13 +227,13 @@ pub fn open_range<R: Read + Seek + Send + 'static>(
     mut input: R,
     range: ByteRange,
 ) -> io::Result<(u64, Box<dyn Read + Send>)> {
-    if let Some(end) = range.end {
-        if range.start > end {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!("the range {range} starts after it ends"),
-            ));
-        }
+    if let Some(end) = range.end
+        && range.start > end
+    {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("the range {range} starts after it ends"),
+        ));
     }
     input.seek(SeekFrom::Start(0))?;
     let mut magic = Vec::with_capacity(4);

@@ -286,14 +286,14 @@ impl SplitFiles {
         let position = match self.open.iter().position(|open| open.file == file) {
             Some(position) => position,
             None => {
-                if self.open.len() >= MAX_OPEN {
-                    if let Some(oldest) = (0..self.open.len()).min_by_key(|&i| self.open[i].used) {
-                        let mut closed = self.open.swap_remove(oldest);
-                        closed
-                            .writer
-                            .flush()
-                            .map_err(|e| in_file(&self.files[closed.file].path, e))?;
-                    }
+                if self.open.len() >= MAX_OPEN
+                    && let Some(oldest) = (0..self.open.len()).min_by_key(|&i| self.open[i].used)
+                {
+                    let mut closed = self.open.swap_remove(oldest);
+                    closed
+                        .writer
+                        .flush()
+                        .map_err(|e| in_file(&self.files[closed.file].path, e))?;
                 }
                 let written = &mut self.files[file];
                 let opened = if written.created {

@@ -105,10 +105,10 @@ fn check_line(file: &str, game: u64, d: &Value) -> String {
 /// The clock a move's comments give, in seconds, as the table should hold it.
 fn clock_of(comments: &Value) -> Value {
     for c in comments.as_array().into_iter().flatten() {
-        if let Some(args) = pgn::commands::args_of(c.as_str().unwrap_or_default(), "clk") {
-            if let Ok(t) = args.parse::<pgn::commands::ClockTime>() {
-                return Value::from(t.millis() as f64 / 1000.0);
-            }
+        if let Some(args) = pgn::commands::args_of(c.as_str().unwrap_or_default(), "clk")
+            && let Ok(t) = args.parse::<pgn::commands::ClockTime>()
+        {
+            return Value::from(t.millis() as f64 / 1000.0);
         }
     }
     Value::Null

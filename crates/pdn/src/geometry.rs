@@ -354,7 +354,7 @@ impl Geometry {
         let (w, h) = (usize::from(width), usize::from(height));
         let bits_needed = match kind {
             BoardKind::Diagonal => {
-                if width % 2 != 0 {
+                if !width.is_multiple_of(2) {
                     return Err(GeometryError::OddWidth(width));
                 }
                 // The move generator's ghost-square layout: (h-1)(w+1)/2 + w/2 bits.
@@ -379,7 +379,8 @@ impl Geometry {
     ) -> Geometry {
         let (w, h) = (usize::from(width), usize::from(height));
         let invert = invert && kind == BoardKind::Diagonal;
-        let playable = |x: usize, y: usize| kind == BoardKind::Full || ((x + y) % 2 == 0) != invert;
+        let playable =
+            |x: usize, y: usize| kind == BoardKind::Full || (x + y).is_multiple_of(2) != invert;
 
         let mut coords = Vec::new();
         let mut by_xy = vec![NONE; w * h];

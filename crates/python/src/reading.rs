@@ -173,10 +173,10 @@ fn start(opened: Opened, game_type: Option<pdn::GameType>, options: ReadOptions)
                 }
             },
         );
-        if let Err(e) = result {
-            if e.kind() != io::ErrorKind::BrokenPipe {
-                let _ = to.send(Sent::Failed(e));
-            }
+        if let Err(e) = result
+            && e.kind() != io::ErrorKind::BrokenPipe
+        {
+            let _ = to.send(Sent::Failed(e));
         }
     });
     from

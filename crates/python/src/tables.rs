@@ -247,10 +247,10 @@ fn to_arrow_reader(
                     .map_err(|_| io::Error::from(io::ErrorKind::BrokenPipe))
             },
         };
-        if let Err(e) = request.run(positions, &mut sent) {
-            if e.kind() != io::ErrorKind::BrokenPipe {
-                let _ = errors.send(Err(ArrowError::IoError(e.to_string(), e)));
-            }
+        if let Err(e) = request.run(positions, &mut sent)
+            && e.kind() != io::ErrorKind::BrokenPipe
+        {
+            let _ = errors.send(Err(ArrowError::IoError(e.to_string(), e)));
         }
     });
     let reader: Box<dyn RecordBatchReader + Send> = Box::new(Received {
