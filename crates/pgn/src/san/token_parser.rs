@@ -518,3 +518,63 @@ fn promotion_role(b: u8) -> Option<(Role, bool)> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{MAX, Spelling};
+    use crate::Forgiven;
+    use crate::san::SanError;
+
+    fn read(token: impl AsRef<[u8]>) -> Result<(String, Forgiven), SanError> {
+        let (spelling, forgiven) = Spelling::read(token.as_ref())?;
+        let ascii = String::from_utf8(spelling.bytes().to_vec()).expect("ASCII");
+        Ok((ascii, forgiven))
+    }
+
+    fn reason(result: Result<(String, Forgiven), SanError>) -> &'static str {
+        match result {
+            Err(SanError::Unreadable { reason, .. }) => reason,
+            other => panic!("read: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn spelling_is_rewritten_as_ascii() {
+        let read = |token| read(token).expect("readable");
+        assert_eq!(read("Nf3"), ("Nf3".into(), Forgiven::empty()));
+        assert_eq!(read("♘f3"), ("Nf3".into(), Forgiven::FIGURINE));
+        assert_eq!(read("♚e7"), ("Ke7".into(), Forgiven::FIGURINE));
+        assert_eq!(read("O‑O"), ("O-O".into(), Forgiven::UNICODE_DASH));
+        let both = Forgiven::FIGURINE | Forgiven::UNICODE_DASH;
+        assert_eq!(read("♗b1−h7"), ("Bb1-h7".into(), both));
+    }
+
+    #[test]
+    fn en_passant_mark_is_taken_out_and_the_signs_kept() {
+        let read = |token| read(token).expect("readable");
+        let mark = Forgiven::EN_PASSANT_MARK;
+        assert_eq!(read("exd6e.p."), ("exd6".into(), mark));
+        assert_eq!(read("exd6 ep+"), ("exd6+".into(), mark));
+        assert_eq!(read("exd6e.p.#"), ("exd6#".into(), mark));
+        let dash = mark | Forgiven::UNICODE_DASH;
+        assert_eq!(read("e5–d6e.p."), ("e5-d6".into(), dash));
+        // Written after the sign, it is taken out too.
+        assert_eq!(read("exd6+e.p."), ("exd6+".into(), mark));
+    }
+
+    #[test]
+    fn a_refused_spelling_is_refused_for_its_first_fault() {
+        let too_long = "too long for a move";
+        let unexpected = "unexpected character (not ASCII, a chess figurine or a dash)";
+        let long = "a".repeat(MAX + 1);
+        assert_eq!(reason(read(&long)), too_long);
+        assert_eq!(read(&long[1..]).map(|(s, _)| s.len()), Ok(MAX));
+        assert_eq!(reason(read("♘".repeat(MAX + 1))), too_long);
+        assert_eq!(reason(read("Nf3é")), unexpected);
+        // A figurine cut short is no character that reads.
+        assert_eq!(reason(read(b"\xe2\x99f3")), unexpected);
+        // Which fault comes first decides.
+        assert_eq!(reason(read("♘".repeat(MAX + 1) + "é")), too_long);
+        assert_eq!(reason(read("é".to_owned() + &long)), unexpected);
+    }
+}
