@@ -28,15 +28,17 @@
 //! legal and a bishop capture only otherwise.
 
 // The files: `writing` (the SAN types, written canonically), `forgiven` and `error` (what
-// reading reports), `token` (a token's shape), `resolve` (a token matched with standard
-// chess's legal moves) and `variants` (with a variant's), `quick` (the fast path for
-// canonical tokens), `position` (`Position`'s SAN methods, which try the fast path first).
+// reading reports), `token` (a token's shape) and `token_parser` (reading it), `resolve` (a
+// token matched with standard chess's legal moves) and `variants` (with a variant's), `quick`
+// (the fast path for canonical tokens), `position` (`Position`'s SAN methods, which try the
+// fast path first).
 mod error;
 pub(crate) mod forgiven;
 mod position;
 mod quick;
 mod resolve;
 mod token;
+mod token_parser;
 mod variants;
 mod writing;
 
