@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
+mod python;
 mod same_output;
 
 /// A chore: its name, what it does, and how.
@@ -17,8 +18,13 @@ struct Task {
 const TASKS: &[Task] = &[
     Task {
         name: "test",
-        about: "every test: cargo test, then the Python package built into target/python-venv and its pytest suite",
+        about: "every test: cargo test, then the Python package's release wheel installed into a fresh target/python-venv and its pytest suite",
         run: test,
+    },
+    Task {
+        name: "test-python",
+        about: "the Python half of test alone: the release wheel in a fresh target/python-venv, its pytest suite and the browser test",
+        run: python::test,
     },
     Task {
         name: "snapshots",
@@ -241,61 +247,13 @@ fn fen_tags(game: &[u8]) -> impl Iterator<Item = &[u8]> {
     })
 }
 
-/// The Python packages the pytest suite needs, installed into the project's own virtual
-/// environment: the build tool, the test runner, pyarrow for the tables, python-chess for
-/// the interoperability test, pyspark and pandas (which its `mapInArrow` needs), with the
-/// machine's Java, for the Spark test, selenium for `notate html`'s browser test (Chromium
-/// through chromedriver).
-const PYTHON_PACKAGES: &[&str] = &[
-    "maturin>=1.5,<2",
-    "pytest",
-    "pyarrow",
-    "chess",
-    "pyspark",
-    "pandas>=2.2,<3",
-    "selenium",
-];
-
-/// The whole suite: the workspace's Rust tests, then the Python package (`crates/python`)
-/// built with maturin into `target/python-venv` (made on first use) and its pytest suite.
+/// The whole suite: the workspace's Rust tests, then the Python package as users install it
+/// (a release wheel in a fresh virtual environment, [`python::test`]) and its pytest suite.
 fn test(root: &Path) -> Result<(), String> {
     run(Command::new(cargo())
         .current_dir(root)
         .args(["test", "--workspace"]))?;
-    let venv = root.join("target").join("python-venv");
-    let python = venv.join("bin").join("python");
-    if !python.exists() {
-        let system = std::env::var("PYTHON").unwrap_or_else(|_| "python3".to_owned());
-        run(Command::new(system).arg("-m").arg("venv").arg(&venv))?;
-    }
-    run(Command::new(&python)
-        .args([
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--disable-pip-version-check",
-        ])
-        .args(PYTHON_PACKAGES))?;
-    run(Command::new(venv.join("bin").join("maturin"))
-        .current_dir(root.join("crates").join("python"))
-        .args(["develop", "--quiet"])
-        .env("VIRTUAL_ENV", &venv)
-        .env("CARGO", cargo()))?;
-    run(Command::new(&python).current_dir(root).args([
-        "-m",
-        "pytest",
-        "-q",
-        "crates/python/tests",
-    ]))?;
-    // notate html in headless Chromium (skipped, loudly, where there is none).
-    run(Command::new(&python).current_dir(root).args([
-        "-m",
-        "pytest",
-        "-q",
-        "-rs",
-        "crates/notate/tests/browser",
-    ]))
+    python::test(root)
 }
 
 fn ci(root: &Path) -> Result<(), String> {

@@ -10,6 +10,9 @@ decompressed), ``bytes``, or a binary file object.
 >>> game = next(notate.read(b'[White "A"]\\n[Black "B"]\\n\\n1. e4 e5 2. Nf3 *\\n'))
 >>> [m.uci for m in game.moves]
 ['e2e4', 'e7e5', 'g1f3']
+
+The submodule :mod:`notate.spark` (Spark reads past one machine) is loaded on first use,
+``notate.spark``, and imports neither pyarrow nor pyspark before then.
 """
 
 from ._notate import (
@@ -31,6 +34,16 @@ from ._notate import (
 from ._interop import to_python_chess
 
 Game.to_python_chess = to_python_chess
+
+
+def __getattr__(name):
+    # `notate.spark` needs pyarrow (and pyspark once used): it is imported on first use, so
+    # that `import notate` stays light and `notate.spark.read(…)` works without its own import.
+    if name == "spark":
+        import importlib
+
+        return importlib.import_module(".spark", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "Diagnostic",

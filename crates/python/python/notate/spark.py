@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 from typing import Iterable, Iterator, Optional, Union
 
 import pyarrow as pa
@@ -134,11 +135,19 @@ def read(
     (``mapInArrow``); a compressed file is one task. A range does not know how many games
     come before it, so ``numbered`` numbers each file's games by their offsets (a sort per
     file); with ``numbered=False`` the ``game`` column of a ranged read is null.
+
+    Spark's Python workers must import notate. Unless the user has chosen their interpreter
+    (``PYSPARK_PYTHON``, the ``spark.pyspark.python`` setting, or ``SparkContext.pythonExec``
+    set to another program than Spark's default ``python3``), the workers of this read run
+    the driver's own interpreter, ``sys.executable``: Spark would otherwise start the first
+    ``python3`` on ``PATH``, which lacks notate when the driver runs from a virtualenv that
+    is not first on ``PATH``.
     """
     from pyspark.sql import Window
     from pyspark.sql import functions as F
     from pyspark.sql.pandas.types import from_arrow_schema
 
+    _workers_run_this_python(spark)
     tasks = plan(paths, split_bytes)
     target = schema(positions)
     task_schema = "path string, start long, end long"
@@ -167,3 +176,19 @@ def read(
             frame = frame.withColumn("game", F.row_number().over(games).cast("long"))
         frame = frame.select(*target.names)
     return frame
+
+
+def _workers_run_this_python(spark) -> None:
+    """Spark's Python workers run the driver's interpreter, unless the user chose one."""
+    try:
+        context = spark.sparkContext
+    except Exception:
+        # Spark Connect has no SparkContext here: its workers are the server's to choose.
+        return
+    chosen = (
+        os.environ.get("PYSPARK_PYTHON")
+        or context.getConf().get("spark.pyspark.python")
+        or getattr(context, "pythonExec", "python3") != "python3"
+    )
+    if not chosen:
+        context.pythonExec = sys.executable
