@@ -138,10 +138,11 @@ def read(
 
     Spark's Python workers must import notate. Unless the user has chosen their interpreter
     (``PYSPARK_PYTHON``, the ``spark.pyspark.python`` setting, or ``SparkContext.pythonExec``
-    set to another program than Spark's default ``python3``), the workers of this read run
-    the driver's own interpreter, ``sys.executable``: Spark would otherwise start the first
-    ``python3`` on ``PATH``, which lacks notate when the driver runs from a virtualenv that
-    is not first on ``PATH``.
+    set to another program than Spark's default ``python3``), ``read`` sets the context's
+    ``pythonExec`` to the driver's own interpreter, ``sys.executable``, for this read and the
+    session's later Python work: Spark would otherwise start the first ``python3`` on
+    ``PATH``, which lacks notate when the driver runs from a virtualenv that is not first on
+    ``PATH``.
     """
     from pyspark.sql import Window
     from pyspark.sql import functions as F
