@@ -237,10 +237,7 @@ pub fn run(
         games as f64 / seconds.max(1e-9)
     );
     if let Err(e) = line {
-        if e.kind() == io::ErrorKind::BrokenPipe {
-            return Err(Stopped::Closed);
-        }
-        job.failed = true;
+        job.write_failed(&e)?;
     }
     job.flush(out)?;
     Ok(job.ended(errors > 0))

@@ -23,15 +23,15 @@
 //! A game that cannot be read is not compared: it is written, with a warning.
 
 use std::collections::{HashMap, HashSet};
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
-use std::path::PathBuf;
 
 use notation::{Diagnostic, GameReader, GameTree, KeepRaw, LineId, ReadOptions};
 
 use crate::fmt::{Fate, Named, as_written, fate_of_reading};
 use crate::job::{Ended, Job, Stopped, with_rules};
+use crate::output::TempFile;
 use crate::pipeline::{Input, Origin, Task};
 use crate::rules::FormatRules;
 use crate::{mainline, pipeline};
@@ -497,9 +497,10 @@ impl Kept {
 const SPOOL_COMPARED: u8 = 1;
 const SPOOL_UNREAD: u8 = 0;
 
-/// The spool of `--keep richest`: a file in the temporary directory, removed when done.
+/// The spool of `--keep richest`: a file in the temporary directory, removed when done
+/// (or when the program abandons its temporary files on a signal: [`TempFile`]).
 struct Spool {
-    path: PathBuf,
+    file: TempFile,
     writer: BufWriter<File>,
     len: u64,
     kept: HashMap<TableKey, Kept, Digests>,
@@ -507,34 +508,21 @@ struct Spool {
 
 impl Spool {
     fn create() -> io::Result<Spool> {
-        let dir = std::env::temp_dir();
-        for attempt in 0u32..100 {
-            let path = dir.join(format!(
-                "notate-dedupe-{}-{attempt}.spool",
-                std::process::id()
-            ));
-            match OpenOptions::new()
-                .read(true)
-                .write(true)
-                .create_new(true)
-                .open(&path)
-            {
-                Ok(file) => {
-                    return Ok(Spool {
-                        path,
-                        writer: BufWriter::with_capacity(1 << 18, file),
-                        len: 0,
-                        kept: HashMap::default(),
-                    });
-                }
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
-                Err(e) => return Err(spool_error(&path, e)),
-            }
-        }
-        Err(io::Error::other(format!(
-            "cannot create a spool file in {}",
-            dir.display()
-        )))
+        let (file, handle) = TempFile::scratch("notate-dedupe-", ".spool").map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!(
+                    "cannot create a spool file in {}: {e}",
+                    std::env::temp_dir().display()
+                ),
+            )
+        })?;
+        Ok(Spool {
+            file,
+            writer: BufWriter::with_capacity(1 << 18, handle),
+            len: 0,
+            kept: HashMap::default(),
+        })
     }
 
     fn push(&mut self, key: Key, text: &[u8]) -> io::Result<()> {
@@ -565,12 +553,6 @@ impl Spool {
                 .or_insert(richer);
         }
         Ok(())
-    }
-}
-
-impl Drop for Spool {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.path);
     }
 }
 
@@ -716,7 +698,7 @@ impl<'o> Emitter<'o> {
             return Ok(());
         };
         spool.writer.flush()?;
-        let path = spool.path.clone();
+        let path = spool.file.path().to_owned();
         let mut records = BufReader::with_capacity(
             1 << 18,
             File::open(&path).map_err(|e| spool_error(&path, e))?,
@@ -794,11 +776,7 @@ pub fn run(
         })
     })?;
     if let Err(e) = emitter.finish() {
-        if e.kind() == io::ErrorKind::BrokenPipe {
-            return Err(Stopped::Closed);
-        }
-        job.report.error(&format!("writing the output: {e}"));
-        job.failed = true;
+        job.write_failed(&e)?;
     }
     let (games, dropped, unreadable, lost) = (
         emitter.games,

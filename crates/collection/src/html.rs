@@ -978,7 +978,7 @@ pub fn run(job: &mut Job<'_>, options: ReadOptions, out: &mut dyn Write) -> Resu
     let mut emitter = match Emitter::start(&mut *out, &title) {
         Ok(emitter) => emitter,
         Err(e) => {
-            job.report.error(&format!("writing the output: {e}"));
+            job.write_failed(&e)?;
             return Err(Stopped::Failed);
         }
     };
@@ -993,8 +993,7 @@ pub fn run(job: &mut Job<'_>, options: ReadOptions, out: &mut dyn Write) -> Resu
     })?;
     let errors = emitter.errors;
     if let Err(e) = emitter.finish() {
-        job.report.error(&format!("writing the output: {e}"));
-        job.failed = true;
+        job.write_failed(&e)?;
     }
     job.flush(out)?;
     Ok(job.ended(errors > 0))

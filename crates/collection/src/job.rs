@@ -8,6 +8,7 @@
 use std::io;
 
 use crate::input::{self, Format, Opened, Source};
+use crate::output::OutputError;
 
 /// Where a job says what it is doing.
 ///
@@ -49,7 +50,8 @@ impl Report for Silent {
 /// Why a job stopped before its end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stopped {
-    /// A failure already reported: a usage error, an output that cannot be made.
+    /// A failure already reported: a usage error, an output that cannot be made or
+    /// written.
     Failed,
     /// Whoever reads the output went away (`notate json big.pgn | head`): the job stops
     /// quietly.
@@ -98,7 +100,8 @@ impl<'r> Job<'r> {
     /// read is reported and the job goes on with the next; a closed output stops it.
     ///
     /// # Errors
-    /// [`Stopped::Closed`] when `read` meets a closed output.
+    /// [`Stopped::Closed`] when `read` meets a closed output; [`Stopped::Failed`] when it
+    /// meets an output file that cannot be written ([`OutputError`], reported).
     pub fn each(
         &mut self,
         mut read: impl FnMut(&Source, Opened, &Job<'r>) -> io::Result<()>,
@@ -124,6 +127,15 @@ impl<'r> Job<'r> {
                     self.report.end_inputs();
                     return Err(Stopped::Closed);
                 }
+                // An output that cannot be written fails the job, whatever inputs are left.
+                Err(e) if OutputError::carried_by(&e).is_some() => {
+                    self.report.end_inputs();
+                    self.failed = true;
+                    if let Some(output) = OutputError::carried_by(&e) {
+                        self.report.error(&output.to_string());
+                    }
+                    return Err(Stopped::Failed);
+                }
                 Err(e) => {
                     self.report.error(&format!("{}: {e}", source.name));
                     self.failed = true;
@@ -135,17 +147,35 @@ impl<'r> Job<'r> {
         Ok(())
     }
 
-    /// Flushes an output: a closed output stops the job, another failure is reported.
+    /// Flushes an output: a closed output stops the job, an output file that cannot be
+    /// written fails it, another failure is reported ([`Job::write_failed`]).
     ///
     /// # Errors
-    /// [`Stopped::Closed`] when whoever reads the output went away.
+    /// [`Stopped::Closed`] when whoever reads the output went away; [`Stopped::Failed`]
+    /// when an output file cannot be written (reported).
     pub fn flush(&mut self, out: &mut dyn io::Write) -> Result<(), Stopped> {
-        match out.flush() {
-            Ok(()) => Ok(()),
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(Stopped::Closed),
-            Err(e) => {
+        out.flush().or_else(|e| self.write_failed(&e))
+    }
+
+    /// Takes in an output's write error: a closed output stops the job, an output file
+    /// that cannot be written ([`OutputError`]) fails it, another failure is reported and
+    /// the job goes on, failed.
+    ///
+    /// # Errors
+    /// [`Stopped::Closed`] when whoever reads the output went away; [`Stopped::Failed`]
+    /// when an output file cannot be written (reported).
+    pub fn write_failed(&mut self, e: &io::Error) -> Result<(), Stopped> {
+        self.failed = true;
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            return Err(Stopped::Closed);
+        }
+        match OutputError::carried_by(e) {
+            Some(output) => {
+                self.report.error(&output.to_string());
+                Err(Stopped::Failed)
+            }
+            None => {
                 self.report.error(&format!("writing the output: {e}"));
-                self.failed = true;
                 Ok(())
             }
         }

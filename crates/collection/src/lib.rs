@@ -57,6 +57,7 @@ pub mod job;
 pub mod json;
 pub mod large;
 pub mod mainline;
+pub mod output;
 pub mod parquet;
 pub mod perft;
 pub mod pipeline;

@@ -25,6 +25,7 @@ use notation::{
 
 use crate::input::Format;
 use crate::job::{Ended, Job, Stopped, with_rules};
+use crate::output::{self, AtomicFile, OutputError};
 use crate::pipeline::{Input, OncePerInput, Origin, Task};
 use crate::range::{self, ByteRange};
 use crate::rules::FormatRules;
@@ -1408,22 +1409,37 @@ pub struct ParquetFiles<W: Write + Send, P: Write + Send> {
 
 impl<W: Write + Send, P: Write + Send> Tables for ParquetFiles<W, P> {
     fn games(&mut self, batch: &RecordBatch) -> io::Result<()> {
-        self.games.write(batch).map_err(io::Error::other)
+        self.games.write(batch).map_err(table_error)
     }
 
     fn positions(&mut self, batch: &RecordBatch) -> io::Result<()> {
         match &mut self.positions {
-            Some(writer) => writer.write(batch).map_err(io::Error::other),
+            Some(writer) => writer.write(batch).map_err(table_error),
             None => Ok(()),
         }
+    }
+}
+
+/// A table's write error as an I/O error: one carrying the [`OutputError`] of an output
+/// file that failed, when that is the cause, so that the job reports the file and stops.
+fn table_error(e: columnar::Error) -> io::Error {
+    match OutputError::find_in(&e) {
+        Some(output) => output.again().into_io(),
+        None => io::Error::other(e),
     }
 }
 
 impl<W: Write + Send, P: Write + Send> ParquetFiles<W, P> {
     /// Writes the last row groups and the files' footers.
     pub fn close(self) -> Result<(), columnar::Error> {
-        self.games.close()?;
-        self.positions.map_or(Ok(()), ParquetWriter::close)
+        self.finish().map(drop)
+    }
+
+    /// Writes the last row groups and the files' footers, and gives back the outputs.
+    pub fn finish(self) -> Result<(W, Option<P>), columnar::Error> {
+        let games = self.games.into_inner()?;
+        let positions = self.positions.map(ParquetWriter::into_inner).transpose()?;
+        Ok((games, positions))
     }
 }
 
@@ -1541,22 +1557,19 @@ pub fn open_ranged(
     })
 }
 
-/// The Parquet files a job writes to, on disk.
-pub type Files = ParquetFiles<io::BufWriter<File>, io::BufWriter<File>>;
+/// The Parquet files a job writes to, on disk, each put in place whole when the job
+/// ends well ([`AtomicFile`]).
+pub type Files = ParquetFiles<io::BufWriter<AtomicFile>, io::BufWriter<AtomicFile>>;
 
 /// Creates the games table's file at `games`, and the positions table's at `positions`
-/// when given.
+/// when given: temporary files beside them until [`run`] puts them in place.
 ///
 /// # Errors
 /// A message naming the file that cannot be made.
 pub fn create_files(games: &Path, positions: Option<&Path>) -> Result<Files, String> {
     let create = |path: &Path, schema| {
-        File::create(path)
-            .map_err(|e| e.to_string())
-            .and_then(|file| {
-                ParquetWriter::new(io::BufWriter::with_capacity(1 << 20, file), schema)
-                    .map_err(|e| e.to_string())
-            })
+        let file = AtomicFile::create(path).map_err(|e| e.to_string())?;
+        ParquetWriter::new(io::BufWriter::with_capacity(1 << 20, file), schema)
             .map_err(|e| format!("{}: {e}", path.display()))
     };
     Ok(ParquetFiles {
@@ -1568,9 +1581,24 @@ pub fn create_files(games: &Path, positions: Option<&Path>) -> Result<Files, Str
     })
 }
 
+/// Closes the files and puts them in place together ([`output::commit_files`]).
+fn put_in_place(files: Files) -> Result<(), Box<dyn std::error::Error>> {
+    let (games, positions) = files.finish()?;
+    let mut done = vec![games.into_inner().map_err(io::IntoInnerError::into_error)?];
+    if let Some(positions) = positions {
+        done.push(
+            positions
+                .into_inner()
+                .map_err(io::IntoInnerError::into_error)?,
+        );
+    }
+    Ok(output::commit_files(done)?)
+}
+
 /// `notate parquet`: writes every game of the job's inputs (or of `ranged`, one file's
-/// byte range, instead) as rows of `files`, closes them, and says how many games were
-/// written to `output` as a warning. The job's games have errors when one has an error
+/// byte range, instead) as rows of `files`, closes them and puts them in place, and says
+/// how many games were written to `output` as a warning; when an input could not be read,
+/// the files are removed instead. The job's games have errors when one has an error
 /// diagnostic.
 ///
 /// # Errors
@@ -1622,8 +1650,12 @@ pub fn run(
             reader,
         }) => {
             if let Err(e) = write(&name, format, Placing::From(start), reader, job) {
-                job.report.error(&format!("{name}: {e}"));
                 job.failed = true;
+                if let Some(output) = OutputError::carried_by(&e) {
+                    job.report.error(&output.to_string());
+                    return Err(Stopped::Failed);
+                }
+                job.report.error(&format!("{name}: {e}"));
             }
         }
         None => job.each(|source, opened, job| {
@@ -1636,8 +1668,19 @@ pub fn run(
             )
         })?,
     }
-    if let Err(e) = files.close() {
-        job.report.error(&format!("{}: {e}", output.display()));
+    if job.failed {
+        // The files are removed as they are dropped.
+        job.report.error(&format!(
+            "{}: not written, as the run failed",
+            output.display()
+        ));
+        return Ok(job.ended(errors > 0));
+    }
+    if let Err(e) = put_in_place(files) {
+        job.report.error(&match OutputError::find_in(&*e) {
+            Some(output) => output.to_string(),
+            None => format!("{}: {e}", output.display()),
+        });
         return Err(Stopped::Failed);
     }
     job.report.warning(&format!(

@@ -115,8 +115,8 @@ pub fn run(job: &mut Job<'_>, out: &mut dyn Write) -> Result<Ended, Stopped> {
         counts.games, counts.tags, counts.moves, counts.nags, counts.comments, counts.variations
     )
     .and_then(|()| out.flush());
-    if line.is_err() {
-        return Err(Stopped::Closed);
+    if let Err(e) = line {
+        job.write_failed(&e)?;
     }
     Ok(job.ended(false))
 }

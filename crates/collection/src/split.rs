@@ -16,6 +16,17 @@
 //! input's to `.pdn` files, never mixed. A file is created afresh (emptied) the first
 //! time the run writes to it, then appended to; at most [`MAX_OPEN`] files are open at
 //! once, the least recently used closed (and reopened to append) past that.
+//!
+//! The files appear together or not at all. Each is written to a temporary file beside
+//! it ([`Staged`]), and all are renamed into place at the end of a run that read every
+//! input ([`output::commit_all`]): no file is known to be whole before then, since the
+//! next game may have any file's key, so a run stopped early could not say which files
+//! were finished; and a set of files that all come from one complete run is what a later
+//! step can trust. Until then the folder's earlier files are left as they were; a run
+//! that fails, or is stopped by a signal its program handles ([`output::abandon`]),
+//! removes its temporary files. The renames are not one atomic step: a process killed
+//! outright (`SIGKILL`) while renaming leaves some files renamed, and no temporary file
+//! of the others is renamed afterwards.
 
 use std::collections::{HashMap, HashSet};
 use std::fs::{File, OpenOptions};
@@ -27,6 +38,7 @@ use notation::{ReadGame, ReadOptions, Tags};
 use crate::fmt::{Emitter, FmtTask, Inspect};
 use crate::input::Format;
 use crate::job::{Ended, Job, Stopped, with_rules};
+use crate::output::{self, OutputError, Staged};
 use crate::pipeline;
 use crate::rules::FormatRules;
 
@@ -166,8 +178,9 @@ struct Written {
     path: PathBuf,
     /// Games written to it.
     games: u64,
-    /// Whether it was created (emptied) in this run: it is appended to after that.
-    created: bool,
+    /// Its temporary file, once made (the first time it is written to): it is appended
+    /// to after that, and renamed over `path` at the end.
+    staged: Option<Staged>,
 }
 
 /// An open file.
@@ -235,7 +248,7 @@ impl SplitFiles {
                 self.files.push(Written {
                     path: self.dir.join(name),
                     games: 0,
-                    created: false,
+                    staged: None,
                 });
                 let file = self.files.len() - 1;
                 self.by_key.insert((ext, key), file);
@@ -274,9 +287,9 @@ impl SplitFiles {
         }
     }
 
-    /// The writer of the chosen file, opened (created the first time, else appended
-    /// to), the least recently used closed when too many are open.
-    fn writer(&mut self) -> io::Result<&mut BufWriter<File>> {
+    /// The chosen file's place in `open`, opened (its temporary file created the first
+    /// time, else appended to), the least recently used closed when too many are open.
+    fn writer(&mut self) -> io::Result<usize> {
         let Some(file) = self.current else {
             return Err(io::Error::other(
                 "a game was written before its file was chosen",
@@ -293,16 +306,21 @@ impl SplitFiles {
                     closed
                         .writer
                         .flush()
-                        .map_err(|e| in_file(&self.files[closed.file].path, e))?;
+                        .map_err(|e| write_error(&self.files[closed.file].path, e))?;
                 }
                 let written = &mut self.files[file];
-                let opened = if written.created {
-                    OpenOptions::new().append(true).open(&written.path)
-                } else {
-                    File::create(&written.path)
+                let handle = match &written.staged {
+                    Some(staged) => OpenOptions::new()
+                        .append(true)
+                        .open(staged.temp_path())
+                        .map_err(|e| write_error(&written.path, e))?,
+                    None => {
+                        let (staged, handle) =
+                            Staged::beside(&written.path).map_err(OutputError::into_io)?;
+                        written.staged = Some(staged);
+                        handle
+                    }
                 };
-                let handle = opened.map_err(|e| in_file(&written.path, e))?;
-                written.created = true;
                 self.open.push(Open {
                     file,
                     writer: BufWriter::with_capacity(1 << 16, handle),
@@ -311,44 +329,65 @@ impl SplitFiles {
                 self.open.len() - 1
             }
         };
-        let open = &mut self.open[position];
-        open.used = self.clock;
-        Ok(&mut open.writer)
+        self.open[position].used = self.clock;
+        Ok(position)
     }
 
-    /// Flushes and closes every file; gives each file written with its games, in the
-    /// order first written.
-    pub fn finish(mut self) -> io::Result<Vec<(PathBuf, u64)>> {
+    /// Flushes and closes every file, and renames them all into place together; gives
+    /// each file written with its games, in the order first written. Dropped instead,
+    /// the files are removed and the folder left as it was.
+    ///
+    /// # Errors
+    /// A file that cannot be written or renamed: the files not in place are removed.
+    pub fn finish(mut self) -> Result<Vec<(PathBuf, u64)>, OutputError> {
         for mut open in self.open.drain(..) {
             let path = &self.files[open.file].path;
-            open.writer.flush().map_err(|e| in_file(path, e))?;
+            open.writer.flush().map_err(|source| OutputError::Write {
+                path: path.clone(),
+                source,
+            })?;
         }
-        Ok(self
-            .files
-            .into_iter()
-            .filter(|file| file.created)
-            .map(|file| (file.path, file.games))
-            .collect())
+        let mut report = Vec::new();
+        let mut staged = Vec::new();
+        for file in self.files {
+            if let Some(done) = file.staged {
+                staged.push(done);
+                report.push((file.path, file.games));
+            }
+        }
+        output::commit_all(staged)?;
+        Ok(report)
     }
 }
 
-/// An I/O error of a file, naming it.
-fn in_file(path: &Path, e: io::Error) -> io::Error {
-    io::Error::new(e.kind(), format!("{}: {e}", path.display()))
+/// A write error of a file, naming it.
+fn write_error(path: &Path, source: io::Error) -> io::Error {
+    OutputError::Write {
+        path: path.to_owned(),
+        source,
+    }
+    .into_io()
 }
 
 impl Write for SplitFiles {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.writer()?.write(buf)
+        let position = self.writer()?;
+        let open = &mut self.open[position];
+        let path = &self.files[open.file].path;
+        open.writer.write(buf).map_err(|e| write_error(path, e))
     }
 
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        self.writer()?.write_all(buf)
+        let position = self.writer()?;
+        let open = &mut self.open[position];
+        let path = &self.files[open.file].path;
+        open.writer.write_all(buf).map_err(|e| write_error(path, e))
     }
 
     fn flush(&mut self) -> io::Result<()> {
         for open in &mut self.open {
-            open.writer.flush()?;
+            let path = &self.files[open.file].path;
+            open.writer.flush().map_err(|e| write_error(path, e))?;
         }
         Ok(())
     }
@@ -373,19 +412,22 @@ pub fn prepare_out_dir(out_dir: &Path) -> Result<(), String> {
 }
 
 /// `notate split`: writes the games of the job's inputs into files of `out_dir` named
-/// after each game's key (`by`), in input order, and then each file written with its
-/// number of games and a summary line to `out`. A game that cannot be read goes to its
+/// after each game's key (`by`), in input order, renames them into place together when
+/// every input was read (else removes them: see the module's documentation), and then
+/// writes each file with its number of games and a summary line to `out`. A game that cannot be read goes to its
 /// key's file as written, with a warning. The job's games have errors when one could not
 /// be read, or was too large to hold.
 ///
 /// # Errors
-/// [`Stopped::Closed`] when whoever reads `out` went away.
+/// [`Stopped::Closed`] when whoever reads `out` went away; [`Stopped::Failed`] when a file
+/// cannot be written (reported: no file is put in place).
 pub fn run(
     job: &mut Job<'_>,
     out_dir: PathBuf,
     by: &SplitBy,
     out: &mut dyn Write,
 ) -> Result<Ended, Stopped> {
+    let out_dir_name = out_dir.clone();
     let mut files = SplitFiles::new(out_dir, by);
     let (mut written, mut unreadable, mut lost) = (0, 0, 0);
     job.each(|source, opened, job| {
@@ -419,12 +461,21 @@ pub fn run(
             result
         })
     })?;
+    if job.failed {
+        // The files are removed as they are dropped.
+        drop(files);
+        job.report.error(&format!(
+            "{}: no file written, as the run failed",
+            out_dir_name.display()
+        ));
+        return Ok(job.ended(unreadable + lost > 0));
+    }
     let report = match files.finish() {
         Ok(report) => report,
         Err(e) => {
             job.report.error(&e.to_string());
             job.failed = true;
-            Vec::new()
+            return Err(Stopped::Failed);
         }
     };
     let mut lines = || -> io::Result<()> {
@@ -447,8 +498,8 @@ pub fn run(
         )?;
         out.flush()
     };
-    if lines().is_err() {
-        return Err(Stopped::Closed);
+    if let Err(e) = lines() {
+        job.write_failed(&e)?;
     }
     if lost > 0 {
         job.report.error(&format!(

@@ -278,8 +278,8 @@ pub fn run(job: &mut Job<'_>, out: &mut dyn Write) -> Result<Ended, Stopped> {
         total.merge(this);
         result
     })?;
-    if total.write(out).and_then(|()| out.flush()).is_err() {
-        return Err(Stopped::Closed);
+    if let Err(e) = total.write(out).and_then(|()| out.flush()) {
+        job.write_failed(&e)?;
     }
     Ok(job.ended(false))
 }

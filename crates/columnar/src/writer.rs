@@ -72,4 +72,10 @@ impl<W: Write + Send> ParquetWriter<W> {
         self.inner.close()?;
         Ok(())
     }
+
+    /// Writes the last row group and the file's footer, and gives back the output,
+    /// flushed: for an output that is then put in place (renamed, synced).
+    pub fn into_inner(self) -> Result<W, Error> {
+        Ok(self.inner.into_inner()?)
+    }
 }

@@ -2,7 +2,13 @@
 //!
 //! The jobs are the library's ([`collection`]); this binary is the command line around
 //! them: its arguments ([`cli`], clap), the terminal (a progress bar, messages on standard
-//! error, the outputs `-o` names: [`terminal`]) and the exit codes.
+//! error, the outputs `-o` names: [`terminal`]), what signals do ([`signals`]) and the
+//! exit codes.
+//!
+//! An output file is put in place whole, renamed over any earlier file of its name, when
+//! the run ends well; a run that fails or is interrupted leaves the earlier file as it
+//! was ([`collection::output`]). A closed standard output (`notate fmt big.pgn | head`)
+//! ends a run quietly, exit code 0.
 //!
 //! Exit codes: 0 when all is well, 1 when a game has an error (`check`, `fmt`, `json`),
 //! 2 for a usage error or an input or output that cannot be read or written.
@@ -21,6 +27,7 @@ use std::process::ExitCode;
 use clap::Parser;
 use collection::input::Format;
 use collection::job::{Ended, Stopped};
+use collection::output::OutputError;
 use collection::{
     check, dedupe, eco, fmt, html, json, parquet, perft, range, repair, scan, select, show, split,
     stats, svg,
@@ -28,13 +35,19 @@ use collection::{
 use notation::ReadOptions;
 
 use cli::{Cli, Command, Inputs, Pick};
-use terminal::Terminal;
+use terminal::{Output, Terminal};
 
 mod cli;
+mod signals;
 mod terminal;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Err(e) = signals::install() {
+        eprintln!(
+            "notate: warning: signals cannot be handled ({e}): an interrupted run may leave temporary files"
+        );
+    }
     let result = match cli.command {
         Command::Check { inputs, strict } => check(&inputs, strict),
         Command::Fmt {
@@ -176,8 +189,9 @@ fn bar_beside(output: Option<&PathBuf>) -> bool {
 fn check(inputs: &Inputs, strict: bool) -> Result<Ended, Stopped> {
     let (terminal, sources) = Terminal::new(inputs, inputs.quiet || !io::stdout().is_terminal())?;
     let mut job = terminal.job(inputs, sources);
-    let mut out = terminal::output(None)?;
-    check::run(&mut job, read_options(strict), inputs.quiet, &mut *out)
+    let mut out = Output::create(None)?;
+    let ended = check::run(&mut job, read_options(strict), inputs.quiet, &mut out)?;
+    terminal::commit(ended, [Some(out)])
 }
 
 /// `fmt`, with the edits `edit` makes to each game (the repairs of `--fix-results` and
@@ -198,13 +212,14 @@ where
 {
     let (terminal, sources) = Terminal::new(inputs, bar_beside(output.as_ref()))?;
     let mut job = terminal.job(inputs, sources);
-    let mut out = terminal::output(output.as_ref())?;
-    let mut rejects_out = terminal::output_if(rejects.as_ref())?;
-    let rejects = rejects
+    let mut out = Output::create(output.as_ref())?;
+    let mut rejects_out = Output::create_if(rejects.as_ref())?;
+    let named = rejects
         .as_deref()
-        .zip(rejects_out.as_deref_mut())
+        .zip(rejects_out.as_mut())
         .map(|(path, out)| fmt::Named { out, path });
-    fmt::run(&mut job, &mut *out, rejects, reduced, edit, pdn_note)
+    let ended = fmt::run(&mut job, &mut out, named, reduced, edit, pdn_note)?;
+    terminal::commit(ended, [Some(out), rejects_out])
 }
 
 fn select(
@@ -218,10 +233,11 @@ fn select(
     select::check_readable(&criteria, inputs.variant, invert).map_err(terminal::complain)?;
     let (terminal, sources) = Terminal::new(inputs, bar_beside(output.as_ref()))?;
     let mut job = terminal.job(inputs, sources);
-    let mut out = terminal::output(output.as_ref())?;
-    let mut rejects = terminal::output_if(rejects.as_ref())?;
-    let rejects = rejects.as_mut().map(|r| &mut **r as &mut dyn Write);
-    select::run(&mut job, &criteria, invert, &mut *out, rejects)
+    let mut out = Output::create(output.as_ref())?;
+    let mut rejects_out = Output::create_if(rejects.as_ref())?;
+    let rejects = rejects_out.as_mut().map(|r| r as &mut dyn Write);
+    let ended = select::run(&mut job, &criteria, invert, &mut out, rejects)?;
+    terminal::commit(ended, [Some(out), rejects_out])
 }
 
 fn dedupe(
@@ -233,13 +249,14 @@ fn dedupe(
 ) -> Result<Ended, Stopped> {
     let (terminal, sources) = Terminal::new(inputs, bar_beside(output.as_ref()))?;
     let mut job = terminal.job(inputs, sources);
-    let mut out = terminal::output(output.as_ref())?;
-    let mut duplicates_out = terminal::output_if(duplicates.as_ref())?;
-    let duplicates = duplicates
+    let mut out = Output::create(output.as_ref())?;
+    let mut duplicates_out = Output::create_if(duplicates.as_ref())?;
+    let named = duplicates
         .as_deref()
-        .zip(duplicates_out.as_deref_mut())
+        .zip(duplicates_out.as_mut())
         .map(|(path, out)| fmt::Named { out, path });
-    dedupe::run(&mut job, by, keep, &mut *out, duplicates)
+    let ended = dedupe::run(&mut job, by, keep, &mut out, named)?;
+    terminal::commit(ended, [Some(out), duplicates_out])
 }
 
 fn split(inputs: &Inputs, out_dir: PathBuf, by: &split::SplitBy) -> Result<Ended, Stopped> {
@@ -258,15 +275,17 @@ fn scan(inputs: &Inputs) -> Result<Ended, Stopped> {
 fn json(inputs: &Inputs, output: Option<PathBuf>, strict: bool) -> Result<Ended, Stopped> {
     let (terminal, sources) = Terminal::new(inputs, bar_beside(output.as_ref()))?;
     let mut job = terminal.job(inputs, sources);
-    let mut out = terminal::output(output.as_ref())?;
-    json::run(&mut job, read_options(strict), &mut *out)
+    let mut out = Output::create(output.as_ref())?;
+    let ended = json::run(&mut job, read_options(strict), &mut out)?;
+    terminal::commit(ended, [Some(out)])
 }
 
 fn html(inputs: &Inputs, output: Option<PathBuf>, strict: bool) -> Result<Ended, Stopped> {
     let (terminal, sources) = Terminal::new(inputs, bar_beside(output.as_ref()))?;
     let mut job = terminal.job(inputs, sources);
-    let mut out = terminal::output(output.as_ref())?;
-    html::run(&mut job, read_options(strict), &mut *out)
+    let mut out = Output::create(output.as_ref())?;
+    let ended = html::run(&mut job, read_options(strict), &mut out)?;
+    terminal::commit(ended, [Some(out)])
 }
 
 fn parquet(
@@ -334,16 +353,13 @@ fn show(pick: &Pick, view: show::View, to: Option<&PathBuf>) -> Result<Ended, St
     for w in shown.warnings {
         terminal::complain(format_args!("warning: {w}"));
     }
-    let mut out = terminal::output(to)?;
-    match out
-        .write_all(shown.text.as_bytes())
-        .and_then(|()| out.flush())
-    {
-        Ok(()) => Ok(Ended::default()),
+    let mut out = Output::create(to)?;
+    match out.write_all(shown.text.as_bytes()) {
+        Ok(()) => terminal::commit(Ended::default(), [Some(out)]),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(Stopped::Closed),
-        Err(e) => Err(terminal::complain(format!(
-            "{}: {e}",
-            to.map_or("standard output".into(), |p| p.display().to_string())
-        ))),
+        Err(e) => Err(match OutputError::carried_by(&e) {
+            Some(output) => terminal::complain(output),
+            None => terminal::complain(format_args!("standard output: {e}")),
+        }),
     }
 }

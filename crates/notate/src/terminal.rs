@@ -1,12 +1,12 @@
 //! The terminal: a progress bar on standard error while the inputs are read, warnings and
 //! errors printed without tearing it, and the outputs `-o` names.
 
-use std::fs::File;
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, BufWriter, IsTerminal, Stdout, Write};
 use std::path::PathBuf;
 
 use collection::input::{self, Format, Source};
-use collection::job::{Job, Report, Stopped};
+use collection::job::{Ended, Job, Report, Stopped};
+use collection::output::{self, AtomicFile, OutputError};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::cli::Inputs;
@@ -94,24 +94,97 @@ pub fn jobs(asked: Option<usize>) -> usize {
         .max(1)
 }
 
-/// Standard output, buffered, or a file: where a job writes its games.
-///
-/// # Errors
-/// [`Stopped::Failed`] when the file cannot be made (reported).
-pub fn output(path: Option<&PathBuf>) -> Result<Box<dyn Write>, Stopped> {
-    Ok(match path {
-        Some(path) => Box::new(io::BufWriter::with_capacity(
-            1 << 18,
-            File::create(path).map_err(|e| complain(format_args!("{}: {e}", path.display())))?,
-        )),
-        None => Box::new(io::BufWriter::with_capacity(1 << 18, io::stdout())),
-    })
+/// Where a job writes: standard output, or a file put in place whole when the job ends
+/// well ([`commit`]) and removed otherwise (an [`AtomicFile`]).
+pub enum Output {
+    /// Standard output, buffered.
+    Stdout(BufWriter<Stdout>),
+    /// A file, buffered.
+    File(BufWriter<AtomicFile>),
 }
 
-/// A file, when `path` names one ([`output`]).
+impl Output {
+    /// Standard output, or the file `path` names.
+    ///
+    /// # Errors
+    /// [`Stopped::Failed`] when the file cannot be made (reported).
+    pub fn create(path: Option<&PathBuf>) -> Result<Output, Stopped> {
+        Ok(match path {
+            Some(path) => Output::File(BufWriter::with_capacity(
+                1 << 18,
+                AtomicFile::create(path).map_err(complain)?,
+            )),
+            None => Output::Stdout(BufWriter::with_capacity(1 << 18, io::stdout())),
+        })
+    }
+
+    /// A file, when `path` names one.
+    ///
+    /// # Errors
+    /// [`Stopped::Failed`] when the file cannot be made (reported).
+    pub fn create_if(path: Option<&PathBuf>) -> Result<Option<Output>, Stopped> {
+        path.map(|path| Output::create(Some(path))).transpose()
+    }
+
+    fn writer(&mut self) -> &mut dyn Write {
+        match self {
+            Output::Stdout(out) => out,
+            Output::File(out) => out,
+        }
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.writer().write(buf)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.writer().write_all(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.writer().flush()
+    }
+}
+
+/// Ends a job's outputs as the job `ended`: when it did not fail, each file is put in
+/// place (all together: a run interrupted meanwhile leaves all or none) and standard
+/// output flushed; when it failed, the files are removed, said so, and any earlier file
+/// of their names left as it was.
 ///
 /// # Errors
-/// [`Stopped::Failed`] when the file cannot be made (reported).
-pub fn output_if(path: Option<&PathBuf>) -> Result<Option<Box<dyn Write>>, Stopped> {
-    path.map(|path| output(Some(path))).transpose()
+/// [`Stopped::Failed`] when a file cannot be finished or put in place (reported: the
+/// files are removed); [`Stopped::Closed`] when whoever reads standard output went away.
+pub fn commit(
+    ended: Ended,
+    outputs: impl IntoIterator<Item = Option<Output>>,
+) -> Result<Ended, Stopped> {
+    let mut files = Vec::new();
+    for output in outputs.into_iter().flatten() {
+        match output {
+            Output::Stdout(mut out) => out.flush().map_err(|e| {
+                if e.kind() == io::ErrorKind::BrokenPipe {
+                    Stopped::Closed
+                } else {
+                    complain(format_args!("standard output: {e}"))
+                }
+            })?,
+            Output::File(out) if ended.failed => {
+                complain(format_args!(
+                    "{}: not written, as the run failed",
+                    out.get_ref().path().display()
+                ));
+            }
+            Output::File(out) => files.push(out.into_inner().map_err(|e| {
+                let e = e.into_error();
+                match OutputError::carried_by(&e) {
+                    Some(output) => complain(output),
+                    None => complain(e),
+                }
+            })?),
+        }
+    }
+    output::commit_files(files).map_err(complain)?;
+    Ok(ended)
 }

@@ -1,0 +1,39 @@
+//! What a signal does to a run: `SIGINT` (`Ctrl-C`), `SIGTERM` and `SIGHUP` end it as
+//! they would any program, its temporary output files removed first, so that an
+//! interrupted run leaves its outputs' earlier files as they were and nothing beside
+//! them ([`collection::output::abandon`]); `SIGXFSZ` is ignored, so that a write past
+//! the file size limit (`ulimit -f`) fails as an error naming the file, which the job
+//! reports, instead of ending the process.
+
+use std::io;
+use std::sync::atomic::AtomicBool;
+
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM, SIGXFSZ};
+use signal_hook::iterator::Signals;
+
+/// Set when `SIGXFSZ` arrives, and never read: having a handler is what matters.
+static FILE_TOO_LARGE: AtomicBool = AtomicBool::new(false);
+
+/// Installs the handlers: a thread waits for the ending signals, removes the temporary
+/// files, then ends the process by the signal's default action (its exit status says
+/// which signal ended it, as a shell expects).
+///
+/// # Errors
+/// The handlers or the thread cannot be had.
+pub fn install() -> io::Result<()> {
+    signal_hook::flag::register(SIGXFSZ, &FILE_TOO_LARGE)?;
+    let mut signals = Signals::new([SIGINT, SIGTERM, SIGHUP])?;
+    std::thread::Builder::new()
+        .name("signals".to_owned())
+        .spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                // Held until the process ends: no output is made or put in place after.
+                let _outputs = collection::output::abandon();
+                let _ = signal_hook::low_level::emulate_default_handler(signal);
+                // The default action of these signals ends the process; should it not
+                // have, the exit status is the one a shell gives a process they ended.
+                std::process::exit(128 + signal);
+            }
+        })?;
+    Ok(())
+}
