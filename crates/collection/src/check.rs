@@ -218,7 +218,7 @@ pub fn run(
         let mut once = OncePerInput::default();
         with_rules!(opened.format, job.variant, |rules| {
             let task = CheckTask { rules, options };
-            pipeline::drive(&task, opened.reader, job.jobs, &mut |item, offset| {
+            pipeline::drive(&task, opened, job.jobs, &mut |item, offset| {
                 summary.emit(item, offset, &source.name, &mut once, quiet, out)
             })
         })

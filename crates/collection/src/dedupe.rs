@@ -788,7 +788,7 @@ pub fn run(
                 read: ReadOptions::default(),
                 by,
             };
-            pipeline::drive(&task, opened.reader, job.jobs, &mut |item, offset| {
+            pipeline::drive(&task, opened, job.jobs, &mut |item, offset| {
                 emitter.emit(item, offset, &source.name, &mut job.say())
             })
         })

@@ -541,7 +541,7 @@ where
                 read,
                 write,
             );
-            let result = pipeline::drive(&task, opened.reader, job.jobs, &mut |item, offset| {
+            let result = pipeline::drive(&task, opened, job.jobs, &mut |item, offset| {
                 let (repairs, item) = item.take_verdict();
                 if matches!(item.fate, Fate::Written) {
                     let number = item.index + offset + 1;

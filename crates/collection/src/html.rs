@@ -986,7 +986,7 @@ pub fn run(job: &mut Job<'_>, options: ReadOptions, out: &mut dyn Write) -> Resu
         emitter.input(&source.name);
         with_rules!(opened.format, job.variant, |rules| {
             let task = HtmlTask { rules, options };
-            pipeline::drive(&task, opened.reader, job.jobs, &mut |item, offset| {
+            pipeline::drive(&task, opened, job.jobs, &mut |item, offset| {
                 emitter.emit(item, offset, &mut |m| job.report.warning(&m))
             })
         })

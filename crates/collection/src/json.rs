@@ -828,7 +828,7 @@ pub fn run(
                 games: 0,
                 once: OncePerInput::default(),
             };
-            let result = pipeline::drive(&task, opened.reader, job.jobs, &mut |item, offset| {
+            let result = pipeline::drive(&task, opened, job.jobs, &mut |item, offset| {
                 emitter.emit(item, offset, &mut |m| job.report.warning(&m))
             });
             errors += emitter.errors;

@@ -1587,7 +1587,7 @@ pub fn run(
     let mut write = |name: &str,
                      format: Format,
                      placing: Placing,
-                     reader: Box<dyn Read + Send>,
+                     reader: pipeline::Stream,
                      job: &Job<'_>|
      -> io::Result<()> {
         with_rules!(format, job.variant, |rules| {
@@ -1621,7 +1621,7 @@ pub fn run(
             start,
             reader,
         }) => {
-            if let Err(e) = write(&name, format, Placing::From(start), reader, job) {
+            if let Err(e) = write(&name, format, Placing::From(start), reader.into(), job) {
                 job.report.error(&format!("{name}: {e}"));
                 job.failed = true;
             }
@@ -1631,7 +1631,7 @@ pub fn run(
                 &source.name,
                 opened.format,
                 Placing::Whole,
-                opened.reader,
+                opened.into(),
                 job,
             )
         })?,
@@ -1715,6 +1715,7 @@ mod tests {
             rest: None,
             cut_short: false,
             unseparated: false,
+            rows: false,
         };
         let mut items = Vec::new();
         let mut keep = |item: Item| {

@@ -914,7 +914,7 @@ pub fn run(
                 read,
                 write,
             );
-            pipeline::drive(&task, opened.reader, job.jobs, &mut |item, offset| {
+            pipeline::drive(&task, opened, job.jobs, &mut |item, offset| {
                 tally.emit(item, &mut emitter, offset, &source.name, &mut job.say())
             })
         })

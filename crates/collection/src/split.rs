@@ -403,7 +403,7 @@ pub fn run(
                 inspect: KeyOf(by),
             };
             let mut emitter = Emitter::new(&mut files, None, rules, read, write);
-            let result = pipeline::drive(&task, opened.reader, job.jobs, &mut |item, offset| {
+            let result = pipeline::drive(&task, opened, job.jobs, &mut |item, offset| {
                 let (key, item) = item.take_verdict();
                 emitter.out.route(ext, key);
                 let before = emitter.written + emitter.unreadable;
