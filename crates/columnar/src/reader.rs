@@ -317,11 +317,12 @@ impl GameBatch<'_> {
             texts[date] = texts[utc_date].clone();
             present[date] = true;
         }
-        if !has_variant && present[event] {
-            if let Some(name) = variant_in_event(&texts[event]) {
-                texts[variant] = name.to_owned();
-                present[variant] = true;
-            }
+        if !has_variant
+            && present[event]
+            && let Some(name) = variant_in_event(&texts[event])
+        {
+            texts[variant] = name.to_owned();
+            present[variant] = true;
         }
     }
 }
