@@ -12,11 +12,13 @@
 //! has a path (Parquet is read from its footer, so a stream, standard input's or a
 //! program's, is held in memory first).
 
+use std::fmt;
 use std::fs::File;
 use std::io::{self, Cursor, Read};
 use std::path::{Path, PathBuf};
 
 use columnar::{PARQUET_MAGIC, TableReader};
+use notation::Diagnostic;
 
 use crate::table::{TableText, table_error};
 
@@ -72,10 +74,47 @@ pub struct Source {
 }
 
 impl Source {
+    /// The input's name as its diagnostics are placed once it is opened: by line, or by
+    /// row when it is a table ([`Opened::rows`]).
+    pub fn placed(&self, rows: bool) -> Placed<'_> {
+        Placed {
+            name: &self.name,
+            rows,
+        }
+    }
+
     /// Its size on disk, for the progress bar (unknown for standard input).
     pub fn size(&self) -> Option<u64> {
         let path = self.path.as_ref()?;
         std::fs::metadata(path).ok().map(|m| m.len())
+    }
+}
+
+/// An input's name, and whether its diagnostics are placed by row: it prints as the name,
+/// and [`Placed::diagnostic`] gives a diagnostic as `check` prints it.
+#[derive(Clone, Copy, Debug)]
+pub struct Placed<'a> {
+    /// The input's name.
+    pub name: &'a str,
+    /// Whether it is a table, whose rows stand in for lines.
+    pub rows: bool,
+}
+
+impl Placed<'_> {
+    /// `name:line:column: severity: message (game N)`, or for a table
+    /// `name:row N:column: …`, the column within the row's movetext.
+    pub fn diagnostic(&self, d: &Diagnostic) -> String {
+        if self.rows {
+            format!("{}:row {d}", self.name)
+        } else {
+            format!("{}:{d}", self.name)
+        }
+    }
+}
+
+impl fmt::Display for Placed<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name)
     }
 }
 

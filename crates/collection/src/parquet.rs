@@ -23,7 +23,7 @@ use notation::{
     ReadGame, ReadOptions, Rules, Severity, Skip, Visitor, WriteOptions,
 };
 
-use crate::input::Format;
+use crate::input::{Format, Placed};
 use crate::job::{Ended, Job, Stopped, with_rules};
 use crate::pipeline::{Input, OncePerInput, Origin, Task};
 use crate::range::{self, ByteRange};
@@ -1433,6 +1433,8 @@ pub struct Emitter<'w> {
     pub tables: &'w mut dyn Tables,
     /// The input's name, as diagnostics give it.
     pub name: String,
+    /// Whether the input is a table, its diagnostics placed by row.
+    pub by_row: bool,
     /// Where the games are in their input.
     pub placing: Placing,
     /// The notes an input gives once.
@@ -1483,11 +1485,17 @@ impl Emitter<'_> {
     }
 
     /// A diagnostic as `check` prints it: `name:line:column: severity: message (game
-    /// N)`; in a byte range, `name@offset:line:column: severity: message`, lines counted
+    /// N)` (a table's by row); in a byte range, `name@offset:line:column: severity: message`, lines counted
     /// from the range's first byte and the game unnumbered.
     fn describe(&self, d: &Diagnostic, out: &mut String) {
         let _ = match self.placing {
-            Placing::Whole => write!(out, "{}:{d}", self.name),
+            Placing::Whole => out.write_str(
+                &Placed {
+                    name: &self.name,
+                    rows: self.by_row,
+                }
+                .diagnostic(d),
+            ),
             Placing::From(offset) => write!(
                 out,
                 "{}@{offset}:{}: {}: {}",
@@ -1601,6 +1609,7 @@ pub fn run(
             let mut emitter = Emitter {
                 tables: &mut files,
                 name: name.to_owned(),
+                by_row: reader.rows,
                 placing,
                 once: OncePerInput::default(),
                 rows: 0,

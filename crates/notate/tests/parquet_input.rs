@@ -385,7 +385,7 @@ fn check_places_diagnostics_by_row_and_column_of_the_movetext() {
     assert_eq!(code(&out), 1, "{}", stderr(&out));
     let report = stdout(&out);
     // The row in place of a line, the column within its movetext.
-    let expected = format!("{name}:3:13: error: Ke3: illegal move");
+    let expected = format!("{name}:row 3:13: error: Ke3: illegal move");
     assert!(report.starts_with(&expected), "{report}");
     assert!(report.contains("(game 3)"), "{report}");
     assert!(

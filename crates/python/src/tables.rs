@@ -89,6 +89,7 @@ impl Request {
         let mut emitter = Emitter {
             tables,
             name: self.file.clone(),
+            by_row: reader.rows,
             placing,
             once: OncePerInput::default(),
             rows: 0,
