@@ -7,6 +7,7 @@ use notation::{
     Diagnostic, GameReader, KeepRaw, ReadOptions, Rules, Severity, Validate, ValidatingReader,
 };
 
+use crate::input::Placed;
 use crate::job::{Ended, Job, Stopped, with_rules};
 use crate::pipeline::{self, Input, OncePerInput, Origin, Task};
 use crate::rules::FormatRules;
@@ -170,12 +171,13 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// Counts an item and prints its diagnostics as `name:line:column: …` unless `quiet`.
+    /// Counts an item and prints its diagnostics as `name:line:column: …` (a table's by
+    /// row) unless `quiet`.
     pub fn emit(
         &mut self,
         item: Item,
         offset: u64,
-        name: &str,
+        input: Placed<'_>,
         once: &mut OncePerInput,
         quiet: bool,
         out: &mut dyn Write,
@@ -192,7 +194,7 @@ impl Summary {
                 Severity::Warning => self.warnings += 1,
             }
             if !quiet {
-                writeln!(out, "{name}:{d}")?;
+                writeln!(out, "{}", input.diagnostic(&d))?;
             }
         }
         Ok(())
@@ -216,10 +218,11 @@ pub fn run(
     job.each(|source, opened, job| {
         summary.files += 1;
         let mut once = OncePerInput::default();
+        let input = source.placed(opened.rows);
         with_rules!(opened.format, job.variant, |rules| {
             let task = CheckTask { rules, options };
-            pipeline::drive(&task, opened.reader, job.jobs, &mut |item, offset| {
-                summary.emit(item, offset, &source.name, &mut once, quiet, out)
+            pipeline::drive(&task, opened, job.jobs, &mut |item, offset| {
+                summary.emit(item, offset, input, &mut once, quiet, out)
             })
         })
     })?;

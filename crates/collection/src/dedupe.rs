@@ -30,6 +30,7 @@ use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use notation::{Diagnostic, GameReader, GameTree, KeepRaw, LineId, ReadOptions};
 
 use crate::fmt::{Fate, Named, as_written, fate_of_reading};
+use crate::input::Placed;
 use crate::job::{Ended, Job, Stopped, with_rules};
 use crate::output::TempFile;
 use crate::pipeline::{Input, Origin, Task};
@@ -641,13 +642,13 @@ impl<'o> Emitter<'o> {
         &mut self,
         item: Item,
         offset: u64,
-        name: &str,
+        name: Placed<'_>,
         say: &mut dyn FnMut(String, bool),
     ) -> io::Result<()> {
         let game = match item {
             Item::Orphans(orphans) => {
                 for d in orphans {
-                    say(format!("{name}:{d}"), false);
+                    say(name.diagnostic(&d), false);
                 }
                 return Ok(());
             }
@@ -764,14 +765,15 @@ pub fn run(
         Stopped::Failed
     })?;
     job.each(|source, opened, job| {
+        let input = source.placed(opened.rows);
         with_rules!(opened.format, job.variant, |rules| {
             let task = DedupeTask {
                 rules,
                 read: ReadOptions::default(),
                 by,
             };
-            pipeline::drive(&task, opened.reader, job.jobs, &mut |item, offset| {
-                emitter.emit(item, offset, &source.name, &mut job.say())
+            pipeline::drive(&task, opened, job.jobs, &mut |item, offset| {
+                emitter.emit(item, offset, input, &mut job.say())
             })
         })
     })?;

@@ -19,7 +19,7 @@ use notation::{
     WriteError, WriteOptions, export_len, write_game, write_game_to, write_text_to,
 };
 
-use crate::input::Format;
+use crate::input::{Format, Placed};
 use crate::job::{Ended, Job, Stopped, with_rules};
 use crate::large::{IoText, LARGE_GAME_BYTES, is_large, read_tree, try_copy};
 use crate::pipeline;
@@ -389,12 +389,12 @@ impl<'o, G: FormatRules, O: Write> Emitter<'o, G, O> {
         &mut self,
         item: Item<G::Move>,
         offset: u64,
-        name: &str,
+        name: Placed<'_>,
         say: &mut dyn FnMut(String, bool),
     ) -> io::Result<()> {
         let mut warn = |message| say(message, false);
         for d in &item.orphans {
-            warn(format!("{name}:{d}"));
+            warn(name.diagnostic(d));
         }
         let number = item.index + offset + 1;
         let mut fate = item.fate;
@@ -515,6 +515,7 @@ where
     let (mut written, mut unreadable, mut lost) = (0, 0, 0);
     let mut noted = false;
     job.each(|source, opened, job| {
+        let input = source.placed(opened.rows);
         with_rules!(opened.format, job.variant, |rules| {
             let write = WriteOptions {
                 reduced,
@@ -541,7 +542,7 @@ where
                 read,
                 write,
             );
-            let result = pipeline::drive(&task, opened.reader, job.jobs, &mut |item, offset| {
+            let result = pipeline::drive(&task, opened, job.jobs, &mut |item, offset| {
                 let (repairs, item) = item.take_verdict();
                 if matches!(item.fate, Fate::Written) {
                     let number = item.index + offset + 1;
@@ -550,7 +551,7 @@ where
                             .warning(&format!("{}: game {number}: {change}", source.name));
                     }
                 }
-                emitter.emit(item, offset, &source.name, &mut job.say())
+                emitter.emit(item, offset, input, &mut job.say())
             });
             written += emitter.written;
             unreadable += emitter.unreadable;

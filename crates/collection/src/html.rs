@@ -29,6 +29,7 @@ use std::io::{self, Write};
 use notation::{Diagnostic, GameReader, KeepRaw, LineId, Player, ReadOptions, Severity};
 
 use crate::escape::{html_text, script_string, script_strings};
+use crate::input::Placed;
 use crate::job::{Ended, Job, Stopped, with_rules};
 use crate::mainline::apply_setup;
 use crate::pipeline;
@@ -728,6 +729,8 @@ pub struct Emitter<'o> {
     once: OncePerInput,
     /// The current input's name.
     name: String,
+    /// Whether the current input is a table, its diagnostics placed by row.
+    by_row: bool,
 }
 
 impl<'o> Emitter<'o> {
@@ -781,15 +784,17 @@ impl<'o> Emitter<'o> {
             errors: 0,
             once: OncePerInput::default(),
             name: String::new(),
+            by_row: false,
         })
     }
 
     /// Starts the games of another input.
-    pub fn input(&mut self, name: &str) {
+    pub fn input(&mut self, input: Placed<'_>) {
         let mut file = String::new();
-        script_string(name, &mut file);
+        script_string(input.name, &mut file);
         self.files.push(file);
-        self.name = name.to_owned();
+        self.name = input.name.to_owned();
+        self.by_row = input.rows;
         self.once = OncePerInput::default();
     }
 
@@ -808,7 +813,13 @@ impl<'o> Emitter<'o> {
         item.diagnostics.retain(|d| self.once.keep(d));
         if item.body.is_empty() {
             for d in &item.diagnostics {
-                warn(format!("{}:{d}", self.name));
+                warn(
+                    Placed {
+                        name: &self.name,
+                        rows: self.by_row,
+                    }
+                    .diagnostic(d),
+                );
             }
             return Ok(());
         }
@@ -983,10 +994,10 @@ pub fn run(job: &mut Job<'_>, options: ReadOptions, out: &mut dyn Write) -> Resu
         }
     };
     job.each(|source, opened, job| {
-        emitter.input(&source.name);
+        emitter.input(source.placed(opened.rows));
         with_rules!(opened.format, job.variant, |rules| {
             let task = HtmlTask { rules, options };
-            pipeline::drive(&task, opened.reader, job.jobs, &mut |item, offset| {
+            pipeline::drive(&task, opened, job.jobs, &mut |item, offset| {
                 emitter.emit(item, offset, &mut |m| job.report.warning(&m))
             })
         })

@@ -6,10 +6,21 @@
 //! and the first 64 KiB of decompressed text tell PGN from PDN when the name does not.
 //! Both peeks are handed back to the reader in front of the rest of the stream, so
 //! nothing is read twice and standard input works like a file.
+//!
+//! A Parquet file (`PAR1` first, whatever its name) is a table of games: it is read as
+//! PGN text a record batch at a time ([`crate::table`]), straight from the file when it
+//! has a path (Parquet is read from its footer, so a stream, standard input's or a
+//! program's, is held in memory first).
 
+use std::fmt;
 use std::fs::File;
 use std::io::{self, Cursor, Read};
 use std::path::{Path, PathBuf};
+
+use columnar::{PARQUET_MAGIC, TableReader};
+use notation::Diagnostic;
+
+use crate::table::{TableText, table_error};
 
 /// The notation of an input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,6 +50,14 @@ impl Format {
     }
 }
 
+/// Whether a file name is a Parquet file's (`.parquet`), which a folder's listing takes
+/// in (a file named otherwise is read as a table all the same when it starts as one).
+pub fn is_table_name(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("parquet"))
+}
+
 /// Extensions of the compressions read transparently.
 const COMPRESSED_EXTENSIONS: &[&str] = &[".gz", ".bz2", ".zst"];
 
@@ -55,6 +74,15 @@ pub struct Source {
 }
 
 impl Source {
+    /// The input's name as its diagnostics are placed once it is opened: by line, or by
+    /// row when it is a table ([`Opened::rows`]).
+    pub fn placed(&self, rows: bool) -> Placed<'_> {
+        Placed {
+            name: &self.name,
+            rows,
+        }
+    }
+
     /// Its size on disk, for the progress bar (unknown for standard input).
     pub fn size(&self) -> Option<u64> {
         let path = self.path.as_ref()?;
@@ -62,9 +90,38 @@ impl Source {
     }
 }
 
+/// An input's name, and whether its diagnostics are placed by row: it prints as the name,
+/// and [`Placed::diagnostic`] gives a diagnostic as `check` prints it.
+#[derive(Clone, Copy, Debug)]
+pub struct Placed<'a> {
+    /// The input's name.
+    pub name: &'a str,
+    /// Whether it is a table, whose rows stand in for lines.
+    pub rows: bool,
+}
+
+impl Placed<'_> {
+    /// `name:line:column: severity: message (game N)`, or for a table
+    /// `name:row N:column: …`, the column within the row's movetext.
+    pub fn diagnostic(&self, d: &Diagnostic) -> String {
+        if self.rows {
+            format!("{}:row {d}", self.name)
+        } else {
+            format!("{}:{d}", self.name)
+        }
+    }
+}
+
+impl fmt::Display for Placed<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
 /// The inputs that `paths` name: files as given, every PGN/PDN file below a folder (by
-/// extension, compressed or not, sorted so that runs are reproducible), and `-` for
-/// standard input. A path that does not exist is an error that names it.
+/// extension, compressed or not) and every Parquet file (`.parquet`: a Hive-style tree
+/// of `year=YYYY/month=MM/` folders reads in date order), sorted so that runs are
+/// reproducible, and `-` for standard input. A path that does not exist is an error that names it.
 pub fn collect(paths: &[PathBuf]) -> Result<Vec<Source>, String> {
     let mut sources = Vec::new();
     for path in paths {
@@ -102,7 +159,7 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> io::Result<()> {
         let kind = entry.file_type()?;
         if kind.is_dir() {
             walk(&path, files)?;
-        } else if Format::from_path(&path).is_some() {
+        } else if Format::from_path(&path).is_some() || is_table_name(&path) {
             files.push(path);
         }
     }
@@ -115,6 +172,9 @@ pub struct Opened {
     pub format: Format,
     /// The decompressed bytes.
     pub reader: Box<dyn Read + Send>,
+    /// Whether the input is a table of games (Parquet) read as text, a row to
+    /// [`crate::table::LINES_PER_ROW`] lines: its diagnostics are placed by row.
+    pub rows: bool,
 }
 
 /// Tells `on_read` the bytes read from a file (before decompression, so that a progress
@@ -142,16 +202,66 @@ pub fn open(
 ) -> io::Result<Opened> {
     let raw: Box<dyn Read + Send> = match &source.path {
         None => Box::new(io::stdin()),
-        Some(path) => Box::new(Counted {
-            inner: File::open(path)?,
-            on_read,
-        }),
+        Some(path) => {
+            let mut file = File::open(path)?;
+            if starts_as_table(&mut file)? {
+                let size = file.metadata()?.len();
+                let reader = TableReader::new(file).map_err(table_error)?;
+                return open_text(TableText::new(reader, size, Box::new(on_read)), forced);
+            }
+            Box::new(Counted {
+                inner: file,
+                on_read,
+            })
+        }
     };
     open_stream(raw, source.path.as_deref(), forced)
 }
 
+/// Whether a file starts with Parquet's magic number; it is read again from its start.
+fn starts_as_table(file: &mut File) -> io::Result<bool> {
+    use std::io::{Seek, SeekFrom};
+    let mut magic = [0u8; 4];
+    let n = fill_from(file, &mut magic)?;
+    file.seek(SeekFrom::Start(0))?;
+    Ok(n == magic.len() && &magic == PARQUET_MAGIC)
+}
+
+/// Reads until `buf` is full or the stream ends; returns the bytes read.
+fn fill_from(reader: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match reader.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+/// A table's text, opened: its format forced, else guessed from the text (a table
+/// `notate parquet` wrote may hold draughts games).
+fn open_text(text: TableText, forced: Option<Format>) -> io::Result<Opened> {
+    let (format, reader): (Format, Box<dyn Read + Send>) = match forced {
+        Some(format) => (format, Box::new(text)),
+        None => {
+            let (head, rest) = peek(text, SNIFF_BYTES)?;
+            (sniff(&head), Box::new(Cursor::new(head).chain(rest)))
+        }
+    };
+    Ok(Opened {
+        format,
+        reader,
+        rows: true,
+    })
+}
+
 /// Opens a stream of raw bytes (a file's, or bytes a program holds): decompressed by
 /// magic number, its format forced, else named by `path`, else guessed from its content.
+/// A Parquet table of games is read whole into memory first (a file is better opened
+/// with [`open`], which reads it a row group at a time).
 ///
 /// ```
 /// use collection::input::{Format, open_stream};
@@ -164,16 +274,30 @@ pub fn open_stream(
     path: Option<&Path>,
     forced: Option<Format>,
 ) -> io::Result<Opened> {
-    let reader = decompress(raw)?;
+    let (magic, rest) = peek(raw, 4)?;
+    if magic == PARQUET_MAGIC {
+        let mut bytes = magic;
+        let mut rest = rest;
+        rest.read_to_end(&mut bytes)?;
+        let size = bytes.len() as u64;
+        let reader = TableReader::from_bytes(bytes).map_err(table_error)?;
+        return open_text(TableText::new(reader, size, Box::new(|_| {})), forced);
+    }
+    let reader = decompress(Box::new(Cursor::new(magic).chain(rest)))?;
     let by_name = path.and_then(Format::from_path);
     match forced.or(by_name) {
-        Some(format) => Ok(Opened { format, reader }),
+        Some(format) => Ok(Opened {
+            format,
+            reader,
+            rows: false,
+        }),
         None => {
             let (head, rest) = peek(reader, SNIFF_BYTES)?;
             let format = sniff(&head);
             Ok(Opened {
                 format,
                 reader: Box::new(Cursor::new(head).chain(rest)),
+                rows: false,
             })
         }
     }

@@ -20,6 +20,7 @@ use notation::{
 use pgn::openings::{Classifier, Opening};
 
 use crate::escape::{Out, string, strings};
+use crate::input::Placed;
 use crate::job::{Job, Stopped, with_rules};
 use crate::large::{IoText, LARGE_GAME_BYTES, is_large, read_tree, try_copy};
 use crate::mainline::apply_setup;
@@ -728,6 +729,8 @@ pub struct Emitter<'o, G> {
     pub read: ReadOptions,
     /// The input's name.
     pub name: String,
+    /// Whether the input is a table, its diagnostics placed by row.
+    pub rows: bool,
     /// The input's name, as a JSON string.
     pub file: String,
     /// Games with errors.
@@ -750,7 +753,13 @@ impl<G: JsonMoves> Emitter<'_, G> {
         item.diagnostics.retain(|d| self.once.keep(d));
         if matches!(&item.body, Body::Text(body) if body.is_empty()) {
             for d in &item.diagnostics {
-                warn(format!("{}:{d}", self.name));
+                warn(
+                    Placed {
+                        name: &self.name,
+                        rows: self.rows,
+                    }
+                    .diagnostic(d),
+                );
             }
             return Ok(());
         }
@@ -823,12 +832,13 @@ pub fn run(
                 rules,
                 read: options,
                 name: source.name.clone(),
+                rows: opened.rows,
                 file,
                 errors: 0,
                 games: 0,
                 once: OncePerInput::default(),
             };
-            let result = pipeline::drive(&task, opened.reader, job.jobs, &mut |item, offset| {
+            let result = pipeline::drive(&task, opened, job.jobs, &mut |item, offset| {
                 emitter.emit(item, offset, &mut |m| job.report.warning(&m))
             });
             errors += emitter.errors;

@@ -9,7 +9,7 @@
 //! # How a job runs
 //!
 //! - [`input`] finds the inputs (files, folders, standard input), decompresses them and
-//!   tells PGN from PDN.
+//!   tells PGN from PDN; a Parquet table of games is read as text by [`table`].
 //! - [`job`] holds a job's inputs and how it reports ([`job::Report`]: the terminal's
 //!   progress bar, or nothing), opens each input in turn with the rules of its format,
 //!   and says how the job ended.
@@ -70,5 +70,6 @@ pub mod show;
 pub mod split;
 pub mod stats;
 pub mod svg;
+pub mod table;
 
 mod fold;

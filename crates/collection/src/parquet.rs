@@ -23,7 +23,7 @@ use notation::{
     ReadGame, ReadOptions, Rules, Severity, Skip, Visitor, WriteOptions,
 };
 
-use crate::input::Format;
+use crate::input::{Format, Placed};
 use crate::job::{Ended, Job, Stopped, with_rules};
 use crate::output::{self, AtomicFile, OutputError};
 use crate::pipeline::{Input, OncePerInput, Origin, Task};
@@ -1449,6 +1449,8 @@ pub struct Emitter<'w> {
     pub tables: &'w mut dyn Tables,
     /// The input's name, as diagnostics give it.
     pub name: String,
+    /// Whether the input is a table, its diagnostics placed by row.
+    pub by_row: bool,
     /// Where the games are in their input.
     pub placing: Placing,
     /// The notes an input gives once.
@@ -1499,11 +1501,17 @@ impl Emitter<'_> {
     }
 
     /// A diagnostic as `check` prints it: `name:line:column: severity: message (game
-    /// N)`; in a byte range, `name@offset:line:column: severity: message`, lines counted
+    /// N)` (a table's by row); in a byte range, `name@offset:line:column: severity: message`, lines counted
     /// from the range's first byte and the game unnumbered.
     fn describe(&self, d: &Diagnostic, out: &mut String) {
         let _ = match self.placing {
-            Placing::Whole => write!(out, "{}:{d}", self.name),
+            Placing::Whole => out.write_str(
+                &Placed {
+                    name: &self.name,
+                    rows: self.by_row,
+                }
+                .diagnostic(d),
+            ),
             Placing::From(offset) => write!(
                 out,
                 "{}@{offset}:{}: {}: {}",
@@ -1615,7 +1623,7 @@ pub fn run(
     let mut write = |name: &str,
                      format: Format,
                      placing: Placing,
-                     reader: Box<dyn Read + Send>,
+                     reader: pipeline::Stream,
                      job: &Job<'_>|
      -> io::Result<()> {
         with_rules!(format, job.variant, |rules| {
@@ -1629,6 +1637,7 @@ pub fn run(
             let mut emitter = Emitter {
                 tables: &mut files,
                 name: name.to_owned(),
+                by_row: reader.rows,
                 placing,
                 once: OncePerInput::default(),
                 rows: 0,
@@ -1649,7 +1658,7 @@ pub fn run(
             start,
             reader,
         }) => {
-            if let Err(e) = write(&name, format, Placing::From(start), reader, job) {
+            if let Err(e) = write(&name, format, Placing::From(start), reader.into(), job) {
                 job.failed = true;
                 if let Some(output) = OutputError::carried_by(&e) {
                     job.report.error(&output.to_string());
@@ -1663,7 +1672,7 @@ pub fn run(
                 &source.name,
                 opened.format,
                 Placing::Whole,
-                opened.reader,
+                opened.into(),
                 job,
             )
         })?,
@@ -1758,6 +1767,7 @@ mod tests {
             rest: None,
             cut_short: false,
             unseparated: false,
+            rows: false,
         };
         let mut items = Vec::new();
         let mut keep = |item: Item| {

@@ -27,7 +27,8 @@
 //! A chunk read on its own numbers its lines and games from zero. Its [`Origin`] (the
 //! lines and bytes before it, counted by the splitter) puts lines back right in the
 //! worker; games are renumbered by the emitter, the only one who knows how many games
-//! the earlier chunks held.
+//! the earlier chunks held. The text of a table (a Parquet input, [`crate::table`]) is
+//! placed by row: its origins say so ([`Origin::rows`]).
 
 use std::collections::BTreeMap;
 use std::io::{self, Read};
@@ -35,6 +36,9 @@ use std::sync::mpsc::{Receiver, SyncSender, channel, sync_channel};
 use std::sync::{Arc, Mutex};
 
 use notation::{Diagnostic, DiagnosticKind, Dialect, ReadOptions, Reader, count_line_ends};
+
+use crate::input::Opened;
+use crate::table::place_in_row;
 
 /// The size a chunk is cut at (the next game boundary after it).
 pub const CHUNK_BYTES: usize = 1 << 20;
@@ -50,15 +54,49 @@ pub struct Origin {
     pub lines: u64,
     /// Bytes before the chunk.
     pub offset: u64,
+    /// Whether the input is a table's text: a diagnostic's line is then made its row,
+    /// and its column the column within the row's movetext
+    /// ([`crate::table::place_in_row`]).
+    pub rows: bool,
 }
 
 impl Origin {
-    /// Moves a diagnostic found in the chunk to its place in the input. A diagnostic
-    /// with no known location (line 0) keeps it.
+    /// Moves a diagnostic found in the chunk to its place in the input (for a table,
+    /// its row). A diagnostic with no known location (line 0) keeps it.
     pub fn place(&self, d: &mut Diagnostic) {
         if d.location.line > 0 {
             d.location.line += self.lines;
             d.location.offset += self.offset;
+            if self.rows {
+                place_in_row(&mut d.location);
+            }
+        }
+    }
+}
+
+/// What a job's pipeline reads: an input's text, and whether it is a table's
+/// ([`Opened::rows`]).
+pub struct Stream {
+    /// The text.
+    pub reader: Box<dyn Read + Send>,
+    /// Whether it is a table's, placed by row.
+    pub rows: bool,
+}
+
+impl From<Box<dyn Read + Send>> for Stream {
+    fn from(reader: Box<dyn Read + Send>) -> Stream {
+        Stream {
+            reader,
+            rows: false,
+        }
+    }
+}
+
+impl From<Opened> for Stream {
+    fn from(opened: Opened) -> Stream {
+        Stream {
+            reader: opened.reader,
+            rows: opened.rows,
         }
     }
 }
@@ -77,6 +115,9 @@ pub struct Input<'a> {
     /// Whether they start right after a game that ended with a termination marker, with
     /// no empty line between them.
     pub unseparated: bool,
+    /// Whether they are a table's text, whose lines are as long as its rows' movetexts:
+    /// a long line is not noted.
+    pub rows: bool,
 }
 
 impl<'a> Input<'a> {
@@ -104,6 +145,9 @@ impl<'a> Input<'a> {
         if self.unseparated {
             reader = reader.follows_marked_game();
         }
+        if self.rows {
+            reader = reader.long_lines_allowed();
+        }
         reader
     }
 
@@ -129,26 +173,36 @@ pub trait Task: Sync {
     ) -> io::Result<u64>;
 }
 
-/// Runs `task` over `input` with `jobs` threads, calling `emit` with each item in input
-/// order and the number of games before the item's chunk (0 with one thread), to add to
-/// the chunk-relative game indexes the item holds.
+/// Runs `task` over `input` (an input [`Opened`], or a stream of text) with `jobs`
+/// threads, calling `emit` with each item in input order and the number of games
+/// before the item's chunk (0 with one thread), to add to the chunk-relative game
+/// indexes the item holds.
 pub fn drive<T: Task>(
     task: &T,
-    mut input: Box<dyn Read + Send>,
+    input: impl Into<Stream>,
     jobs: usize,
     emit: &mut dyn FnMut(T::Item, u64) -> io::Result<()>,
 ) -> io::Result<()> {
+    let Stream {
+        reader: mut input,
+        rows,
+    } = input.into();
     if jobs <= 1 {
         let input = Input {
             bytes: &mut Vec::new(),
             rest: Some(&mut input),
             cut_short: false,
             unseparated: false,
+            rows,
         };
-        task.run(input, Origin::default(), &mut |item| emit(item, 0))?;
+        let origin = Origin {
+            rows,
+            ..Origin::default()
+        };
+        task.run(input, origin, &mut |item| emit(item, 0))?;
         return Ok(());
     }
-    parallel(task, input, jobs, emit)
+    parallel(task, input, rows, jobs, emit)
 }
 
 /// What a worker hands back for one chunk.
@@ -165,6 +219,7 @@ type Report<I> = (u64, io::Result<Done<I>>, Vec<u8>);
 fn parallel<T: Task>(
     task: &T,
     input: Box<dyn Read + Send>,
+    rows: bool,
     jobs: usize,
     emit: &mut dyn FnMut(T::Item, u64) -> io::Result<()>,
 ) -> io::Result<()> {
@@ -181,7 +236,7 @@ fn parallel<T: Task>(
 
     std::thread::scope(|scope| {
         let splitter_done = done_tx.clone();
-        scope.spawn(move || split(input, credit_rx, work_tx, splitter_done));
+        scope.spawn(move || split(input, rows, credit_rx, work_tx, splitter_done));
         for _ in 0..jobs {
             let work_rx = Arc::clone(&work_rx);
             let done_tx = done_tx.clone();
@@ -200,11 +255,13 @@ fn parallel<T: Task>(
 /// last "chunk", so that it is reported after everything read before it.
 fn split(
     input: Box<dyn Read + Send>,
+    rows: bool,
     credits: Receiver<Vec<u8>>,
     work: SyncSender<Job>,
     done: std::sync::mpsc::Sender<Report<impl Send>>,
 ) {
     let mut splitter = Splitter::new(input, CHUNK_BYTES);
+    splitter.origin.rows = rows;
     let mut seq = 0;
     loop {
         let Ok(buffer) = credits.recv() else {
@@ -221,7 +278,7 @@ fn split(
                 // says that it holds no game.
                 let empty = Chunk {
                     bytes: Vec::new(),
-                    origin: Origin::default(),
+                    origin: splitter.origin,
                     cut_short: false,
                     unseparated: false,
                 };
@@ -259,6 +316,7 @@ fn work<T: Task>(
             rest: None,
             cut_short: chunk.cut_short,
             unseparated: chunk.unseparated,
+            rows: chunk.origin.rows,
         };
         let result = task
             .run(input, chunk.origin, &mut |item| {

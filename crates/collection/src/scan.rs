@@ -104,7 +104,7 @@ pub fn run(job: &mut Job<'_>, out: &mut dyn Write) -> Result<Ended, Stopped> {
             notation::Rules::dialect(rules)
         });
         let task = ScanTask { dialect };
-        pipeline::drive(&task, opened.reader, job.jobs, &mut |c, _| {
+        pipeline::drive(&task, opened, job.jobs, &mut |c, _| {
             counts += c;
             Ok(())
         })

@@ -28,7 +28,7 @@ use pgn::openings::Eco;
 
 use crate::fmt::{Emitter, Fate, FmtTask, Inspect, Item, Text};
 use crate::fold::{contains_folded, fold};
-use crate::input::Format;
+use crate::input::{Format, Placed};
 use crate::job::{Ended, Job, Stopped, with_rules};
 use crate::rules::FormatRules;
 use crate::{mainline, pipeline};
@@ -756,7 +756,7 @@ impl Tally {
         item: Item<G::Move, bool>,
         to: &mut Emitter<'_, G, O>,
         offset: u64,
-        name: &str,
+        name: Placed<'_>,
         say: &mut dyn FnMut(String, bool),
     ) -> io::Result<()> {
         let (matched, item) = item.take_verdict();
@@ -884,6 +884,7 @@ pub fn run(
     };
     let mut noted = [false; 2];
     job.each(|source, opened, job| {
+        let input = source.placed(opened.rows);
         with_rules!(opened.format, job.variant, |rules| {
             let selection = Selection::new(rules, criteria, invert);
             let note = &mut noted[usize::from(opened.format == Format::Pdn)];
@@ -914,8 +915,8 @@ pub fn run(
                 read,
                 write,
             );
-            pipeline::drive(&task, opened.reader, job.jobs, &mut |item, offset| {
-                tally.emit(item, &mut emitter, offset, &source.name, &mut job.say())
+            pipeline::drive(&task, opened, job.jobs, &mut |item, offset| {
+                tally.emit(item, &mut emitter, offset, input, &mut job.say())
             })
         })
     })?;

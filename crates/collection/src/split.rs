@@ -431,6 +431,7 @@ pub fn run(
     let mut files = SplitFiles::new(out_dir, by);
     let (mut written, mut unreadable, mut lost) = (0, 0, 0);
     job.each(|source, opened, job| {
+        let input = source.placed(opened.rows);
         let ext = match opened.format {
             Format::Pgn => "pgn",
             Format::Pdn => "pdn",
@@ -445,11 +446,11 @@ pub fn run(
                 inspect: KeyOf(by),
             };
             let mut emitter = Emitter::new(&mut files, None, rules, read, write);
-            let result = pipeline::drive(&task, opened.reader, job.jobs, &mut |item, offset| {
+            let result = pipeline::drive(&task, opened, job.jobs, &mut |item, offset| {
                 let (key, item) = item.take_verdict();
                 emitter.out.route(ext, key);
                 let before = emitter.written + emitter.unreadable;
-                emitter.emit(item, offset, &source.name, &mut job.say())?;
+                emitter.emit(item, offset, input, &mut job.say())?;
                 if emitter.written + emitter.unreadable > before {
                     emitter.out.count_game(ext);
                 }

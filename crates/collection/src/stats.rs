@@ -269,7 +269,7 @@ pub fn run(job: &mut Job<'_>, out: &mut dyn Write) -> Result<Ended, Stopped> {
                 rules,
                 options: ReadOptions::default(),
             };
-            pipeline::drive(&task, opened.reader, job.jobs, &mut |s, _| {
+            pipeline::drive(&task, opened, job.jobs, &mut |s, _| {
                 this.merge(s);
                 Ok(())
             })

@@ -34,6 +34,7 @@
 mod games;
 mod lists;
 mod positions;
+mod reader;
 mod schema;
 pub mod values;
 mod writer;
@@ -43,6 +44,9 @@ pub use games::{
     Notation, renumber,
 };
 pub use positions::{PositionRecord, PositionsBuilder};
+pub use reader::{
+    BATCH_ROWS, GameBatch, PARQUET_MAGIC, ReadError, TableReader, TableShape, variant_in_event,
+};
 pub use schema::{Eval, games_schema, positions_schema};
 pub use writer::{Error, ParquetWriter, ROW_GROUP_MEMORY, ROW_GROUP_ROWS};
 

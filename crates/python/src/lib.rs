@@ -128,14 +128,14 @@ fn check(
                     rules: source::chess_rules(),
                     options,
                 };
-                collection::pipeline::drive(&task, opened.reader, jobs, &mut emit)?;
+                collection::pipeline::drive(&task, opened, jobs, &mut emit)?;
             }
             Format::Pdn => {
                 let task = collection::check::CheckTask {
                     rules: source::draughts_rules(game_type),
                     options,
                 };
-                collection::pipeline::drive(&task, opened.reader, jobs, &mut emit)?;
+                collection::pipeline::drive(&task, opened, jobs, &mut emit)?;
             }
         }
         Ok(((games, moves), found))

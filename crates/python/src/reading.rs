@@ -158,11 +158,8 @@ fn start(opened: Opened, game_type: Option<pdn::GameType>, options: ReadOptions)
         // The receiver is gone: the iterator was dropped, and the reading stops.
         let gone = || io::Error::from(io::ErrorKind::BrokenPipe);
         let mut once = OncePerInput::default();
-        let result = collection::pipeline::drive(
-            &task,
-            opened.reader,
-            jobs,
-            &mut |item, before| match item {
+        let result =
+            collection::pipeline::drive(&task, opened, jobs, &mut |item, before| match item {
                 Item::Game(mut game) => {
                     renumber(&mut game.read, before);
                     to.send(Sent::Game(game)).map_err(|_| gone())
@@ -171,8 +168,7 @@ fn start(opened: Opened, game_type: Option<pdn::GameType>, options: ReadOptions)
                     found.retain(|d| once.keep(d));
                     to.send(Sent::Orphans(found)).map_err(|_| gone())
                 }
-            },
-        );
+            });
         if let Err(e) = result
             && e.kind() != io::ErrorKind::BrokenPipe
         {

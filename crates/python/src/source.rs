@@ -75,10 +75,15 @@ impl Given {
     /// Opens the source: decompressed, its format forced or found as `notate` finds it.
     pub fn open(self, forced: Option<Format>) -> io::Result<Opened> {
         match self {
-            Given::Path(path) => {
-                let file = std::fs::File::open(&path)?;
-                input::open_stream(Box::new(file), Some(&path), forced)
-            }
+            // As `notate` opens a file: a Parquet table is read a row group at a time.
+            Given::Path(path) => input::open(
+                &input::Source {
+                    name: path.display().to_string(),
+                    path: Some(path),
+                },
+                forced,
+                |_| {},
+            ),
             Given::Bytes(bytes) => {
                 input::open_stream(Box::new(io::Cursor::new(bytes)), None, forced)
             }

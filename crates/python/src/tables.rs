@@ -10,7 +10,7 @@ use arrow_pyarrow::IntoPyArrow;
 use arrow_schema::{ArrowError, SchemaRef};
 use collection::input::Format;
 use collection::parquet::{Emitter, ParquetFiles, ParquetTask, Placing, Tables};
-use collection::pipeline::OncePerInput;
+use collection::pipeline::{OncePerInput, Stream};
 use collection::range::ByteRange;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -73,11 +73,11 @@ impl Request {
                     })?;
                 let (start, reader) =
                     collection::range::open_range(std::fs::File::open(path)?, range)?;
-                (format, Placing::From(start), reader)
+                (format, Placing::From(start), Stream::from(reader))
             }
             _ => {
                 let opened = self.given.open(self.forced)?;
-                (opened.format, Placing::Whole, opened.reader)
+                (opened.format, Placing::Whole, Stream::from(opened))
             }
         };
         let options = if self.strict {
@@ -89,6 +89,7 @@ impl Request {
         let mut emitter = Emitter {
             tables,
             name: self.file.clone(),
+            by_row: reader.rows,
             placing,
             once: OncePerInput::default(),
             rows: 0,

@@ -115,3 +115,55 @@ def test_parquet_files_hold_the_tables(tmp_path):
     assert rows == len(list(notate.read(path)))
     assert pq.read_table(games_file).equals(notate.to_arrow(path))
     assert pq.read_table(positions_file).equals(notate.to_arrow(path, positions=True))
+
+
+def _lichess_table(path):
+    """Two games in lichess's published schema (a null rating in the second)."""
+    import datetime
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.table(
+        {
+            "Event": ["Rated Blitz game", "Rated Bullet game"],
+            "Site": ["https://lichess.org/a", "https://lichess.org/b"],
+            "White": ["alice", "carol"],
+            "Black": ["bob", "dave"],
+            "Result": ["1-0", "0-1"],
+            "WhiteTitle": [None, "FM"],
+            "BlackTitle": [None, None],
+            "WhiteElo": pa.array([1500, None], pa.int16()),
+            "BlackElo": pa.array([1490, 1700], pa.int16()),
+            "WhiteRatingDiff": pa.array([6, None], pa.int16()),
+            "BlackRatingDiff": pa.array([-6, None], pa.int16()),
+            "UTCDate": pa.array([datetime.date(2024, 1, 31), None], pa.date32()),
+            "UTCTime": pa.array([datetime.time(12, 0, 5), None], pa.time32("s")),
+            "ECO": ["C20", "A00"],
+            "Opening": ["King's Pawn Game", "Polish Opening"],
+            "Termination": ["Normal", "Time forfeit"],
+            "TimeControl": ["180+0", "60+0"],
+            "movetext": [
+                "1. e4 { [%clk 0:03:00] } 1... e5 { [%clk 0:02:59] } 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0",
+                "1. b4 e5 2. a3 Qh4 0-1",
+            ],
+        }
+    )
+    pq.write_table(table, path, row_group_size=1)
+
+
+def test_lichess_parquet_tables_read_as_their_games(tmp_path):
+    path = tmp_path / "lichess.parquet"
+    _lichess_table(path)
+    games = list(notate.read(path))
+    assert [g.tags["White"] for g in games] == ["alice", "carol"]
+    assert games[0].tags["UTCDate"] == "2024.01.31"
+    assert games[0].tags["UTCTime"] == "12:00:05"
+    assert games[0].tags["WhiteRatingDiff"] == "+6"
+    assert "WhiteElo" not in games[1].tags
+    assert games[1].tags["Date"] == "????.??.??"
+    assert [len(g.moves) for g in games] == [7, 4]
+    table = notate.to_arrow(path)
+    assert table.column("White").to_pylist() == ["alice", "carol"]
+    assert table.column("WhiteElo").to_pylist() == [1500, None]
+    assert table.column("plies").to_pylist() == [7, 4]

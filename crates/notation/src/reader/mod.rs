@@ -245,6 +245,15 @@ impl<R: Read> Reader<R> {
         self
     }
 
+    /// Says that the input's lines may be of any length: its text was made by a program
+    /// (a table's rows written as text, a movetext to a line), and a line longer than
+    /// 255 bytes is not noted
+    /// ([`DiagnosticKind::LongLine`](crate::DiagnosticKind::LongLine)).
+    pub fn long_lines_allowed(mut self) -> Reader<R> {
+        self.notes.long_line = true;
+        self
+    }
+
     /// Says that the bytes given to [`Reader::from_vec`] are the whole input: once they
     /// are read, the input is over, and `inner` is not read (nor the buffer made room in
     /// for it, which would grow it past the bytes).
