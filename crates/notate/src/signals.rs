@@ -11,6 +11,9 @@ use std::sync::atomic::AtomicBool;
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM, SIGXFSZ};
 use signal_hook::iterator::Signals;
 
+/// The signal thread's stack, in bytes (a thread's default is 2 MiB in Rust).
+const SIGNAL_THREAD_STACK: usize = 128 << 10;
+
 /// Set when `SIGXFSZ` arrives, and never read: having a handler is what matters.
 static FILE_TOO_LARGE: AtomicBool = AtomicBool::new(false);
 
@@ -25,6 +28,9 @@ pub fn install() -> io::Result<()> {
     let mut signals = Signals::new([SIGINT, SIGTERM, SIGHUP])?;
     std::thread::Builder::new()
         .name("signals".to_owned())
+        // A small stack: the thread only removes files, and its stack counts against an
+        // address-space limit (`ulimit -v`) that a large game's reading must meet too.
+        .stack_size(SIGNAL_THREAD_STACK)
         .spawn(move || {
             if let Some(signal) = signals.forever().next() {
                 // Held until the process ends: no output is made or put in place after.
