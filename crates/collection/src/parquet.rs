@@ -1590,7 +1590,10 @@ pub fn create_files(games: &Path, positions: Option<&Path>) -> Result<Files, Str
 }
 
 /// Closes the files and puts them in place together ([`output::commit_files`]).
-fn put_in_place(files: Files) -> Result<(), Box<dyn std::error::Error>> {
+///
+/// # Errors
+/// A file that cannot be finished or put in place; none is then put in place.
+pub fn put_in_place(files: Files) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let (games, positions) = files.finish()?;
     let mut done = vec![games.into_inner().map_err(io::IntoInnerError::into_error)?];
     if let Some(positions) = positions {

@@ -9,7 +9,7 @@ use arrow_array::{RecordBatch, RecordBatchIterator, RecordBatchReader};
 use arrow_pyarrow::IntoPyArrow;
 use arrow_schema::{ArrowError, SchemaRef};
 use collection::input::Format;
-use collection::parquet::{Emitter, ParquetFiles, ParquetTask, Placing, Tables};
+use collection::parquet::{Emitter, ParquetTask, Placing, Tables};
 use collection::pipeline::{OncePerInput, Stream};
 use collection::range::ByteRange;
 use pyo3::exceptions::PyValueError;
@@ -279,20 +279,13 @@ fn write_parquet(
 ) -> PyResult<u64> {
     let request = Request::new(py, source, format, variant, range, strict)?;
     let rows = py.detach(|| -> io::Result<u64> {
-        let create = |path: &std::path::Path, schema| {
-            let file = io::BufWriter::with_capacity(1 << 20, std::fs::File::create(path)?);
-            columnar::ParquetWriter::new(file, schema).map_err(io::Error::other)
-        };
-        let mut files = ParquetFiles {
-            games: create(&path, columnar::games_schema())?,
-            positions: positions
-                .as_deref()
-                .map(|p| create(p, columnar::positions_schema()))
-                .transpose()?,
-        };
+        // Written beside their targets and put in place together when whole, as the
+        // command writes them: an error leaves any earlier files as they were.
+        let mut files = collection::parquet::create_files(&path, positions.as_deref())
+            .map_err(io::Error::other)?;
         let wants_positions = files.positions.is_some();
         let (rows, _) = request.run(wants_positions, &mut files)?;
-        files.close().map_err(io::Error::other)?;
+        collection::parquet::put_in_place(files).map_err(io::Error::other)?;
         Ok(rows)
     })?;
     Ok(rows)

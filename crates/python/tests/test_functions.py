@@ -117,6 +117,23 @@ def test_parquet_files_hold_the_tables(tmp_path):
     assert pq.read_table(positions_file).equals(notate.to_arrow(path, positions=True))
 
 
+def test_a_failed_write_leaves_the_earlier_files_and_nothing_beside_them(tmp_path):
+    games_file, positions_file = tmp_path / "g.parquet", tmp_path / "p.parquet"
+    games_file.write_bytes(b"earlier games")
+    positions_file.write_bytes(b"earlier positions")
+    # A gzip file cut short: its games begin well and its end cannot be read.
+    import gzip
+
+    whole = gzip.compress((CORPUS / "pgn" / "generated.pgn").read_bytes())
+    broken = tmp_path / "broken.pgn.gz"
+    broken.write_bytes(whole[: len(whole) // 2])
+    with pytest.raises(OSError):
+        notate.write_parquet(broken, games_file, positions=positions_file)
+    assert games_file.read_bytes() == b"earlier games"
+    assert positions_file.read_bytes() == b"earlier positions"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["broken.pgn.gz", "g.parquet", "p.parquet"]
+
+
 def _lichess_table(path):
     """Two games in lichess's published schema (a null rating in the second)."""
     import datetime
