@@ -122,3 +122,22 @@ fn comments_read_at_fixed_offsets_as_the_scan_reads_them() {
         "{read} comments, {fast} read fast"
     );
 }
+
+/// Fuzz target `stream` (a game of the corpus, edited, read strictly with room for 64
+/// bytes a game, kept in `fast_paths/`): a game too large to hold has no bytes, and
+/// `Reader::lend` gave its empty text back as the 64 KiB buffer a reader of no bytes
+/// makes for itself, where its documentation promises the bytes as they were.
+#[test]
+fn a_game_too_large_to_hold_is_given_back_empty() {
+    let read = ReadOptions {
+        max_game_bytes: 64,
+        ..ReadOptions::strict()
+    };
+    let text = include_bytes!("fast_paths/stream-game-too-large.pdn");
+    for agreed in [
+        stream_agrees(&DraughtsRules::new(), text, read, &PDN_WRITE),
+        stream_agrees(&ChessRules, text, read, &WriteOptions::default()),
+    ] {
+        agreed.unwrap();
+    }
+}
