@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
+mod fuzz;
 mod python;
 mod same_output;
 
@@ -44,7 +45,12 @@ const TASKS: &[Task] = &[
     Task {
         name: "fuzz-seeds",
         about: "write seed inputs for the cargo-fuzz targets (fuzz/corpus/) from corpus/",
-        run: fuzz_seeds,
+        run: fuzz::seeds,
+    },
+    Task {
+        name: "fuzz",
+        about: "[--seconds N] [TARGET…]: seed and run the cargo-fuzz targets (all by default) N seconds each (60)",
+        run: fuzz::fuzz,
     },
     Task {
         name: "same-output",
@@ -164,87 +170,6 @@ fn slow_tests(root: &Path) -> Result<(), String> {
         "--",
         "--ignored",
     ]))
-}
-
-/// Seeds each fuzz target with the project's own games, one game per seed (small seeds
-/// keep libFuzzer fast), behind the selector byte that the targets read first.
-fn fuzz_seeds(root: &Path) -> Result<(), String> {
-    let mut games = Vec::new();
-    let mut fens = Vec::new();
-    for (dir, ext) in [("pgn", "pgn"), ("pdn", "pdn")] {
-        let mut paths: Vec<PathBuf> = std::fs::read_dir(root.join("corpus").join(dir))
-            .map_err(|e| format!("corpus/{dir}: {e}"))?
-            .filter_map(|entry| entry.ok().map(|e| e.path()))
-            .filter(|path| path.extension().is_some_and(|e| e == ext))
-            .collect();
-        paths.sort();
-        for path in paths {
-            let text = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-            for game in split_games(&text) {
-                fens.extend(fen_tags(game).map(|fen| (ext, fen.to_vec())));
-                games.push((ext, game.to_vec()));
-            }
-        }
-    }
-    let corpus = root.join("fuzz/corpus");
-    let write = |target: &str, name: String, bytes: &[u8]| -> Result<(), String> {
-        let dir = corpus.join(target);
-        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        std::fs::write(dir.join(name), bytes).map_err(|e| format!("{target}: {e}"))
-    };
-    for (i, (ext, game)) in games.iter().enumerate() {
-        let seed = [&[0u8][..], game.as_slice()].concat();
-        write("notation_reader", format!("{ext}-{i}"), &seed)?;
-        let target = if *ext == "pgn" {
-            "pgn_games"
-        } else {
-            "pdn_games"
-        };
-        write(target, format!("{i}"), &seed)?;
-    }
-    for (i, (ext, fen)) in fens.iter().enumerate() {
-        if *ext == "pgn" {
-            write("chess_fen", format!("{i}"), fen)?;
-        } else {
-            write(
-                "draughts_fen",
-                format!("{i}"),
-                &[&[0u8][..], fen.as_slice()].concat(),
-            )?;
-        }
-    }
-    println!(
-        "{} games and {} FENs seeded under fuzz/corpus/",
-        games.len(),
-        fens.len()
-    );
-    Ok(())
-}
-
-/// Cuts a file into games: a game starts at a `[` that begins the file or follows an
-/// empty line.
-fn split_games(text: &[u8]) -> Vec<&[u8]> {
-    let mut starts = vec![0];
-    for i in 2..text.len() {
-        if text[i] == b'[' && text[i - 1] == b'\n' && text[i - 2] == b'\n' {
-            starts.push(i);
-        }
-    }
-    starts.push(text.len());
-    starts
-        .windows(2)
-        .map(|w| &text[w[0]..w[1]])
-        .filter(|game| !game.is_empty())
-        .collect()
-}
-
-/// The values of a game's `FEN` tags.
-fn fen_tags(game: &[u8]) -> impl Iterator<Item = &[u8]> {
-    game.split(|&b| b == b'\n').filter_map(|line| {
-        let rest = line.strip_prefix(b"[FEN \"")?;
-        let end = rest.iter().position(|&b| b == b'"')?;
-        Some(&rest[..end])
-    })
 }
 
 /// The whole suite: the workspace's Rust tests, then the Python package as users install it

@@ -48,6 +48,8 @@
 
 pub mod check;
 pub mod dedupe;
+#[doc(hidden)]
+pub mod differential;
 pub mod eco;
 pub mod escape;
 pub mod fmt;

@@ -1702,9 +1702,53 @@ pub fn run(
     Ok(job.ended(errors > 0))
 }
 
+/// The rows of `text`'s chess games in batches, each with its games' diagnostics and,
+/// last, those outside any game: built from each game's tree ([`ParquetTask::run_tree`])
+/// or as the validator reads ([`ChessRows`]), to hold the two to each other
+/// ([`crate::differential`]).
+pub(crate) fn chess_rows(
+    text: &[u8],
+    without_tree: bool,
+    options: ReadOptions,
+) -> Vec<(RecordBatch, Vec<Vec<Diagnostic>>)> {
+    let rules = crate::rules::chess();
+    let task = ParquetTask {
+        rules: &rules,
+        options,
+        name: "test.pgn",
+        placing: Placing::Whole,
+        positions: false,
+    };
+    let mut bytes = text.to_vec();
+    let input = Input {
+        bytes: &mut bytes,
+        rest: None,
+        cut_short: false,
+        unseparated: false,
+        rows: false,
+    };
+    let mut items = Vec::new();
+    let mut keep = |item: Item| {
+        let mut diagnostics = item.diagnostics;
+        diagnostics.push(item.orphans);
+        items.push((item.games, diagnostics));
+        Ok(())
+    };
+    let origin = Origin::default();
+    let read = if without_tree {
+        task.run_chess(&rules, input, origin, &mut keep)
+    } else {
+        task.run_tree(input, origin, &mut keep)
+    };
+    // Memory gives no I/O error, and `keep` none either.
+    let _ = read;
+    items
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::differential::chess_rows_agree;
 
     #[test]
     fn move_numbers_are_written_in_decimal_with_their_periods() {
@@ -1747,46 +1791,6 @@ mod tests {
             push_number(&mut out, n);
             assert_eq!(out, format!("x{n}"));
         }
-    }
-
-    /// The rows of `text`'s chess games, and their diagnostics, the tree's way or
-    /// [`ChessRows`]'s.
-    fn rows(
-        text: &[u8],
-        without_tree: bool,
-        options: ReadOptions,
-    ) -> Vec<(RecordBatch, Vec<Vec<Diagnostic>>)> {
-        let rules = crate::rules::chess();
-        let task = ParquetTask {
-            rules: &rules,
-            options,
-            name: "test.pgn",
-            placing: Placing::Whole,
-            positions: false,
-        };
-        let mut bytes = text.to_vec();
-        let input = Input {
-            bytes: &mut bytes,
-            rest: None,
-            cut_short: false,
-            unseparated: false,
-            rows: false,
-        };
-        let mut items = Vec::new();
-        let mut keep = |item: Item| {
-            let mut diagnostics = item.diagnostics;
-            diagnostics.push(item.orphans);
-            items.push((item.games, diagnostics));
-            Ok(())
-        };
-        let origin = Origin::default();
-        let read = if without_tree {
-            task.run_chess(&rules, input, origin, &mut keep)
-        } else {
-            task.run_tree(input, origin, &mut keep)
-        };
-        read.expect("reading from memory");
-        items
     }
 
     /// Chess games' rows built as they are read are the rows of their trees, with the
@@ -1858,12 +1862,8 @@ e5 {c} $1 $14 2. Nf3 (2. Nc3 {v} Nc6 $2) {after the variation} 2... Nc6 $3 {x} 3
         let mut games = 0;
         for options in [ReadOptions::default(), ReadOptions::strict()] {
             for text in [&made[..], &broken[..]] {
-                let (tree, read) = (rows(text, false, options), rows(text, true, options));
-                assert_eq!(tree, read, "the hand-made games");
-                games += tree
-                    .iter()
-                    .map(|(batch, _)| batch.num_rows())
-                    .sum::<usize>();
+                games += chess_rows_agree(text, options)
+                    .unwrap_or_else(|d| panic!("the hand-made games: {d}"));
             }
         }
         for dir in dirs {
@@ -1876,27 +1876,8 @@ e5 {c} $1 $14 2. Nf3 (2. Nc3 {v} Nc6 $2) {after the variation} 2... Nc6 $3 {x} 3
                     continue;
                 };
                 for options in [ReadOptions::default(), ReadOptions::strict()] {
-                    let (tree, read) = (rows(&text, false, options), rows(&text, true, options));
-                    games += tree
-                        .iter()
-                        .map(|(batch, _)| batch.num_rows())
-                        .sum::<usize>();
-                    assert_eq!(tree.len(), read.len(), "{}", path.display());
-                    for ((tree, tree_diagnostics), (read, read_diagnostics)) in
-                        tree.iter().zip(&read)
-                    {
-                        assert_eq!(tree_diagnostics, read_diagnostics, "{}", path.display());
-                        assert_eq!(tree.schema(), read.schema());
-                        for (i, (a, b)) in tree.columns().iter().zip(read.columns()).enumerate() {
-                            assert_eq!(
-                                a,
-                                b,
-                                "{}: column {}",
-                                path.display(),
-                                tree.schema().field(i).name()
-                            );
-                        }
-                    }
+                    games += chess_rows_agree(&text, options)
+                        .unwrap_or_else(|d| panic!("{}: {d}", path.display()));
                 }
             }
         }

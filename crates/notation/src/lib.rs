@@ -19,6 +19,8 @@ mod builder;
 mod collector;
 mod diagnostic;
 mod dialect;
+#[doc(hidden)]
+pub mod differential;
 mod encoding;
 mod lexer;
 mod line_stack;

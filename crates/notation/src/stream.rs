@@ -27,9 +27,12 @@ use crate::writer::{Count, Movetext, WriteError, WriteOptions, write_tags_to};
 /// from it, with `read` as the options. Only the first game of `text` is written.
 ///
 /// That holds for a game read with no error whose glyphs, comments, variations and
-/// set-ups come in the export format's order ([`ReadGame::streams`]); any other is
-/// refused with [`WriteError::NotInExportOrder`], before anything is written. A game
-/// with an error is written as far as it was read, as its tree would be.
+/// set-ups come in the export format's order ([`ReadGame::streams`]). One whose
+/// annotations come in another order is refused with [`WriteError::NotInExportOrder`],
+/// before anything is written; one that does not stream for another reason (its rules
+/// would settle its tree, or read it a second time) is written as it reads, which may not
+/// be what its tree gives: a caller looks at [`ReadGame::streams`] first. A game with an
+/// error is written as far as it was read, as its tree would be.
 ///
 /// `text` is lent as a `Vec` so that it is read where it is, not copied into a
 /// reader's buffer; it is given back unchanged. On error nothing is written, except

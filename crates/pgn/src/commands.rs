@@ -642,7 +642,7 @@ pub fn lichess_clock(written: &[u8; 16]) -> Option<ClockTime> {
 }
 
 /// [`clock_and_eval`] the general way: the commands as found, one by one.
-fn found_one_by_one(comment: &str) -> (Option<ClockTime>, Option<Eval>) {
+pub(crate) fn found_one_by_one(comment: &str) -> (Option<ClockTime>, Option<Eval>) {
     let (mut clock, mut eval) = (None, None);
     for (name, args) in names_and_args(comment) {
         match name {
@@ -679,6 +679,12 @@ fn lichess_score(score: &[u8]) -> Option<Eval> {
         return None;
     }
     std::str::from_utf8(score).ok()?.parse().ok()
+}
+
+/// Whether [`clock_and_eval`] reads `comment` at fixed offsets, as lichess writes it,
+/// rather than by the general scan ([`crate::differential`]).
+pub(crate) fn read_as_lichess_writes(comment: &str) -> bool {
+    as_lichess_writes(comment).is_some()
 }
 
 /// A command as written in a comment: `[%name args]` from `start` to `end`.

@@ -112,6 +112,8 @@ mod castling;
 pub mod chess960;
 mod color;
 pub mod commands;
+#[doc(hidden)]
+pub mod differential;
 pub mod fen;
 mod games;
 mod legal;
