@@ -730,7 +730,7 @@ pub struct Emitter<'o, G> {
     /// The input's name.
     pub name: String,
     /// Whether the input is a table, its diagnostics placed by row.
-    pub rows: bool,
+    pub by_row: bool,
     /// The input's name, as a JSON string.
     pub file: String,
     /// Games with errors.
@@ -756,7 +756,7 @@ impl<G: JsonMoves> Emitter<'_, G> {
                 warn(
                     Placed {
                         name: &self.name,
-                        rows: self.rows,
+                        rows: self.by_row,
                     }
                     .diagnostic(d),
                 );
@@ -832,7 +832,7 @@ pub fn run(
                 rules,
                 read: options,
                 name: source.name.clone(),
-                rows: opened.rows,
+                by_row: opened.rows,
                 file,
                 errors: 0,
                 games: 0,
