@@ -2,14 +2,11 @@
 //! against the rows of their trees: the same columns, the same diagnostics.
 #![no_main]
 
-use collection::differential::chess_rows_agree;
+use collection::differential::fuzz_input;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&selector, input)) = data.split_first() else {
-        return;
-    };
-    if let Err(d) = chess_rows_agree(input, notation_fuzz::options_for(selector & 1)) {
+    if let Some(Err(d)) = fuzz_input("chess_rows", data) {
         panic!("{d}");
     }
 });

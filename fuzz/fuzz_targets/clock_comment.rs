@@ -2,13 +2,11 @@
 //! evaluation before it) against the general scan of a comment's commands.
 #![no_main]
 
+use collection::differential::fuzz_input;
 use libfuzzer_sys::fuzz_target;
-use pgn::differential::comment_agrees;
 
 fuzz_target!(|data: &[u8]| {
-    // A comment's text is decoded before it is read: any bytes, as text.
-    let text = String::from_utf8_lossy(data);
-    if let Err(d) = comment_agrees(&text) {
+    if let Some(Err(d)) = fuzz_input("clock_comment", data) {
         panic!("{d}");
     }
 });

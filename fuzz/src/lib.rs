@@ -33,18 +33,7 @@ macro_rules! assert_validator_agrees {
     }};
 }
 
-/// The read options a target tries: lenient, and strict with a small size limit (so that
-/// the too-large path is reached too).
-pub fn options_for(selector: u8) -> ReadOptions {
-    if selector & 1 == 0 {
-        ReadOptions::default()
-    } else {
-        ReadOptions {
-            max_game_bytes: 64 + usize::from(selector >> 1) * 16,
-            ..ReadOptions::strict()
-        }
-    }
-}
+pub use notation::differential::read_options_for as options_for;
 
 /// Exports every game, or `None` if one cannot be written (a tree the writer refuses is
 /// reported as an error, which is allowed; a panic is not).

@@ -3,8 +3,8 @@
 //! read again against the tree writer, and lichess's comments read at fixed offsets
 //! against the general scan, on every file of the corpus and of the shared corpus when
 //! there is one. (The skim and the Parquet rows read along the validator are held to
-//! theirs over the same files by `notation`'s and `collection`'s own tests.) The inputs
-//! the fuzz targets found that still break an agreement are in `fuzz/findings/`.
+//! theirs over the same files by `notation`'s and `collection`'s own tests.) And the
+//! inputs on which the fuzz targets found two disagreeing (`fuzz/regressions/`).
 #![allow(clippy::unwrap_used, missing_docs)]
 
 use std::path::{Path, PathBuf};
@@ -123,5 +123,39 @@ fn comments_read_at_fixed_offsets_as_the_scan_reads_them() {
     assert!(
         read > 1000 && fast > least_fast,
         "{read} comments, {fast} read fast"
+    );
+}
+
+/// Each input a fuzz target found two paths disagreeing on (`fuzz/regressions/`, named
+/// after its target) is checked as its target checks it, and now agrees.
+#[test]
+fn what_the_fuzzers_found_agrees_now() {
+    use collection::differential::{FUZZ_TARGETS, fuzz_input};
+
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/regressions");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap();
+        if name == "README.md" {
+            continue;
+        }
+        let target = FUZZ_TARGETS
+            .iter()
+            .find(|t| {
+                name.strip_prefix(**t)
+                    .is_some_and(|rest| rest.starts_with('-'))
+            })
+            .unwrap_or_else(|| panic!("{name}: named after no fuzz target"));
+        let data = std::fs::read(&path).unwrap();
+        if let Some(Err(d)) = fuzz_input(target, &data) {
+            panic!("{name}: {d}");
+        }
+        checked += 1;
+    }
+    assert!(
+        checked >= 2,
+        "the regression inputs are in {}",
+        dir.display()
     );
 }

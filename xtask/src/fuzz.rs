@@ -241,9 +241,9 @@ fn cargo_fuzz() -> Result<(), String> {
 
 /// The targets `cargo fuzz list` gives.
 fn list_targets(dir: &Path) -> Result<Vec<String>, String> {
-    let output = Command::new(cargo())
+    let output = nightly_cargo()
         .current_dir(dir)
-        .args(["+nightly", "fuzz", "list"])
+        .args(["fuzz", "list"])
         .output()
         .map_err(|e| format!("cannot run cargo fuzz list: {e}"))?;
     if !output.status.success() {
@@ -264,26 +264,14 @@ fn list_targets(dir: &Path) -> Result<Vec<String>, String> {
 /// its executions (from libFuzzer's final statistics) and whether it ended without a
 /// failure.
 fn run_target(dir: &Path, target: &str, seconds: u64) -> Result<(Option<u64>, bool), String> {
-    let mut child = Command::new(cargo())
+    let mut child = nightly_cargo()
         .current_dir(dir)
         // No sanitizer: the targets' checks are assertions, and safe Rust needs no
         // AddressSanitizer to find what they look for; they run faster without it.
-        .args([
-            "+nightly",
-            "fuzz",
-            "run",
-            "--sanitizer",
-            "none",
-            target,
-            "--",
-        ])
+        .args(["fuzz", "run", "--sanitizer", "none", target, "--"])
         .arg(format!("-max_total_time={seconds}"))
         .arg(format!("-max_len={MAX_LEN}"))
         .arg("-print_final_stats=1")
-        // cargo and rustup pick the toolchain from `+nightly`: a CARGO set by the
-        // outer `cargo xtask` would name the stable one.
-        .env_remove("CARGO")
-        .env_remove("RUSTUP_TOOLCHAIN")
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| format!("cannot run cargo fuzz run {target}: {e}"))?;
@@ -299,7 +287,24 @@ fn run_target(dir: &Path, target: &str, seconds: u64) -> Result<(Option<u64>, bo
     let status = child
         .wait()
         .map_err(|e| format!("cargo fuzz run {target}: {e}"))?;
+    // libFuzzer prints its statistics however it ends: none, and it never ran (the
+    // target did not build, say), which is no finding.
+    if !status.success() && executions.is_none() {
+        return Err(format!("cargo fuzz run {target} failed before fuzzing"));
+    }
     Ok((executions, status.success()))
+}
+
+/// `cargo` of the nightly toolchain, through rustup: the `cargo` that runs `cargo xtask`
+/// (its `CARGO`) is the stable toolchain's own binary, which knows no `+nightly`.
+fn nightly_cargo() -> Command {
+    let mut command = Command::new("rustup");
+    command
+        .args(["run", "nightly", "cargo"])
+        .env_remove("CARGO")
+        .env_remove("RUSTUP_TOOLCHAIN")
+        .env_remove("RUSTC");
+    command
 }
 
 #[cfg(test)]

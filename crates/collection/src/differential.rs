@@ -83,3 +83,60 @@ pub fn json_stream_agrees<G: JsonMoves>(rules: &G, text: &[u8]) -> Result<usize,
     }
     Ok(streamed)
 }
+
+/// The fuzz targets of `fuzz/` that hold a fast path to its plain twin, by name.
+pub const FUZZ_TARGETS: &[&str] = &["chess_rows", "clock_comment", "skim", "stream"];
+
+/// What the fuzz target `target` checks of one input `data` (libFuzzer's bytes: a
+/// selector byte, then the input, except for `clock_comment`), so that the targets and
+/// the regression tests over the inputs they found (`fuzz/regressions/`) check the same.
+/// `None` for a target not in [`FUZZ_TARGETS`].
+pub fn fuzz_input(target: &str, data: &[u8]) -> Option<Result<(), Disagreement>> {
+    use notation::differential::{read_options_for, skim_agrees, stream_agrees};
+    use notation::{Dialect, WriteOptions};
+
+    if target == "clock_comment" {
+        // A comment's text is decoded before it is read: any bytes, as text.
+        let text = String::from_utf8_lossy(data);
+        return Some(pgn::differential::comment_agrees(&text).map(drop));
+    }
+    let (&selector, input) = data.split_first().unwrap_or((&0, &[]));
+    let checked = match target {
+        "chess_rows" => chess_rows_agree(input, read_options_for(selector & 1)).map(drop),
+        "skim" => {
+            let dialect = if selector & 1 == 0 {
+                Dialect::PGN
+            } else {
+                Dialect::PDN
+            };
+            // Whole reads, or 1 to 63 bytes at a time.
+            let step = match selector >> 2 {
+                0 => 1 << 16,
+                n => usize::from(n),
+            };
+            skim_agrees(input, dialect, read_options_for(selector >> 1 & 1), step).map(drop)
+        }
+        "stream" => {
+            let read = read_options_for(selector >> 2 & 1);
+            let write = WriteOptions {
+                reduced: selector & 8 != 0,
+                ..WriteOptions::default()
+            };
+            // Not `RawRules`, which follows the move numbers written as it reads (a game
+            // starting `12...` streams as `12...`) while its tree is numbered from 1.
+            if selector & 1 == 0 {
+                let rules = crate::rules::chess();
+                stream_agrees(&rules, input, read, &write)
+                    .and_then(|_| json_stream_agrees(&rules, input))
+                    .map(drop)
+            } else {
+                let rules = crate::rules::draughts(None);
+                stream_agrees(&rules, input, read, &write)
+                    .and_then(|_| json_stream_agrees(&rules, input))
+                    .map(drop)
+            }
+        }
+        _ => return None,
+    };
+    Some(checked)
+}

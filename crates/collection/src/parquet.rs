@@ -964,7 +964,7 @@ impl<'r> ChessRows<'r> {
             self.origin.place(d);
         }
         let first_location = diagnostics.first().map(|d| d.location);
-        let plain = self.game.plain && !self.validator.is_stopped();
+        let plain = self.game.plain && !self.validator.is_stopped() && raw.held;
         let end = self
             .validator
             .main_line_position()
@@ -1033,20 +1033,43 @@ impl<'r> ChessRows<'r> {
                 )
             }
             None => {
-                // Read again into a tree, from the game's text.
+                // Read again into a tree, from the game's text; one not held whole is
+                // its tags and result alone, as the tree builder gives it.
                 let rules = self.task.rules;
                 let mut again =
                     GameReader::new(rules, raw.bytes, self.task.options).keep_raw(KeepRaw::Never);
-                match again.read_game() {
-                    Ok(Some(mut read)) => {
-                        read.index = raw.index;
-                        read.diagnostics = diagnostics.clone();
-                        self.task.add(&mut self.rows, &read, offset)
-                    }
+                let read = match again.read_game() {
+                    Ok(Some(read)) if raw.held => Some(read),
                     // Memory holds the text: no reading error; and a game's text holds a
                     // game.
-                    Ok(None) | Err(_) => None,
-                }
+                    _ => None,
+                };
+                let mut read = read.unwrap_or_else(|| {
+                    let mut tree = notation::GameTree::new();
+                    for (name, value) in game.tags.pairs() {
+                        tree.tags.push(notation::Tag {
+                            name: name.to_owned(),
+                            value: value.to_owned(),
+                            raw: None,
+                        });
+                    }
+                    tree.result = game.result.unwrap_or(GameResult::Unknown);
+                    ReadGame {
+                        game: tree,
+                        diagnostics: Vec::new(),
+                        raw: None,
+                        span: raw.span,
+                        index: raw.index,
+                        marked: false,
+                        built: true,
+                        streams: false,
+                        passed_over: false,
+                        held: raw.held,
+                    }
+                });
+                read.index = raw.index;
+                read.diagnostics = diagnostics.clone();
+                self.task.add(&mut self.rows, &read, offset)
             }
         };
         diagnostics.extend(cut);

@@ -50,6 +50,11 @@ pub struct ReadGame<M> {
     /// Whether its movetext was passed over, unread, because its tags did not pass the
     /// reader's filter ([`GameReader::movetext_only_if`]): `game` then holds only its tags.
     pub passed_over: bool,
+    /// Whether the reader held the game whole ([`RawGame::held`]). One it skipped as too
+    /// large to hold, with an error that says so, holds only its tags and result: the
+    /// moves read before the reader gave up are not the game, and a tree of them would
+    /// pass for a shorter one.
+    pub held: bool,
 }
 
 impl<M> ReadGame<M> {
@@ -184,6 +189,8 @@ pub struct Ended<'a, R: Rules> {
     /// Whether its movetext was passed over because its tags did not pass the filter
     /// ([`GameBuilder::movetext_only_if`]).
     pub passed_over: bool,
+    /// Whether the reader held the game whole ([`RawGame::held`]).
+    pub held: bool,
 }
 
 /// A [`GameSink`] that builds the [`GameTree`] tree, and settles it ([`Rules::settle`]).
@@ -298,11 +305,16 @@ impl<R: Rules> GameSink<R> for TreeSink<R::Move> {
 
     fn end_game(&mut self, ended: Ended<'_, R>) -> ReadGame<R::Move> {
         let mut game = std::mem::take(&mut self.game);
+        if !ended.held {
+            game = GameTree::new();
+        }
         game.tags = ended.tags;
         game.result = ended.result;
         let built = !self.large;
         let mut streams = false;
-        if built {
+        if !ended.held {
+            // Neither its moves nor its text are there to write.
+        } else if built {
             if let Some(end) = ended.end {
                 ended
                     .rules
@@ -328,6 +340,7 @@ impl<R: Rules> GameSink<R> for TreeSink<R::Move> {
             built,
             streams,
             passed_over: ended.passed_over,
+            held: ended.held,
         }
     }
 
@@ -723,14 +736,6 @@ fn string_with_room(len: usize) -> Option<String> {
 fn fold_whitespace(text: &str) -> Option<String> {
     let mut out = string_with_room(text.len())?;
     crate::writer::push_collapsed(&mut out, text);
-    Some(out)
-}
-
-/// A copy of bytes from the input, by fallible allocation (see [`fold_whitespace`]).
-fn try_copy(bytes: &[u8]) -> Option<Vec<u8>> {
-    let mut out = Vec::new();
-    out.try_reserve_exact(bytes.len()).ok()?;
-    out.extend_from_slice(bytes);
     Some(out)
 }
 
@@ -1143,7 +1148,11 @@ impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
             KeepRaw::OnError => has_errors,
             KeepRaw::Always => true,
         };
-        let raw_bytes = if keep { try_copy(raw.bytes) } else { None };
+        let raw_bytes = if keep {
+            Reader::copy_to_lend(raw.bytes)
+        } else {
+            None
+        };
         if keep && raw_bytes.is_none() {
             let at = diagnostics.first().map(|d| d.location).unwrap_or_default();
             let what = "the game's text as written";
@@ -1167,6 +1176,7 @@ impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
             second,
             in_export_order: !self.out_of_order,
             passed_over: self.passed_over,
+            held: raw.held,
         };
         let output = self.sink.end_game(ended);
         if second && !self.sink.keeps_second_reading() {

@@ -23,6 +23,20 @@ use crate::stream::write_text_to;
 use crate::visitor::{RawGame, Visitor};
 use crate::writer::{WriteOptions, write_game_to};
 
+/// The read options a fuzz target's selector byte chooses (its lowest bit): lenient, or
+/// strict with room for a small game only, 64 bytes and 16 more for each step of the
+/// selector's other bits, so that games too large to hold are read too.
+pub fn read_options_for(selector: u8) -> ReadOptions {
+    if selector & 1 == 0 {
+        ReadOptions::default()
+    } else {
+        ReadOptions {
+            max_game_bytes: 64 + usize::from(selector >> 1) * 16,
+            ..ReadOptions::strict()
+        }
+    }
+}
+
 /// Where a fast path and its plain twin read or wrote differently: what differed, and
 /// each one's version of it.
 #[derive(Clone, Debug, PartialEq, Eq)]

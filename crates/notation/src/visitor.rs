@@ -126,12 +126,17 @@ impl<'a> RawValue<'a> {
 /// A game's bytes as written, from its first token to its termination marker.
 #[derive(Clone, Copy, Debug)]
 pub struct RawGame<'a> {
-    /// The bytes.
+    /// The bytes: all of them when [`RawGame::held`], else none.
     pub bytes: &'a [u8],
     /// Where they are in the input.
     pub span: Span,
     /// The 0-based index of the game in the input.
     pub index: u64,
+    /// Whether the reader held the game whole: not when it skipped it as too large to
+    /// hold ([`DiagnosticKind::GameTooLarge`](crate::DiagnosticKind::GameTooLarge),
+    /// [`DiagnosticKind::GameOutOfMemory`](crate::DiagnosticKind::GameOutOfMemory)), after
+    /// telling the visitor what it had read of it, which is not the game as written.
+    pub held: bool,
 }
 
 /// Receives a game token by token from a [`Reader`](crate::Reader).

@@ -351,6 +351,36 @@ fn huge_games_are_skipped_and_reported() {
     assert_eq!(games.last().unwrap().game.tags.get("Event"), Some("small"));
 }
 
+/// The moves read of a game before the reader gave up holding it are not the game: kept,
+/// they would pass for a shorter game. It holds its tags and result only, and is not
+/// written from its text, which is not there.
+#[test]
+fn a_game_too_large_to_hold_is_its_tags_and_result_alone() {
+    let mut input = b"[Event \"big\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 {".to_vec();
+    input.extend(std::iter::repeat_n(b'x', 200_000));
+    input.extend_from_slice(b"} a6 1-0\n\n[Event \"small\"]\n\n1. d4 *\n");
+    let options = ReadOptions {
+        max_game_bytes: 100_000,
+        ..ReadOptions::default()
+    };
+    for large_after in [u64::MAX, 0] {
+        let games: Vec<_> = GameReader::new(&RawRules::PGN, &input[..], options)
+            .large_after(large_after)
+            .map(Result::unwrap)
+            .collect();
+        let big = &games[0];
+        assert!(!big.held);
+        assert!(!big.streams);
+        assert_eq!(big.game.tags.get("Event"), Some("big"));
+        assert_eq!(big.game.result, GameResult::FirstWins);
+        assert_eq!(big.game.node_count(), 0);
+        assert!(big.game.tail.is_none());
+        let small = &games[1];
+        assert!(small.held);
+        assert_eq!(small.game.node_count(), usize::from(large_after != 0));
+    }
+}
+
 /// Games read from a reader that took `input` over as its buffer ([`Reader::from_vec`]),
 /// then `rest` from a stream.
 fn read_in_place(

@@ -144,7 +144,8 @@ impl<R: Read, V: Visitor> GameRead<'_, R, V> {
         let buffer = &reader.buffer;
         // A game too large to keep has no raw text left (or only some of it, which is not
         // the game as written).
-        let (raw_start, raw_end) = if reader.skipped || start < buffer.base {
+        let held = !reader.skipped && start >= buffer.base;
+        let (raw_start, raw_end) = if !held {
             (0, 0)
         } else {
             let from = buffer.index(start).min(buffer.filled);
@@ -154,6 +155,7 @@ impl<R: Read, V: Visitor> GameRead<'_, R, V> {
             bytes: &buffer.buf[raw_start..raw_end],
             span: Span::new(start, last_end.max(start)),
             index: reader.games - 1,
+            held,
         };
         let output = self.visitor.end_game(raw);
         // Past a game skipped as too large, reading goes on at the next tag line.

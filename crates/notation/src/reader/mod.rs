@@ -125,6 +125,12 @@ impl Reader<io::Empty> {
     /// game's text read again (a large game written as it is read) is not copied into a
     /// buffer as large.
     ///
+    /// The bytes are read as one game's text as a reader gave it ([`RawGame::bytes`](crate::RawGame::bytes)),
+    /// which ends where its last token ends: a `\r` written as text last in them is read
+    /// as it was where the game was read, as text (one before a line end was white space
+    /// there, outside the game's text), not as the line end that a `\r` last in a file
+    /// is.
+    ///
     /// ```
     /// use notation::{Dialect, GameBuilder, RawRules, ReadOptions, Reader};
     /// let mut text = b"1. e4 e5 *".to_vec();
@@ -142,17 +148,33 @@ impl Reader<io::Empty> {
         options: ReadOptions,
         read: impl FnOnce(&mut Reader<io::Empty>) -> T,
     ) -> T {
-        let was_empty = bytes.is_empty();
-        let mut reader = Reader::from_vec(io::empty(), std::mem::take(bytes), dialect, options)
-            .ends_with_bytes();
+        let (was_empty, len) = (bytes.is_empty(), bytes.len());
+        let mut text = std::mem::take(bytes);
+        // A space after the text ends its last token there, as what followed it where it
+        // was read did, without being a line end.
+        text.push(b' ');
+        let mut reader = Reader::from_vec(io::empty(), text, dialect, options).ends_with_bytes();
         let out = read(&mut reader);
-        // Never read past them, nor compacted: the bytes are as they were. No bytes are
-        // read from a buffer of the reader's own (`from_vec`), which is not given back.
-        let held = reader.into_vec();
+        // Never read past them, nor compacted: the bytes are as they were, the space
+        // after them taken off. No bytes are read from a buffer of the reader's own
+        // (`from_vec`), which is not given back.
+        let mut held = reader.into_vec();
         if !was_empty {
+            held.truncate(len);
             *bytes = held;
         }
         out
+    }
+
+    /// A copy of a game's text to lend to a reader later ([`Reader::lend`]), with the
+    /// byte of room more that lending puts a space in: lending it then copies nothing,
+    /// where a copy without that room would move to a buffer twice its size. By fallible
+    /// allocation: `None` when memory cannot hold it.
+    pub fn copy_to_lend(text: &[u8]) -> Option<Vec<u8>> {
+        let mut copy = Vec::new();
+        copy.try_reserve_exact(text.len().checked_add(1)?).ok()?;
+        copy.extend_from_slice(text);
+        Some(copy)
     }
 }
 
@@ -378,6 +400,19 @@ mod tests {
     use super::*;
     use crate::differential::skim_agrees;
 
+    /// The move tokens of a game, as read.
+    #[derive(Default)]
+    struct Tokens(Vec<String>);
+
+    impl Visitor for Tokens {
+        type Output = ();
+        fn move_token(&mut self, token: &[u8], _: crate::At<'_>) -> std::ops::ControlFlow<()> {
+            self.0.push(String::from_utf8_lossy(token).into_owned());
+            std::ops::ControlFlow::Continue(())
+        }
+        fn end_game(&mut self, _: crate::RawGame<'_>) {}
+    }
+
     /// The texts the skim is held to the token loop on: the project's corpus, the
     /// shared corpus when there is one, and edits of them that put in what the skim must
     /// stop at (markers, comments, variations, glyphs, blank lines, tabs, tag lines).
@@ -417,8 +452,6 @@ mod tests {
         texts
     }
 
-    /// A stopped game is passed over block by block as the token loop passes it over:
-    /// the same games, ending at the same bytes, with the same diagnostics.
     /// Fuzz target `stream`: no bytes lent came back as the 64 KiB buffer a reader of
     /// none makes for itself (a game too large to hold has no bytes, and its text was
     /// given back so).
@@ -434,6 +467,23 @@ mod tests {
         assert_eq!(some, b"1. e4 *");
     }
 
+    /// Fuzz target `stream`: a game's text ending in a `\r` written as text (in its file,
+    /// followed by a byte that is no line end) reads again with that `\r` as a token, not
+    /// as the line end a `\r` last in a file is; and is given back as it was.
+    #[test]
+    fn a_literal_cr_last_in_lent_text_is_text() {
+        let mut text = b"[Event \"x\"]\n\n1. e4 \\r".to_vec();
+        let tokens = Reader::lend(&mut text, Dialect::PGN, ReadOptions::default(), |reader| {
+            let mut tokens = Tokens::default();
+            let _ = reader.read_game(&mut tokens);
+            tokens.0
+        });
+        assert_eq!(tokens, ["e4", "\\r"]);
+        assert_eq!(text, b"[Event \"x\"]\n\n1. e4 \\r");
+    }
+
+    /// A stopped game is passed over block by block as the token loop passes it over:
+    /// the same games, ending at the same bytes, with the same diagnostics.
     #[test]
     fn skimming_a_stopped_game_is_reading_it_token_by_token() {
         let inserts: [&[u8]; 21] = [
