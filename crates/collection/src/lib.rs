@@ -20,7 +20,8 @@
 //!   job's module (a move's JSON fields are [`json::JsonMoves`], the Parquet columns
 //!   [`parquet::Columns`], …), so that a new job touches its own module and nothing else.
 //! - [`mainline`] plays a game's main line through its positions; [`escape`] makes text
-//!   safe for JSON and HTML; [`range`] cuts a file into byte ranges at game boundaries;
+//!   safe for JSON and HTML; [`judgement`] reads engine evaluations as lichess does
+//!   (mistakes, accuracy); [`range`] cuts a file into byte ranges at game boundaries;
 //!   [`large`] is how a game too large for a tree is written all the same.
 //!
 //! # The jobs
@@ -57,6 +58,7 @@ pub mod html;
 pub mod input;
 pub mod job;
 pub mod json;
+pub mod judgement;
 pub mod large;
 pub mod mainline;
 pub mod output;
