@@ -44,11 +44,13 @@ pub fn read_tree<R: Rules>(
     })
 }
 
-/// A copy of a game's bytes to read again as it is written
-/// ([`notation::Reader::copy_to_lend`]), by fallible allocation: their size comes from
-/// the input, so that a failure is reported for the game rather than the program ended.
+/// A copy of a game's bytes, by fallible allocation: their size comes from the input,
+/// so that a failure is reported for the game rather than the program ended.
 pub fn try_copy(raw: &[u8]) -> Option<Vec<u8>> {
-    notation::Reader::copy_to_lend(raw)
+    let mut bytes = Vec::new();
+    bytes.try_reserve_exact(raw.len()).ok()?;
+    bytes.extend_from_slice(raw);
+    Some(bytes)
 }
 
 /// Text written to an output as it comes, for the writers that write to any

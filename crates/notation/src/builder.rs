@@ -746,6 +746,14 @@ fn try_copy_str(text: &str) -> Option<String> {
     Some(out)
 }
 
+/// A copy of bytes from the input, by fallible allocation (see [`fold_whitespace`]).
+fn try_copy(bytes: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(bytes.len()).ok()?;
+    out.extend_from_slice(bytes);
+    Some(out)
+}
+
 impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
     type Output = S::Output;
 
@@ -1148,11 +1156,7 @@ impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
             KeepRaw::OnError => has_errors,
             KeepRaw::Always => true,
         };
-        let raw_bytes = if keep {
-            Reader::copy_to_lend(raw.bytes)
-        } else {
-            None
-        };
+        let raw_bytes = if keep { try_copy(raw.bytes) } else { None };
         if keep && raw_bytes.is_none() {
             let at = diagnostics.first().map(|d| d.location).unwrap_or_default();
             let what = "the game's text as written";

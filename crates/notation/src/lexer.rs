@@ -213,14 +213,18 @@ pub(crate) enum Backslash {
     NeedMore,
 }
 
-/// Tells what the backslash at `at` is (see [`Backslash`]).
+/// Tells what the backslash at `at` is (see [`Backslash`]); `text_end` says that the
+/// input is one game's text read again, whose end is no line end.
 #[inline]
-pub(crate) fn literal_cr(input: &[u8], at: usize, eof: bool) -> Backslash {
+pub(crate) fn literal_cr(input: &[u8], at: usize, eof: bool, text_end: bool) -> Backslash {
     match input.get(at + 1..at + 3) {
         Some([b'r', b'\n' | b'\r']) => Backslash::LineEnd,
         Some(_) => Backslash::Text,
         None => match input.get(at + 1) {
-            // `\r` last in the slice: last in the input, or more may follow.
+            // `\r` last in the slice: last in the input, or more may follow. Last in a
+            // game's text read again, it was followed where the game was read by what
+            // made it text (see `Reader::lend`).
+            Some(b'r') if eof && text_end => Backslash::Text,
             Some(b'r') if eof => Backslash::LineEnd,
             Some(b'r') => Backslash::NeedMore,
             Some(_) => Backslash::Text,
@@ -270,7 +274,7 @@ pub fn lex<'a>(
     dialect: &Dialect,
     gap: &mut Gap,
 ) -> Lexed<'a> {
-    lex_inline(input, pos, eof, slice_starts_line, dialect, gap)
+    lex_inline(input, pos, eof, false, slice_starts_line, dialect, gap)
 }
 
 /// [`lex`], inlined into the reader's loop: the common tokens are read here, the rest
@@ -280,6 +284,7 @@ pub(crate) fn lex_inline<'a>(
     input: &'a [u8],
     pos: usize,
     eof: bool,
+    text_end: bool,
     slice_starts_line: bool,
     dialect: &Dialect,
     gap: &mut Gap,
@@ -299,10 +304,26 @@ pub(crate) fn lex_inline<'a>(
         b')' => single(Token::VariationClose),
         b'{' => lex_comment(input, start, eof),
         // `%` may start an escape line, `/` an inline set-up.
-        b'%' | b'/' => lex_token(input, start, first, eof, slice_starts_line, dialect),
-        b if CLASS[b as usize] & SYMBOL != 0 => lex_symbol(input, start, eof, dialect),
-        b'\\' => lex_backslash(input, start, eof, slice_starts_line, dialect, gap),
-        _ => lex_token(input, start, first, eof, slice_starts_line, dialect),
+        b'%' | b'/' => lex_token(
+            input,
+            start,
+            first,
+            eof,
+            text_end,
+            slice_starts_line,
+            dialect,
+        ),
+        b if CLASS[b as usize] & SYMBOL != 0 => lex_symbol(input, start, eof, text_end, dialect),
+        b'\\' => lex_backslash(input, start, eof, text_end, slice_starts_line, dialect, gap),
+        _ => lex_token(
+            input,
+            start,
+            first,
+            eof,
+            text_end,
+            slice_starts_line,
+            dialect,
+        ),
     }
 }
 
@@ -315,14 +336,15 @@ fn lex_backslash<'a>(
     input: &'a [u8],
     mut start: usize,
     eof: bool,
+    text_end: bool,
     slice_starts_line: bool,
     dialect: &Dialect,
     gap: &mut Gap,
 ) -> Lexed<'a> {
     loop {
-        match literal_cr(input, start, eof) {
+        match literal_cr(input, start, eof, text_end) {
             Backslash::NeedMore => return Lexed::NeedMore,
-            Backslash::Text => return lex_symbol(input, start, eof, dialect),
+            Backslash::Text => return lex_symbol(input, start, eof, text_end, dialect),
             Backslash::LineEnd => {
                 gap.literal_cr = true;
                 start = skip_whitespace(input, start + 2, gap);
@@ -333,7 +355,15 @@ fn lex_backslash<'a>(
             None => return Lexed::NeedMore,
             Some(b'\\') => {}
             Some(&first) => {
-                return lex_token(input, start, first, eof, slice_starts_line, dialect);
+                return lex_token(
+                    input,
+                    start,
+                    first,
+                    eof,
+                    text_end,
+                    slice_starts_line,
+                    dialect,
+                );
             }
         }
     }
@@ -346,6 +376,7 @@ fn lex_token<'a>(
     start: usize,
     first: u8,
     eof: bool,
+    text_end: bool,
     slice_starts_line: bool,
     dialect: &Dialect,
 ) -> Lexed<'a> {
@@ -446,7 +477,7 @@ fn lex_token<'a>(
                 None => Lexed::NeedMore,
             }
         }
-        b if CLASS[b as usize] & SYMBOL != 0 => lex_symbol(input, start, eof, dialect),
+        b if CLASS[b as usize] & SYMBOL != 0 => lex_symbol(input, start, eof, text_end, dialect),
         _ => done(Token::Unexpected(first), start + 1),
     }
 }
@@ -457,7 +488,13 @@ fn memchr2_line_end(hay: &[u8]) -> Option<usize> {
 }
 
 #[inline(always)]
-fn lex_symbol<'a>(input: &'a [u8], start: usize, eof: bool, dialect: &Dialect) -> Lexed<'a> {
+fn lex_symbol<'a>(
+    input: &'a [u8],
+    start: usize,
+    eof: bool,
+    text_end: bool,
+    dialect: &Dialect,
+) -> Lexed<'a> {
     let len = input.len();
     // One pass: the leading digits, then the rest of the symbol.
     let mut end = start;
@@ -490,7 +527,7 @@ fn lex_symbol<'a>(input: &'a [u8], start: usize, eof: bool, dialect: &Dialect) -
         if input.get(end) != Some(&b'\\') {
             break;
         }
-        match literal_cr(input, end, eof) {
+        match literal_cr(input, end, eof, text_end) {
             Backslash::LineEnd => break,
             Backslash::Text => end += 1,
             Backslash::NeedMore => return Lexed::NeedMore,

@@ -137,6 +137,9 @@ pub struct RawGame<'a> {
     /// [`DiagnosticKind::GameOutOfMemory`](crate::DiagnosticKind::GameOutOfMemory)), after
     /// telling the visitor what it had read of it, which is not the game as written.
     pub held: bool,
+    /// Whether its first byte begins a line of the input, where a `%` starts an escape
+    /// line: its text read again alone is read so ([`Reader::mid_line`](crate::Reader::mid_line)).
+    pub starts_line: bool,
 }
 
 /// Receives a game token by token from a [`Reader`](crate::Reader).

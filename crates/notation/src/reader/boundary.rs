@@ -19,7 +19,7 @@ impl<R: Read> Buffer<R> {
             loop {
                 at = lexer::skip_whitespace(text, at, &mut gap);
                 if text.get(at) == Some(&b'\\')
-                    && lexer::literal_cr(text, at, self.eof) == Backslash::LineEnd
+                    && lexer::literal_cr(text, at, self.eof, self.text_end) == Backslash::LineEnd
                 {
                     at += 2;
                     continue;
@@ -31,7 +31,9 @@ impl<R: Read> Buffer<R> {
                 None if self.eof => return Ok(true),
                 // Undecided until more is read (at the end of the input, it is decided).
                 None => {}
-                Some(b'\\') if lexer::literal_cr(text, at, self.eof) == Backslash::NeedMore => {}
+                Some(b'\\')
+                    if lexer::literal_cr(text, at, self.eof, self.text_end)
+                        == Backslash::NeedMore => {}
                 Some(_) => return Ok(false),
             }
             self.refill()?;

@@ -61,6 +61,9 @@ pub(super) struct Buffer<R> {
     /// Whether those bytes are the whole input
     /// ([`Reader::ends_with_bytes`](crate::Reader::ends_with_bytes)).
     pub(super) ends_with_bytes: bool,
+    /// Whether the bytes are one game's text read again ([`Reader::lend`](crate::Reader::lend)):
+    /// their end is where the game's last token ended, no line end.
+    pub(super) text_end: bool,
     /// Whether the buffer could not grow to hold more of the current game: the game is
     /// reported as [`DiagnosticKind::GameOutOfMemory`](crate::DiagnosticKind) and skipped.
     pub(super) no_room: bool,
@@ -90,6 +93,7 @@ impl<R: Read> Buffer<R> {
             preloaded: 0,
             cut_short: false,
             ends_with_bytes: false,
+            text_end: false,
             no_room: false,
             pos: 0,
             eof: false,

@@ -151,11 +151,17 @@ impl<R: Read, V: Visitor> GameRead<'_, R, V> {
             let from = buffer.index(start).min(buffer.filled);
             (from, buffer.index(last_end).clamp(from, buffer.filled))
         };
+        let starts_line = held
+            && match buffer.index(start).checked_sub(1) {
+                None => buffer.starts_line,
+                Some(before) => matches!(buffer.buf.get(before), Some(b'\n' | b'\r')),
+            };
         let raw = RawGame {
             bytes: &buffer.buf[raw_start..raw_end],
             span: Span::new(start, last_end.max(start)),
             index: reader.games - 1,
             held,
+            starts_line,
         };
         let output = self.visitor.end_game(raw);
         // Past a game skipped as too large, reading goes on at the next tag line.

@@ -191,6 +191,7 @@ impl<'a, R: Read, V: Visitor> GameRead<'a, R, V> {
                 &buffer.buf[..buffer.filled],
                 buffer.pos,
                 buffer.eof,
+                buffer.text_end,
                 buffer.starts_line,
                 &self.reader.dialect,
                 &mut gap,

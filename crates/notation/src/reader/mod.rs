@@ -125,11 +125,11 @@ impl Reader<io::Empty> {
     /// game's text read again (a large game written as it is read) is not copied into a
     /// buffer as large.
     ///
-    /// The bytes are read as one game's text as a reader gave it ([`RawGame::bytes`](crate::RawGame::bytes)),
-    /// which ends where its last token ends: a `\r` written as text last in them is read
-    /// as it was where the game was read, as text (one before a line end was white space
-    /// there, outside the game's text), not as the line end that a `\r` last in a file
-    /// is.
+    /// The bytes are read as one game's text as a reader gave it
+    /// ([`RawGame::bytes`](crate::RawGame::bytes)), which ends where its last token ends: a
+    /// `\r` written as text last in them is read as it was where the game was read, as
+    /// text (one before a line end was white space there, outside the game's text), not as
+    /// the line end that a `\r` last in a file is.
     ///
     /// ```
     /// use notation::{Dialect, GameBuilder, RawRules, ReadOptions, Reader};
@@ -148,33 +148,18 @@ impl Reader<io::Empty> {
         options: ReadOptions,
         read: impl FnOnce(&mut Reader<io::Empty>) -> T,
     ) -> T {
-        let (was_empty, len) = (bytes.is_empty(), bytes.len());
-        let mut text = std::mem::take(bytes);
-        // A space after the text ends its last token there, as what followed it where it
-        // was read did, without being a line end.
-        text.push(b' ');
-        let mut reader = Reader::from_vec(io::empty(), text, dialect, options).ends_with_bytes();
+        let was_empty = bytes.is_empty();
+        let mut reader = Reader::from_vec(io::empty(), std::mem::take(bytes), dialect, options)
+            .ends_with_bytes();
+        reader.buffer.text_end = true;
         let out = read(&mut reader);
-        // Never read past them, nor compacted: the bytes are as they were, the space
-        // after them taken off. No bytes are read from a buffer of the reader's own
-        // (`from_vec`), which is not given back.
-        let mut held = reader.into_vec();
+        // Never read past them, nor compacted: the bytes are as they were. No bytes are
+        // read from a buffer of the reader's own (`from_vec`), which is not given back.
+        let held = reader.into_vec();
         if !was_empty {
-            held.truncate(len);
             *bytes = held;
         }
         out
-    }
-
-    /// A copy of a game's text to lend to a reader later ([`Reader::lend`]), with the
-    /// byte of room more that lending puts a space in: lending it then copies nothing,
-    /// where a copy without that room would move to a buffer twice its size. By fallible
-    /// allocation: `None` when memory cannot hold it.
-    pub fn copy_to_lend(text: &[u8]) -> Option<Vec<u8>> {
-        let mut copy = Vec::new();
-        copy.try_reserve_exact(text.len().checked_add(1)?).ok()?;
-        copy.extend_from_slice(text);
-        Some(copy)
     }
 }
 
@@ -279,6 +264,15 @@ impl<R: Read> Reader<R> {
     /// ([`DiagnosticKind::LongLine`](crate::DiagnosticKind::LongLine)).
     pub fn long_lines_allowed(mut self) -> Reader<R> {
         self.notes.long_line = true;
+        self
+    }
+
+    /// Says that the input's first byte continues a line rather than begins one: a game's
+    /// text read again alone that began mid-line where it was read
+    /// ([`RawGame::starts_line`](crate::RawGame::starts_line)), whose first `%` starts no
+    /// escape line.
+    pub fn mid_line(mut self) -> Reader<R> {
+        self.buffer.starts_line = false;
         self
     }
 
