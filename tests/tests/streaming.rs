@@ -14,8 +14,8 @@
 #![allow(clippy::unwrap_used, missing_docs)]
 
 use notation::{
-    GameReader, KeepRaw, ReadGame, ReadOptions, Rules, WriteError, WriteOptions, to_export_string,
-    write_text_to,
+    GameReader, GameText, KeepRaw, ReadGame, ReadOptions, Rules, WriteError, WriteOptions,
+    to_export_string, write_text_to,
 };
 use pdn::{DraughtsRules, PDN_WRITE};
 use pgn::ChessRules;
@@ -52,8 +52,11 @@ fn compare<R: Rules>(rules: &R, text: &[u8], options: &[WriteOptions]) -> Tally 
             g.diagnostics.iter().map(ToString::to_string).collect()
         };
         assert_eq!(said(tree), said(large), "game {}", tree.index + 1);
-        let mut raw = large.raw.clone().unwrap();
-        let shown = String::from_utf8_lossy(&raw).into_owned();
+        let mut raw = GameText {
+            bytes: large.raw.clone().unwrap(),
+            starts_line: large.starts_line,
+        };
+        let shown = String::from_utf8_lossy(&raw.bytes).into_owned();
         if !large.built && large.streams && !large.has_errors() {
             tally.streamed += 1;
             for write in options {
@@ -71,7 +74,7 @@ fn compare<R: Rules>(rules: &R, text: &[u8], options: &[WriteOptions]) -> Tally 
                     }
                 }
                 assert_eq!(
-                    String::from_utf8_lossy(&raw),
+                    String::from_utf8_lossy(&raw.bytes),
                     shown,
                     "the text is given back"
                 );

@@ -10,7 +10,7 @@
 //!   ([`json::write_text`]), against the JSON of its tree ([`json::write_game`]).
 
 use notation::differential::Disagreement;
-use notation::{GameReader, KeepRaw, ReadOptions};
+use notation::{GameReader, GameText, KeepRaw, ReadOptions};
 
 use crate::json::{self, JsonMoves};
 use crate::parquet::chess_rows;
@@ -70,12 +70,15 @@ pub fn json_stream_agrees<G: JsonMoves>(rules: &G, text: &[u8]) -> Result<usize,
         let index = tree.index;
         let mut expected = String::new();
         json::write_game(rules, &tree.game, &mut expected);
-        let mut bytes = raw.clone();
+        let mut text = GameText {
+            bytes: raw.clone(),
+            starts_line: large.starts_line,
+        };
         let mut out = String::new();
-        json::write_text(rules, &mut bytes, read, &mut out);
+        json::write_text(rules, &mut text, read, &mut out);
         Disagreement::check(
             format_args!("the text of game {index}, given back"),
-            &bytes,
+            &text.bytes,
             raw,
         )?;
         Disagreement::check(format_args!("the JSON of game {index}"), &out, &expected)?;

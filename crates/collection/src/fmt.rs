@@ -15,8 +15,8 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use notation::{
-    Diagnostic, DiagnosticKind, GameReader, GameTree, KeepRaw, ReadGame, ReadOptions, Severity,
-    WriteError, WriteOptions, export_len, write_game, write_game_to, write_text_to,
+    Diagnostic, DiagnosticKind, GameReader, GameText, GameTree, KeepRaw, ReadGame, ReadOptions,
+    Severity, WriteError, WriteOptions, export_len, write_game, write_game_to, write_text_to,
 };
 
 use crate::input::{Format, Placed};
@@ -47,8 +47,8 @@ pub enum Text<M> {
     /// emitter as it writes them ([`ReadGame::streams`](notation::ReadGame::streams):
     /// whether they can be written as they are read, else they are read into a tree).
     Large {
-        /// The game's bytes as written.
-        bytes: Vec<u8>,
+        /// The game's text as written.
+        text: GameText,
         /// Whether it is written as it is read.
         streams: bool,
     },
@@ -207,10 +207,10 @@ where
             if error.is_none() && !game.built {
                 // Read without its tree: the emitter reads it again as it writes it.
                 let raw = reader.buffered(game.span).unwrap_or_default();
-                let (text, fate) = match try_copy(raw) {
-                    Some(bytes) => (
+                let (text, fate) = match try_copy(raw, game.starts_line) {
+                    Some(text) => (
                         Text::Large {
-                            bytes,
+                            text,
                             streams: game.streams,
                         },
                         Fate::Written,
@@ -399,13 +399,29 @@ impl<'o, G: FormatRules, O: Write> Emitter<'o, G, O> {
         let number = item.index + offset + 1;
         let mut fate = item.fate;
         let bytes = match item.text {
-            Text::Large { mut bytes, streams } => {
+            Text::Large {
+                text: mut game_text,
+                streams,
+            } => {
                 let mut text = IoText::new(&mut self.out);
                 let written = if streams {
-                    write_text_to(self.rules, &mut bytes, self.read, &self.write, &mut text)
+                    write_text_to(
+                        self.rules,
+                        &mut game_text,
+                        self.read,
+                        &self.write,
+                        &mut text,
+                    )
                 } else {
-                    write_tree(self.rules, &mut bytes, self.read, &self.write, &mut text)
+                    write_tree(
+                        self.rules,
+                        &mut game_text,
+                        self.read,
+                        &self.write,
+                        &mut text,
+                    )
                 };
+                let bytes = game_text.bytes;
                 text.finish()?;
                 match written {
                     Ok(()) => {
@@ -469,12 +485,12 @@ impl<'o, G: FormatRules, O: Write> Emitter<'o, G, O> {
 /// from its bytes (lent, and given back unchanged): nothing is written when it cannot be.
 fn write_tree<G: FormatRules>(
     rules: &G,
-    bytes: &mut Vec<u8>,
+    text: &mut GameText,
     read: ReadOptions,
     write: &WriteOptions,
     out: &mut IoText<'_>,
 ) -> Result<(), WriteError> {
-    let Some(game) = read_tree(rules, bytes, read) else {
+    let Some(game) = read_tree(rules, text, read) else {
         return Ok(());
     };
     export_len(rules, &game, write)?;

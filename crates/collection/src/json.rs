@@ -14,8 +14,8 @@
 use std::io::{self, Write};
 
 use notation::{
-    Diagnostic, Ended, GameBuilder, GameReader, GameResult, GameSink, GameTree, KeepRaw, LineId,
-    Nag, NodeId, Place, ReadOptions, Reader, Severity,
+    Diagnostic, Ended, GameBuilder, GameReader, GameResult, GameSink, GameText, GameTree, KeepRaw,
+    LineId, Nag, NodeId, Place, ReadOptions, Reader, Severity,
 };
 use pgn::openings::{Classifier, Opening};
 
@@ -70,8 +70,8 @@ pub enum Body<M> {
     /// emitter as it writes them ([`notation::ReadGame::streams`]: whether they can be
     /// written as they are read, else they are read into a tree).
     Large {
-        /// The game's bytes as written.
-        bytes: Vec<u8>,
+        /// The game's text as written.
+        text: GameText,
         /// Whether it is written as it is read.
         streams: bool,
     },
@@ -121,9 +121,9 @@ where
             let body = if !game.built {
                 // Read without its tree: the emitter reads it again as it writes it.
                 let raw = reader.buffered(game.span).unwrap_or_default();
-                match try_copy(raw) {
-                    Some(bytes) => Body::Large {
-                        bytes,
+                match try_copy(raw, game.starts_line) {
+                    Some(text) => Body::Large {
+                        text,
                         streams: game.streams,
                     },
                     None => {
@@ -396,12 +396,12 @@ fn lines<G: JsonMoves, W: Out>(
 /// comments it could not hold, for lack of memory, and left out.
 pub fn write_text<G: JsonMoves, W: Out>(
     rules: &G,
-    bytes: &mut Vec<u8>,
+    text: &mut GameText,
     read: ReadOptions,
     out: &mut W,
 ) -> Vec<usize> {
     let mut builder = GameBuilder::with_sink(rules, read, StreamSink::new(rules, out));
-    Reader::lend(bytes, rules.dialect(), read, |reader| {
+    Reader::lend(text, rules.dialect(), read, |reader| {
         reader.read_game(&mut builder).ok().flatten()
     })
     .unwrap_or_default()
@@ -778,10 +778,13 @@ impl<G: JsonMoves> Emitter<'_, G> {
                 text.finish()?;
                 String::new()
             }
-            Body::Large { mut bytes, streams } => {
+            Body::Large {
+                text: mut game_text,
+                streams,
+            } => {
                 let mut text = IoText::new(&mut *self.out);
                 if streams {
-                    for bytes in write_text(self.rules, &mut bytes, self.read, &mut text) {
+                    for bytes in write_text(self.rules, &mut game_text, self.read, &mut text) {
                         let what = "a comment";
                         item.diagnostics.push(Diagnostic {
                             severity: Severity::Error,
@@ -790,7 +793,7 @@ impl<G: JsonMoves> Emitter<'_, G> {
                             kind: notation::DiagnosticKind::TextOutOfMemory { what, bytes },
                         });
                     }
-                } else if let Some(game) = read_tree(self.rules, &mut bytes, self.read) {
+                } else if let Some(game) = read_tree(self.rules, &mut game_text, self.read) {
                     write_game(self.rules, &game, &mut text);
                 }
                 text.finish()?;
@@ -900,11 +903,14 @@ mod tests {
             streamed += 1;
             let mut expected = String::new();
             write_game(rules, &tree.game, &mut expected);
-            let mut bytes = large.raw.clone().expect("kept");
+            let mut text = GameText {
+                bytes: large.raw.clone().expect("kept"),
+                starts_line: large.starts_line,
+            };
             let mut out = String::new();
-            write_text(rules, &mut bytes, read, &mut out);
-            assert_eq!(out, expected, "{}", String::from_utf8_lossy(&bytes));
-            assert_eq!(Some(bytes), large.raw, "the text is given back");
+            write_text(rules, &mut text, read, &mut out);
+            assert_eq!(out, expected, "{}", String::from_utf8_lossy(&text.bytes));
+            assert_eq!(Some(text.bytes), large.raw, "the text is given back");
         }
         (games, streamed)
     }

@@ -14,7 +14,7 @@
 use std::fmt;
 use std::io;
 
-use notation::{GameBuilder, GameTree, ReadOptions, Reader, Rules};
+use notation::{GameBuilder, GameText, GameTree, ReadOptions, Reader, Rules};
 
 /// A game whose text in the input takes this many bytes or more is read without its
 /// tree, and goes to the emitter to be written straight to the output.
@@ -31,10 +31,10 @@ pub fn is_large(span: notation::Span) -> bool {
 /// read ([`notation::ReadGame::streams`]); `None` if the bytes hold no game.
 pub fn read_tree<R: Rules>(
     rules: &R,
-    bytes: &mut Vec<u8>,
+    text: &mut GameText,
     read: ReadOptions,
 ) -> Option<GameTree<R::Move>> {
-    Reader::lend(bytes, rules.dialect(), read, |reader| {
+    Reader::lend(text, rules.dialect(), read, |reader| {
         let mut builder = GameBuilder::new(rules, read);
         reader
             .read_game(&mut builder)
@@ -44,13 +44,14 @@ pub fn read_tree<R: Rules>(
     })
 }
 
-/// A copy of a game's bytes, by fallible allocation: their size comes from the input,
-/// so that a failure is reported for the game rather than the program ended.
-pub fn try_copy(raw: &[u8]) -> Option<Vec<u8>> {
+/// A copy of a game's text, to read again alone ([`GameText`]: its bytes, and whether
+/// they began a line), by fallible allocation: its size comes from the input, so that a
+/// failure is reported for the game rather than the program ended.
+pub fn try_copy(raw: &[u8], starts_line: bool) -> Option<GameText> {
     let mut bytes = Vec::new();
     bytes.try_reserve_exact(raw.len()).ok()?;
     bytes.extend_from_slice(raw);
-    Some(bytes)
+    Some(GameText { bytes, starts_line })
 }
 
 /// Text written to an output as it comes, for the writers that write to any

@@ -1069,6 +1069,7 @@ impl<'r> ChessRows<'r> {
                         streams: false,
                         passed_over: false,
                         held: raw.held,
+                        starts_line: raw.starts_line,
                     }
                 });
                 read.index = raw.index;

@@ -55,6 +55,9 @@ pub struct ReadGame<M> {
     /// moves read before the reader gave up are not the game, and a tree of them would
     /// pass for a shorter one.
     pub held: bool,
+    /// Whether its text begins a line of the input ([`RawGame::starts_line`]): to read
+    /// [`ReadGame::raw`] again alone as it was read ([`GameText`]).
+    pub starts_line: bool,
 }
 
 impl<M> ReadGame<M> {
@@ -191,6 +194,8 @@ pub struct Ended<'a, R: Rules> {
     pub passed_over: bool,
     /// Whether the reader held the game whole ([`RawGame::held`]).
     pub held: bool,
+    /// Whether its text begins a line of the input ([`RawGame::starts_line`]).
+    pub starts_line: bool,
 }
 
 /// A [`GameSink`] that builds the [`GameTree`] tree, and settles it ([`Rules::settle`]).
@@ -341,6 +346,7 @@ impl<R: Rules> GameSink<R> for TreeSink<R::Move> {
             streams,
             passed_over: ended.passed_over,
             held: ended.held,
+            starts_line: ended.starts_line,
         }
     }
 
@@ -1181,6 +1187,7 @@ impl<R: Rules, S: GameSink<R>> Visitor for GameBuilder<'_, R, S> {
             in_export_order: !self.out_of_order,
             passed_over: self.passed_over,
             held: raw.held,
+            starts_line: raw.starts_line,
         };
         let output = self.sink.end_game(ended);
         if second && !self.sink.keeps_second_reading() {

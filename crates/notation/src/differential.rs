@@ -20,7 +20,7 @@ use crate::options::ReadOptions;
 use crate::reader::Reader;
 use crate::rules::Rules;
 use crate::stream::write_text_to;
-use crate::visitor::{RawGame, Visitor};
+use crate::visitor::{GameText, RawGame, Visitor};
 use crate::writer::{WriteOptions, write_game_to};
 
 /// The read options a fuzz target's selector byte chooses (its lowest bit): lenient, or
@@ -195,12 +195,15 @@ pub fn stream_agrees<R: Rules>(
         let Some(raw) = &large.raw else {
             continue;
         };
-        let mut bytes = raw.clone();
+        let mut text = GameText {
+            bytes: raw.clone(),
+            starts_line: large.starts_line,
+        };
         let mut out = String::new();
-        let written = write_text_to(rules, &mut bytes, read, write, &mut out);
+        let written = write_text_to(rules, &mut text, read, write, &mut out);
         Disagreement::check(
             format_args!("the text of game {index}, given back"),
-            &bytes,
+            &text.bytes,
             raw,
         )?;
         if !large.streams {

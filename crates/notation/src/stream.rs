@@ -19,6 +19,7 @@ use crate::reader::Reader;
 use crate::rules::{Player, Rules};
 use crate::tags::Tags;
 use crate::tree::{LineId, NodeId};
+use crate::visitor::GameText;
 use crate::writer::{Count, Movetext, WriteError, WriteOptions, write_tags_to};
 
 /// Writes the game that `text` holds (its bytes as written, [`ReadGame::span`]) in the
@@ -34,8 +35,8 @@ use crate::writer::{Count, Movetext, WriteError, WriteOptions, write_tags_to};
 /// be what its tree gives: a caller looks at [`ReadGame::streams`] first. A game with an
 /// error is written as far as it was read, as its tree would be.
 ///
-/// `text` is lent as a `Vec` so that it is read where it is, not copied into a
-/// reader's buffer; it is given back unchanged. On error nothing is written, except
+/// `text` (the game's bytes, and whether they began a line) is lent so that it is read
+/// where it is, not copied into a reader's buffer; it is given back unchanged. On error nothing is written, except
 /// when `out` itself fails ([`WriteError::Output`]).
 ///
 /// [`ReadGame::span`]: crate::ReadGame::span
@@ -43,21 +44,21 @@ use crate::writer::{Count, Movetext, WriteError, WriteOptions, write_tags_to};
 /// [`GameReader`]: crate::GameReader
 ///
 /// ```
-/// use notation::{write_text_to, to_export_string, GameReader, RawRules, ReadOptions, WriteOptions};
+/// use notation::{write_text_to, to_export_string, GameReader, GameText, RawRules, ReadOptions, WriteOptions};
 /// let pgn = b"[White \"A\"]\n\n1. e4 {good} $1 (1. d4 d5) e5 *\n";
 /// let (rules, read, write) = (RawRules::PGN, ReadOptions::default(), WriteOptions::default());
 /// let tree = GameReader::new(&rules, &pgn[..], read).next().expect("a game")?.game;
 ///
-/// let mut text = pgn.to_vec();
+/// let mut text = GameText { bytes: pgn.to_vec(), starts_line: true };
 /// let mut out = String::new();
 /// write_text_to(&rules, &mut text, read, &write, &mut out)?;
 /// assert_eq!(out, to_export_string(&rules, &tree, &write)?);
-/// assert_eq!(text, pgn);
+/// assert_eq!(text.bytes, pgn);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn write_text_to<R: Rules, W: fmt::Write>(
     rules: &R,
-    text: &mut Vec<u8>,
+    text: &mut GameText,
     read: ReadOptions,
     options: &WriteOptions,
     out: &mut W,
@@ -74,7 +75,7 @@ pub fn write_text_to<R: Rules, W: fmt::Write>(
 /// the result its tags take.
 fn export_movetext<R: Rules, W: fmt::Write>(
     rules: &R,
-    text: &mut Vec<u8>,
+    text: &mut GameText,
     read: ReadOptions,
     options: &WriteOptions,
     out: &mut W,

@@ -142,6 +142,17 @@ pub struct RawGame<'a> {
     pub starts_line: bool,
 }
 
+/// A game's text as written, held to be read again alone ([`Reader::lend`](crate::Reader::lend)):
+/// its bytes, and whether they began a line where they were read (a `%` there starts an
+/// escape line, one mid-line does not).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameText {
+    /// The bytes, from the game's first token to its last.
+    pub bytes: Vec<u8>,
+    /// Whether they begin a line ([`RawGame::starts_line`]).
+    pub starts_line: bool,
+}
+
 /// Receives a game token by token from a [`Reader`](crate::Reader).
 ///
 /// Every method has a default that does nothing, so a visitor implements only what it

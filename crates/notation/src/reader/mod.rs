@@ -28,7 +28,7 @@ use crate::lexer::SymbolContinuations;
 use crate::location::Location;
 use crate::options::ReadOptions;
 use crate::span::Span;
-use crate::visitor::Visitor;
+use crate::visitor::{GameText, Visitor};
 pub use buffer::reserve_game_room;
 use buffer::{Buffer, INITIAL_BUFFER};
 use known_tags::KnownTags;
@@ -120,38 +120,39 @@ struct Mark {
 }
 
 impl Reader<io::Empty> {
-    /// Reads `bytes` where they are, as a whole input ([`Reader::from_vec`],
-    /// [`Reader::ends_with_bytes`]), with `read`, then gives them back as they were: one
-    /// game's text read again (a large game written as it is read) is not copied into a
-    /// buffer as large.
+    /// Reads a game's text where it is, as a whole input ([`Reader::from_vec`],
+    /// [`Reader::ends_with_bytes`]), with `read`, then gives it back as it was: one game's
+    /// text read again (a large game written as it is read) is not copied into a buffer as
+    /// large.
     ///
-    /// The bytes are read as one game's text as a reader gave it
-    /// ([`RawGame::bytes`](crate::RawGame::bytes)), which ends where its last token ends: a
-    /// `\r` written as text last in them is read as it was where the game was read, as
-    /// text (one before a line end was white space there, outside the game's text), not as
-    /// the line end that a `\r` last in a file is.
+    /// The text is read as it was where the game was read: beginning a line or not
+    /// ([`GameText::starts_line`]), and ending where its last token ends, so that a `\r`
+    /// written as text last in it is text (one before a line end was white space there,
+    /// outside the game's text), not the line end that a `\r` last in a file is.
     ///
     /// ```
-    /// use notation::{Dialect, GameBuilder, RawRules, ReadOptions, Reader};
-    /// let mut text = b"1. e4 e5 *".to_vec();
+    /// use notation::{Dialect, GameBuilder, GameText, RawRules, ReadOptions, Reader};
+    /// let mut text = GameText { bytes: b"1. e4 e5 *".to_vec(), starts_line: true };
     /// let options = ReadOptions::default();
     /// let moves = Reader::lend(&mut text, Dialect::PGN, options, |reader| {
     ///     let mut builder = GameBuilder::new(&RawRules::PGN, options);
     ///     reader.read_game(&mut builder).ok().flatten().map(|g| g.game.node_count())
     /// });
     /// assert_eq!(moves, Some(2));
-    /// assert_eq!(text, b"1. e4 e5 *");
+    /// assert_eq!(text.bytes, b"1. e4 e5 *");
     /// ```
     pub fn lend<T>(
-        bytes: &mut Vec<u8>,
+        text: &mut GameText,
         dialect: Dialect,
         options: ReadOptions,
         read: impl FnOnce(&mut Reader<io::Empty>) -> T,
     ) -> T {
+        let bytes = &mut text.bytes;
         let was_empty = bytes.is_empty();
         let mut reader = Reader::from_vec(io::empty(), std::mem::take(bytes), dialect, options)
             .ends_with_bytes();
         reader.buffer.text_end = true;
+        reader.buffer.starts_line = text.starts_line;
         let out = read(&mut reader);
         // Never read past them, nor compacted: the bytes are as they were. No bytes are
         // read from a buffer of the reader's own (`from_vec`), which is not given back.
@@ -451,14 +452,17 @@ mod tests {
     /// given back so).
     #[test]
     fn no_bytes_lent_are_no_bytes_given_back() {
-        let mut none = Vec::new();
+        let mut none = GameText::default();
         let games = Reader::lend(&mut none, Dialect::PGN, ReadOptions::default(), |reader| {
             reader.games_read()
         });
-        assert_eq!((games, none), (0, Vec::new()));
-        let mut some = b"1. e4 *".to_vec();
+        assert_eq!((games, none.bytes), (0, Vec::new()));
+        let mut some = GameText {
+            bytes: b"1. e4 *".to_vec(),
+            starts_line: true,
+        };
         Reader::lend(&mut some, Dialect::PGN, ReadOptions::default(), |_| ());
-        assert_eq!(some, b"1. e4 *");
+        assert_eq!(some.bytes, b"1. e4 *");
     }
 
     /// Fuzz target `stream`: a game's text ending in a `\r` written as text (in its file,
@@ -466,14 +470,17 @@ mod tests {
     /// as the line end a `\r` last in a file is; and is given back as it was.
     #[test]
     fn a_literal_cr_last_in_lent_text_is_text() {
-        let mut text = b"[Event \"x\"]\n\n1. e4 \\r".to_vec();
+        let mut text = GameText {
+            bytes: b"[Event \"x\"]\n\n1. e4 \\r".to_vec(),
+            starts_line: true,
+        };
         let tokens = Reader::lend(&mut text, Dialect::PGN, ReadOptions::default(), |reader| {
             let mut tokens = Tokens::default();
             let _ = reader.read_game(&mut tokens);
             tokens.0
         });
         assert_eq!(tokens, ["e4", "\\r"]);
-        assert_eq!(text, b"[Event \"x\"]\n\n1. e4 \\r");
+        assert_eq!(text.bytes, b"[Event \"x\"]\n\n1. e4 \\r");
     }
 
     /// A stopped game is passed over block by block as the token loop passes it over:
