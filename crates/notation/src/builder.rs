@@ -56,7 +56,7 @@ pub struct ReadGame<M> {
     /// pass for a shorter one.
     pub held: bool,
     /// Whether its text begins a line of the input ([`RawGame::starts_line`]): to read
-    /// [`ReadGame::raw`] again alone as it was read ([`GameText`]).
+    /// [`ReadGame::raw`] again alone as it was read ([`GameText`](crate::GameText)).
     pub starts_line: bool,
 }
 
