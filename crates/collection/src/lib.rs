@@ -29,8 +29,8 @@
 //! Each has a module with its task, the emitter that writes its results in input order,
 //! and a `run` function over a [`job::Job`]: [`check`], [`fmt`] (with [`repair`]'s
 //! corrections), [`select`], [`dedupe`], [`eco`], [`split`], [`scan`], [`json`],
-//! [`parquet`], [`stats`], [`html`]; and, for one position, [`show`] and [`svg`];
-//! [`perft`] counts move trees.
+//! [`parquet`], [`stats`], [`html`]; [`annotate`] has UCI engines analyse chess games;
+//! and, for one position, [`show`] and [`svg`]; [`perft`] counts move trees.
 //!
 //! ```
 //! use collection::job::{Job, Silent};
@@ -47,6 +47,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod annotate;
 pub mod check;
 pub mod dedupe;
 #[doc(hidden)]

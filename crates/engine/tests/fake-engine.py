@@ -13,11 +13,13 @@ it was called by (the tests call it through symbolic links named after the behav
   notuci         prints a banner and never says uciok
   exit-at-start  exits before reading anything
   refuse         says "No such option: NAME" for every option set
+  crash-once     crashes at its first search as "crash" does, then (started again) answers
+                 as "good": whether it crashed is kept in the file FAKE_ENGINE_STATE names
 """
 import os
 import sys
 
-MODES = {"good", "crash", "hang", "garbage", "noscore", "bestonly", "notuci", "exit-at-start", "refuse"}
+MODES = {"good", "crash", "hang", "garbage", "noscore", "bestonly", "notuci", "exit-at-start", "refuse", "crash-once"}
 called = os.path.basename(sys.argv[0])
 mode = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("FAKE_ENGINE", called if called in MODES else "good")
 
@@ -51,6 +53,11 @@ for command in sys.stdin:
     elif words[0] == "go":
         if mode == "crash":
             sys.exit(3)
+        if mode == "crash-once":
+            state = os.environ.get("FAKE_ENGINE_STATE", "")
+            if state and not os.path.exists(state):
+                open(state, "w").close()
+                sys.exit(3)
         if mode == "hang":
             continue
         if mode == "garbage":

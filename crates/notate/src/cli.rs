@@ -227,6 +227,56 @@ pub enum Command {
         #[arg(long)]
         strict: bool,
     },
+    /// Analyse every chess game's main line with UCI engines, and write the games with
+    /// what they said.
+    ///
+    /// After every move an evaluation in lichess's form (`[%eval 0.17]`, `[%eval #-3]`,
+    /// from White's side); the glyphs of inaccuracies (`?!`), mistakes (`?`) and blunders
+    /// (`??`) by lichess's rule; and beside each mistake and blunder the engine's better
+    /// line as a variation. What a game holds is kept (an evaluation already written, unless
+    /// --overwrite). Runs --engines engine processes at once; each position is analysed
+    /// from a clean state, once per run however many games reach it. A game with an error,
+    /// and a draughts game (no draughts engine protocol is spoken yet), passes through
+    /// unchanged with a warning; so does a game whose analysis failed twice (an engine that
+    /// crashed or did not answer within --timeout is started again). Exits 2 when the engine
+    /// cannot be started, 1 when a game could not be read.
+    Annotate {
+        #[command(flatten)]
+        inputs: Inputs,
+        /// Write to this file instead of standard output.
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// The engine: a program that speaks UCI (Stockfish; Fairy-Stockfish for the chess
+        /// variants).
+        #[arg(long, value_name = "PATH")]
+        engine: PathBuf,
+        #[command(flatten)]
+        limit: EngineLimit,
+        /// Engine processes at once [default: all cores].
+        #[arg(long, value_name = "K")]
+        engines: Option<usize>,
+        /// Threads of each engine (its `Threads` option) [default: 1, which keeps a node
+        /// limit's results the same from run to run].
+        #[arg(long, value_name = "N")]
+        threads: Option<u32>,
+        /// Each engine's hash table in MB (its `Hash` option).
+        #[arg(long, value_name = "MB")]
+        hash: Option<u32>,
+        /// Another engine option, given as it is (repeatable).
+        #[arg(long = "option", value_name = "NAME=VALUE", value_parser = parse_engine_option)]
+        options: Vec<(String, String)>,
+        /// How long an engine may take over a position before it is taken for dead, in
+        /// seconds [default: ten times what the limit should take, at least 5 s; 60 s for
+        /// --depth].
+        #[arg(long, value_name = "SECONDS")]
+        timeout: Option<f64>,
+        /// Replace the evaluations already written.
+        #[arg(long)]
+        overwrite: bool,
+        /// Write each player's accuracy (lichess's) as WhiteAccuracy and BlackAccuracy tags.
+        #[arg(long)]
+        accuracy_tags: bool,
+    },
     /// Print statistics: games, plies, results, variants, tags, openings, diagnostics.
     Stats {
         #[command(flatten)]
@@ -467,5 +517,42 @@ impl From<Criteria> for select::Given {
             without_errors: c.without_errors,
             with_warnings: c.with_warnings,
         }
+    }
+}
+
+/// How long an engine searches each position: one of --nodes, --depth, --movetime
+/// [default: --nodes 100000].
+#[derive(Args, Clone, Debug, Default)]
+#[group(multiple = false)]
+pub struct EngineLimit {
+    /// Nodes searched per position (with one thread, the same analysis every run).
+    #[arg(long, value_name = "N")]
+    pub nodes: Option<u64>,
+    /// Search depth per position.
+    #[arg(long, value_name = "D")]
+    pub depth: Option<u32>,
+    /// Milliseconds per position.
+    #[arg(long, value_name = "MS")]
+    pub movetime: Option<u64>,
+}
+
+impl EngineLimit {
+    /// The limit asked for, or 100,000 nodes.
+    pub fn limit(&self) -> engine::Limit {
+        match (self.nodes, self.depth, self.movetime) {
+            (_, Some(depth), _) => engine::Limit::Depth(depth),
+            (_, _, Some(ms)) => engine::Limit::MoveTime(std::time::Duration::from_millis(ms)),
+            (nodes, None, None) => engine::Limit::Nodes(nodes.unwrap_or(100_000)),
+        }
+    }
+}
+
+/// Reads `--option NAME=VALUE`.
+fn parse_engine_option(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((name, value)) if !name.trim().is_empty() => {
+            Ok((name.trim().to_owned(), value.trim().to_owned()))
+        }
+        _ => Err(format!("{text:?} is not NAME=VALUE")),
     }
 }

@@ -29,8 +29,8 @@ use collection::input::Format;
 use collection::job::{Ended, Stopped};
 use collection::output::OutputError;
 use collection::{
-    check, dedupe, eco, fmt, html, json, parquet, perft, range, repair, scan, select, show, split,
-    stats, svg,
+    annotate, check, dedupe, eco, fmt, html, json, parquet, perft, range, repair, scan, select,
+    show, split, stats, svg,
 };
 use notation::ReadOptions;
 
@@ -127,6 +127,40 @@ fn main() -> ExitCode {
             range,
             strict,
         } => parquet(&inputs, &output, positions.as_ref(), range, strict),
+        Command::Annotate {
+            inputs,
+            output,
+            engine,
+            limit,
+            engines,
+            threads,
+            hash,
+            options,
+            timeout,
+            overwrite,
+            accuracy_tags,
+        } => {
+            let settings = annotate::Settings {
+                engine: engine::EngineConfig {
+                    path: engine,
+                    // One thread unless asked: a node limit then gives the same analysis
+                    // every run.
+                    threads: Some(threads.unwrap_or(1)),
+                    hash_mb: hash,
+                    options,
+                    ..engine::EngineConfig::default()
+                },
+                limit: limit.limit(),
+                engines: terminal::jobs(engines),
+                timeout: timeout
+                    .filter(|s| s.is_finite() && *s > 0.0)
+                    .map(std::time::Duration::from_secs_f64),
+                overwrite,
+                accuracy_tags,
+                write: notation::WriteOptions::default(),
+            };
+            annotate(&inputs, output, &settings)
+        }
         Command::Stats { inputs } => stats(&inputs),
         Command::Perft {
             variant,
@@ -305,6 +339,24 @@ fn parquet(
     let files = parquet::create_files(output, positions.map(PathBuf::as_path))
         .map_err(terminal::complain)?;
     parquet::run(&mut job, read_options(strict), files, ranged, output)
+}
+
+fn annotate(
+    inputs: &Inputs,
+    output: Option<PathBuf>,
+    settings: &annotate::Settings,
+) -> Result<Ended, Stopped> {
+    let (terminal, sources) = Terminal::new(inputs, bar_beside(output.as_ref()))?;
+    let mut job = terminal.job(inputs, sources);
+    let mut out = Output::create(output.as_ref())?;
+    let (ended, done) = annotate::run(&mut job, settings, ReadOptions::default(), &mut out)?;
+    if !inputs.quiet {
+        eprintln!(
+            "notate: {} games annotated, {} passed through unchanged; {} positions analysed, {} met again",
+            done.games, done.unchanged, done.analysed, done.reused
+        );
+    }
+    terminal::commit(ended, [Some(out)])
 }
 
 fn stats(inputs: &Inputs) -> Result<Ended, Stopped> {
