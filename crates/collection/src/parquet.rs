@@ -1036,11 +1036,12 @@ impl<'r> ChessRows<'r> {
                 // Read again into a tree, from the game's text; one not held whole is
                 // its tags and result alone, as the tree builder gives it.
                 let rules = self.task.rules;
-                let mut reader =
-                    notation::Reader::new(raw.bytes, rules.dialect(), self.task.options);
-                if !raw.starts_line {
-                    reader = reader.mid_line();
-                }
+                let reader = notation::Reader::game_text(
+                    raw.bytes,
+                    raw.starts_line,
+                    rules.dialect(),
+                    self.task.options,
+                );
                 let mut again = GameReader::from_reader(rules, reader).keep_raw(KeepRaw::Never);
                 let read = match again.read_game() {
                     Ok(Some(read)) if raw.held => Some(read),

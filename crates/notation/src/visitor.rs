@@ -138,7 +138,7 @@ pub struct RawGame<'a> {
     /// telling the visitor what it had read of it, which is not the game as written.
     pub held: bool,
     /// Whether its first byte begins a line of the input, where a `%` starts an escape
-    /// line: its text read again alone is read so ([`Reader::mid_line`](crate::Reader::mid_line)).
+    /// line: its text read again alone is read so ([`Reader::game_text`](crate::Reader::game_text)).
     pub starts_line: bool,
 }
 

@@ -268,13 +268,21 @@ impl<R: Read> Reader<R> {
         self
     }
 
-    /// Says that the input's first byte continues a line rather than begins one: a game's
-    /// text read again alone that began mid-line where it was read
-    /// ([`RawGame::starts_line`](crate::RawGame::starts_line)), whose first `%` starts no
-    /// escape line.
-    pub fn mid_line(mut self) -> Reader<R> {
-        self.buffer.starts_line = false;
-        self
+    /// A reader of one game's text read again alone, as it was read where it was: its
+    /// first byte beginning a line or not ([`RawGame::starts_line`](crate::RawGame::starts_line):
+    /// a `%` there starts an escape line only at the start of one), and its end no line end
+    /// (the game's last token ended there: a `\r` last in it is text). [`Reader::lend`]
+    /// reads a text so without copying it.
+    pub fn game_text(
+        inner: R,
+        starts_line: bool,
+        dialect: Dialect,
+        options: ReadOptions,
+    ) -> Reader<R> {
+        let mut reader = Reader::new(inner, dialect, options);
+        reader.buffer.starts_line = starts_line;
+        reader.buffer.text_end = true;
+        reader
     }
 
     /// Says that the bytes given to [`Reader::from_vec`] are the whole input: once they
