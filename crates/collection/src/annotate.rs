@@ -18,6 +18,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::io::{self, Write};
+use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -30,13 +31,18 @@ use notation::{
 };
 use pgn::commands::Score;
 use pgn::uci::Uci as UciMove;
-use pgn::{CastlingMode, ChessRules, Color, Move, Outcome, Position, Ruleset};
+use pgn::{ChessRules, Color, Move, Outcome, Position};
 
 use crate::fmt::as_written;
 use crate::input::Format;
 use crate::job::{Ended, Job, Stopped};
 use crate::judgement::{self, CEILING};
 use crate::large::IoText;
+
+mod cache;
+mod key;
+
+use key::{Key, key_of};
 
 /// The most moves of an engine's line written as a variation.
 pub const BETTER_LINE_PLIES: usize = 12;
@@ -60,6 +66,8 @@ pub struct Settings {
     pub accuracy_tags: bool,
     /// How the games are written.
     pub write: WriteOptions,
+    /// A file that keeps the analyses from run to run ([`cache`]).
+    pub cache: Option<PathBuf>,
 }
 
 /// How long an analysis may take before its engine is taken for dead: ten times what the
@@ -85,6 +93,8 @@ pub struct Annotated {
     pub analysed: u64,
     /// Positions met again, whose analysis was taken from earlier in the run.
     pub reused: u64,
+    /// Positions whose analysis was taken from the cache file, from an earlier run.
+    pub cached: u64,
 }
 
 /// Annotates every game of the job's inputs to `out`, in input order.
@@ -111,11 +121,34 @@ pub fn run(
             return Err(Stopped::Failed);
         }
     };
+    let setting = cache::setting(first.name(), settings.limit, &settings.engine);
+    let mut positions = Positions::default();
+    let cache = match &settings.cache {
+        Some(path) => match cache::Cache::open(path, setting) {
+            Ok((cache, known)) => {
+                for (key, analysis) in known {
+                    positions.ids.insert(key, positions.states.len());
+                    positions.states.push(State::Done(analysis));
+                }
+                Some(cache)
+            }
+            Err(e) => {
+                job.report
+                    .error(&format!("the cache {}: {e}", path.display()));
+                job.failed = true;
+                return Err(Stopped::Failed);
+            }
+        },
+        None => None,
+    };
+    let from_cache = positions.states.len();
     let pool = Pool::start(first, settings, timeout);
     let mut run = Run {
         settings,
         pool,
-        positions: Positions::default(),
+        positions,
+        cache,
+        from_cache,
         queue: VecDeque::new(),
         annotated: Annotated::default(),
         game_errors: false,
@@ -154,6 +187,10 @@ struct Run<'s> {
     settings: &'s Settings,
     pool: Pool,
     positions: Positions,
+    /// The cache file, when there is one, and how many positions came from it (the first
+    /// ids).
+    cache: Option<cache::Cache>,
+    from_cache: usize,
     queue: VecDeque<Pending>,
     annotated: Annotated,
     game_errors: bool,
@@ -191,7 +228,7 @@ struct Walked {
 /// move number, and its variant).
 #[derive(Default)]
 struct Positions {
-    ids: HashMap<(String, Option<&'static str>, bool), usize>,
+    ids: HashMap<Key, usize>,
     states: Vec<State>,
     /// Positions asked and not answered.
     outstanding: usize,
@@ -249,10 +286,13 @@ impl Run<'_> {
 
     /// The id of a position's analysis, asked of the engines unless it was already.
     fn ask(&mut self, position: &Position) -> usize {
-        let (fen, variant, chess960) = query_of(position);
-        let key = (fen, variant, chess960);
+        let key = key_of(position);
         if let Some(&id) = self.positions.ids.get(&key) {
-            self.annotated.reused += 1;
+            if id < self.from_cache {
+                self.annotated.cached += 1;
+            } else {
+                self.annotated.reused += 1;
+            }
             return id;
         }
         let id = self.positions.states.len();
@@ -260,9 +300,7 @@ impl Run<'_> {
         self.positions.outstanding += 1;
         self.pool.ask(Request {
             id,
-            fen: key.0.clone(),
-            variant,
-            chess960,
+            key: key.clone(),
         });
         self.positions.ids.insert(key, id);
         id
@@ -284,6 +322,13 @@ impl Run<'_> {
                 if let Some(pending) = self.queue.pop_front() {
                     self.write(pending, out, job)?;
                 }
+            }
+            if let Some(cache) = &mut self.cache
+                && let Err(e) = cache.flush()
+            {
+                job.report
+                    .warning(&format!("the cache could not be written: {e}"));
+                self.cache = None;
             }
             let wait = if all {
                 !self.queue.is_empty()
@@ -313,6 +358,9 @@ impl Run<'_> {
             *state = match answer.result {
                 Ok(analysis) => {
                     self.annotated.analysed += 1;
+                    if let Some(cache) = &mut self.cache {
+                        cache.keep(&answer.key, &analysis);
+                    }
                     State::Done(analysis)
                 }
                 Err(why) => State::Failed(why),
@@ -405,29 +453,6 @@ fn score_when_over(position: &Position) -> Option<i32> {
         Outcome::Stalemate | Outcome::Variant { winner: None, .. } => Some(0),
         _ => None,
     }
-}
-
-/// What an engine is asked of a position: its FEN (with move number 1, which no engine
-/// reads into its search, so that a position met at another move is the same question),
-/// its `UCI_Variant` and whether it is Chess960.
-fn query_of(position: &Position) -> (String, Option<&'static str>, bool) {
-    let fen = position.to_fen();
-    let fen = match fen.rsplit_once(' ') {
-        Some((head, _)) => format!("{head} 1"),
-        None => fen,
-    };
-    let variant = match position.ruleset() {
-        Ruleset::Chess => None,
-        Ruleset::Crazyhouse => Some("crazyhouse"),
-        Ruleset::Atomic => Some("atomic"),
-        Ruleset::Antichess => Some("antichess"),
-        Ruleset::KingOfTheHill => Some("kingofthehill"),
-        Ruleset::ThreeCheck => Some("3check"),
-        Ruleset::Horde => Some("horde"),
-        Ruleset::RacingKings => Some("racingkings"),
-    };
-    let chess960 = position.castling_mode() == CastlingMode::Chess960;
-    (fen, variant, chess960)
 }
 
 /// Walks a game's main line: `None` when its start cannot be set up.
@@ -640,14 +665,13 @@ fn add_better_line(game: &mut GameTree<Move>, node: NodeId, before: &Position, p
 /// A position for an engine to analyse.
 struct Request {
     id: usize,
-    fen: String,
-    variant: Option<&'static str>,
-    chess960: bool,
+    key: Key,
 }
 
 /// An engine's answer, or why there is none.
 struct Answer {
     id: usize,
+    key: Key,
     result: Result<Analysis, String>,
 }
 
@@ -737,6 +761,7 @@ impl Worker {
             if answers
                 .send(Answer {
                     id: request.id,
+                    key: request.key,
                     result,
                 })
                 .is_err()
@@ -748,10 +773,11 @@ impl Worker {
 
     /// Analyses a position, twice at most: a failed attempt starts the engine again.
     fn analyse(&mut self, request: &Request) -> Result<Analysis, String> {
+        let (fen, variant, chess960) = &request.key;
         let query = Query {
-            fen: &request.fen,
-            variant: request.variant,
-            chess960: request.chess960,
+            fen,
+            variant: *variant,
+            chess960: *chess960,
         };
         let mut last = String::new();
         for _ in 0..2 {
@@ -772,7 +798,7 @@ impl Worker {
                     return Ok(analysis);
                 }
                 Err(e) => {
-                    last = describe(&e, &request.fen);
+                    last = describe(&e, fen);
                     // A refused option leaves the engine as it was: no use asking again.
                     if matches!(e, EngineError::Option { .. }) {
                         self.engine = Some(engine);

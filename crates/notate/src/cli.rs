@@ -276,6 +276,11 @@ pub enum Command {
         /// Write each player's accuracy (lichess's) as WhiteAccuracy and BlackAccuracy tags.
         #[arg(long)]
         accuracy_tags: bool,
+        /// Keep the analyses in this file (made if missing) and take those it holds for the
+        /// same engine, limit and options: a later run analyses only the positions no run
+        /// has.
+        #[arg(long, value_name = "FILE")]
+        cache: Option<PathBuf>,
     },
     /// Print statistics: games, plies, results, variants, tags, openings, diagnostics.
     Stats {

@@ -139,6 +139,7 @@ fn main() -> ExitCode {
             timeout,
             overwrite,
             accuracy_tags,
+            cache,
         } => {
             let settings = annotate::Settings {
                 engine: engine::EngineConfig {
@@ -158,6 +159,7 @@ fn main() -> ExitCode {
                 overwrite,
                 accuracy_tags,
                 write: notation::WriteOptions::default(),
+                cache,
             };
             annotate(&inputs, output, &settings)
         }
@@ -352,8 +354,8 @@ fn annotate(
     let (ended, done) = annotate::run(&mut job, settings, ReadOptions::default(), &mut out)?;
     if !inputs.quiet {
         eprintln!(
-            "notate: {} games annotated, {} passed through unchanged; {} positions analysed, {} met again",
-            done.games, done.unchanged, done.analysed, done.reused
+            "notate: {} games annotated, {} passed through unchanged; {} positions analysed, {} met again, {} from the cache",
+            done.games, done.unchanged, done.analysed, done.reused, done.cached
         );
     }
     terminal::commit(ended, [Some(out)])

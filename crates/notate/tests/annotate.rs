@@ -382,3 +382,46 @@ fn variants_are_analysed_by_fairy_stockfish() {
         stdout(&out)
     );
 }
+
+/// `--cache FILE` keeps the analyses: a second run over the same games asks the engine
+/// nothing and writes the same file; another limit takes nothing from it.
+#[test]
+fn a_cache_file_keeps_the_analyses_for_the_next_run() {
+    let stockfish = installed("stockfish");
+    let stockfish = stockfish.to_str().expect("a path");
+    let t = Temp::new("annotate-cache");
+    let cache = t.path("analyses.tsv");
+    let cache = cache.to_str().expect("a path");
+    let run = |nodes: &str| {
+        let out = annotate(&[
+            "--engine",
+            stockfish,
+            "--nodes",
+            nodes,
+            "--cache",
+            cache,
+            "corpus/pgn/model.pgn",
+        ]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        out
+    };
+    let first = run("3000");
+    assert!(
+        stderr(&first).contains("86 positions analysed"),
+        "{}",
+        stderr(&first)
+    );
+    let second = run("3000");
+    assert!(
+        stderr(&second).contains("0 positions analysed, 0 met again, 86 from the cache"),
+        "{}",
+        stderr(&second)
+    );
+    assert_eq!(stdout(&second), stdout(&first));
+    let other = run("2000");
+    assert!(
+        stderr(&other).contains("86 positions analysed"),
+        "{}",
+        stderr(&other)
+    );
+}
