@@ -41,6 +41,9 @@ use crate::large::IoText;
 
 mod cache;
 mod key;
+mod resume;
+
+pub use resume::{Resumable, Resumed};
 
 use key::{Key, key_of};
 
@@ -66,7 +69,8 @@ pub struct Settings {
     pub accuracy_tags: bool,
     /// How the games are written.
     pub write: WriteOptions,
-    /// A file that keeps the analyses from run to run ([`cache`]).
+    /// A file that keeps the analyses from run to run, a line each, taken by a later run
+    /// of the same engine, limit and options (`notate annotate --cache`).
     pub cache: Option<PathBuf>,
 }
 
@@ -97,7 +101,28 @@ pub struct Annotated {
     pub cached: u64,
 }
 
-/// Annotates every game of the job's inputs to `out`, in input order.
+/// Where annotated games go: a writer told when a game ends, so that a file written in
+/// place can record it ([`Resumable`]).
+pub trait GameOutput: Write {
+    /// What was written since the last call ends a game.
+    ///
+    /// # Errors
+    /// The output's write errors.
+    fn game_done(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl GameOutput for Resumable {
+    fn game_done(&mut self) -> io::Result<()> {
+        Resumable::game_done(self)
+    }
+}
+
+impl GameOutput for Vec<u8> {}
+
+/// Annotates every game of the job's inputs to `out`, in input order, but the first `skip`
+/// (written by the run that `--resume` goes on with).
 ///
 /// # Errors
 /// [`Stopped::Failed`] when no engine can be started (reported: a path that does not
@@ -107,7 +132,8 @@ pub fn run(
     job: &mut Job<'_>,
     settings: &Settings,
     read: ReadOptions,
-    out: &mut dyn Write,
+    out: &mut dyn GameOutput,
+    skip: u64,
 ) -> Result<(Ended, Annotated), Stopped> {
     let timeout = settings
         .timeout
@@ -154,6 +180,7 @@ pub fn run(
         game_errors: false,
     };
     let rules = ChessRules;
+    let mut read_in_all = 0u64;
     let each = job.each(|source, opened, job| {
         let chess = opened.format == Format::Pgn;
         if !chess {
@@ -166,6 +193,11 @@ pub fn run(
         let mut number = 0;
         while let Some(game) = games.read_game()? {
             number += 1;
+            read_in_all += 1;
+            if read_in_all <= skip {
+                // In the output already.
+                continue;
+            }
             run.add(game, format!("{}: game {number}", source.name), chess);
             run.write_ready(out, job, false)?;
         }
@@ -311,7 +343,12 @@ impl Run<'_> {
     ///
     /// # Errors
     /// The output's write errors.
-    fn write_ready(&mut self, out: &mut dyn Write, job: &Job<'_>, all: bool) -> io::Result<()> {
+    fn write_ready(
+        &mut self,
+        out: &mut dyn GameOutput,
+        job: &Job<'_>,
+        all: bool,
+    ) -> io::Result<()> {
         // Enough asked ahead to keep every engine busy while the games before wait.
         let ahead = self.settings.engines.max(1) * 16;
         loop {
@@ -321,6 +358,7 @@ impl Run<'_> {
             while self.queue.front().is_some_and(|p| self.is_done(p)) {
                 if let Some(pending) = self.queue.pop_front() {
                     self.write(pending, out, job)?;
+                    out.game_done()?;
                 }
             }
             if let Some(cache) = &mut self.cache
@@ -380,7 +418,12 @@ impl Run<'_> {
         }
     }
 
-    fn write(&mut self, pending: Pending, out: &mut dyn Write, job: &Job<'_>) -> io::Result<()> {
+    fn write(
+        &mut self,
+        pending: Pending,
+        out: &mut dyn GameOutput,
+        job: &Job<'_>,
+    ) -> io::Result<()> {
         let Pending { name, kind } = pending;
         let (bytes, why) = match kind {
             PendingKind::Unchanged { raw, why } => (raw, why),

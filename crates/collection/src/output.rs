@@ -11,7 +11,7 @@
 //! ending on a signal can remove them: [`abandon`]. This module installs no signal handler:
 //! that is the program's choice (`notate`'s `main` does).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsString;
 use std::fs::{self, File, Permissions};
 use std::io::{self, Write};
@@ -310,6 +310,40 @@ pub fn abandon() -> MutexGuard<'static, BTreeSet<PathBuf>> {
         let _ = fs::remove_file(temp);
     }
     pending
+}
+
+/// The files written in place, each with its length after its last whole part
+/// ([`keep_whole`]): what [`abandon_in_place`] cuts them back to.
+static IN_PLACE: Mutex<BTreeMap<PathBuf, u64>> = Mutex::new(BTreeMap::new());
+
+fn in_place() -> MutexGuard<'static, BTreeMap<PathBuf, u64>> {
+    IN_PLACE.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Says that the file `path`, written in place (`notate annotate -o`, resumable), is whole
+/// up to `len` bytes: a program ending on a signal cuts it back there.
+pub fn keep_whole(path: &Path, len: u64) {
+    in_place().insert(path.to_owned(), len);
+}
+
+/// Forgets a file written in place: it is complete.
+pub fn forget_in_place(path: &Path) {
+    in_place().remove(path);
+}
+
+/// Cuts every file written in place back to its last whole part, for a program about to
+/// end on a signal; gives the files so cut, to say how to resume them. Holds the list's
+/// lock until the process ends, as [`abandon`] does.
+pub fn abandon_in_place() -> (MutexGuard<'static, BTreeMap<PathBuf, u64>>, Vec<PathBuf>) {
+    let files = in_place();
+    let mut cut = Vec::new();
+    for (path, &len) in files.iter() {
+        if let Ok(file) = fs::OpenOptions::new().write(true).open(path) {
+            let _ = file.set_len(len);
+        }
+        cut.push(path.clone());
+    }
+    (files, cut)
 }
 
 /// The start of a temporary file's name: `.NAME.notate-`, its target's name cut to

@@ -239,7 +239,9 @@ pub enum Command {
     /// and a draughts game (no draughts engine protocol is spoken yet), passes through
     /// unchanged with a warning; so does a game whose analysis failed twice (an engine that
     /// crashed or did not answer within --timeout is started again). Exits 2 when the engine
-    /// cannot be started, 1 when a game could not be read.
+    /// cannot be started, 1 when a game could not be read. With --output the file is
+    /// written in place, game by game, and a run interrupted (killed, or Ctrl-C) is gone on
+    /// with by --resume.
     Annotate {
         #[command(flatten)]
         inputs: Inputs,
@@ -281,6 +283,11 @@ pub enum Command {
         /// has.
         #[arg(long, value_name = "FILE")]
         cache: Option<PathBuf>,
+        /// Go on with an interrupted run that wrote --output: its whole games are kept,
+        /// and the games after them analysed and written (the same file as a run never
+        /// interrupted).
+        #[arg(long, requires = "output")]
+        resume: bool,
     },
     /// Print statistics: games, plies, results, variants, tags, openings, diagnostics.
     Stats {

@@ -140,6 +140,7 @@ fn main() -> ExitCode {
             overwrite,
             accuracy_tags,
             cache,
+            resume,
         } => {
             let settings = annotate::Settings {
                 engine: engine::EngineConfig {
@@ -161,7 +162,7 @@ fn main() -> ExitCode {
                 write: notation::WriteOptions::default(),
                 cache,
             };
-            annotate(&inputs, output, &settings)
+            annotate(&inputs, output, resume, &settings)
         }
         Command::Stats { inputs } => stats(&inputs),
         Command::Perft {
@@ -343,22 +344,68 @@ fn parquet(
     parquet::run(&mut job, read_options(strict), files, ranged, output)
 }
 
+/// `annotate`: to standard output, or to a file written in place, game by game, which a
+/// run interrupted leaves for `--resume`.
 fn annotate(
     inputs: &Inputs,
     output: Option<PathBuf>,
+    resume: bool,
     settings: &annotate::Settings,
 ) -> Result<Ended, Stopped> {
     let (terminal, sources) = Terminal::new(inputs, bar_beside(output.as_ref()))?;
+    // Written in place as the inputs are read: it must be none of them.
+    if let Some(path) = &output
+        && let Ok(target) = std::fs::canonicalize(path)
+        && sources
+            .iter()
+            .filter_map(|s| s.path.as_ref())
+            .any(|input| std::fs::canonicalize(input).is_ok_and(|input| input == target))
+    {
+        return Err(terminal::complain(format_args!(
+            "{}: the output is an input, which annotate would overwrite as it reads it",
+            path.display()
+        )));
+    }
     let mut job = terminal.job(inputs, sources);
-    let mut out = Output::create(output.as_ref())?;
-    let (ended, done) = annotate::run(&mut job, settings, ReadOptions::default(), &mut out)?;
+    let read = ReadOptions::default();
+    let Some(path) = output else {
+        let mut out = Output::create(None)?;
+        let (ended, done) = annotate::run(&mut job, settings, read, &mut out, 0)?;
+        say_annotated(inputs, done);
+        return terminal::commit(ended, [Some(out)]);
+    };
+    let (mut out, skip) = if resume {
+        match annotate::Resumable::resume(&path).map_err(terminal::complain)? {
+            annotate::Resumed::From(out, games) => (out, games),
+            annotate::Resumed::Finished => {
+                eprintln!(
+                    "notate: {} was finished by its run: nothing to resume",
+                    path.display()
+                );
+                return Ok(Ended::default());
+            }
+        }
+    } else {
+        (
+            annotate::Resumable::create(&path).map_err(terminal::complain)?,
+            0,
+        )
+    };
+    let (ended, done) = annotate::run(&mut job, settings, read, &mut out, skip)?;
+    say_annotated(inputs, done);
+    if let Err(e) = out.finish() {
+        job.write_failed(&e)?;
+    }
+    Ok(job.ended(ended.game_errors))
+}
+
+fn say_annotated(inputs: &Inputs, done: annotate::Annotated) {
     if !inputs.quiet {
         eprintln!(
             "notate: {} games annotated, {} passed through unchanged; {} positions analysed, {} met again, {} from the cache",
             done.games, done.unchanged, done.analysed, done.reused, done.cached
         );
     }
-    terminal::commit(ended, [Some(out)])
 }
 
 fn stats(inputs: &Inputs) -> Result<Ended, Stopped> {

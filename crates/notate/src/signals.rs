@@ -1,7 +1,9 @@
 //! What a signal does to a run: `SIGINT` (`Ctrl-C`), `SIGTERM` and `SIGHUP` end it as
 //! they would any program, its temporary output files removed first, so that an
 //! interrupted run leaves its outputs' earlier files as they were and nothing beside
-//! them ([`collection::output::abandon`]); `SIGXFSZ` is ignored, so that a write past
+//! them ([`collection::output::abandon`]), and a file written in place (`annotate -o`)
+//! cut back to its last whole game, with a word on how to resume it
+//! ([`collection::output::abandon_in_place`]); `SIGXFSZ` is ignored, so that a write past
 //! the file size limit (`ulimit -f`) fails as an error naming the file, which the job
 //! reports, instead of ending the process.
 
@@ -35,6 +37,13 @@ pub fn install() -> io::Result<()> {
             if let Some(signal) = signals.forever().next() {
                 // Held until the process ends: no output is made or put in place after.
                 let _outputs = collection::output::abandon();
+                let (_in_place, cut) = collection::output::abandon_in_place();
+                for path in cut {
+                    eprintln!(
+                        "notate: interrupted: {} holds the games done so far; the same command with --resume goes on from there",
+                        path.display()
+                    );
+                }
                 let _ = signal_hook::low_level::emulate_default_handler(signal);
                 // The default action of these signals ends the process; should it not
                 // have, the exit status is the one a shell gives a process they ended.

@@ -134,6 +134,9 @@ impl Output {
     }
 }
 
+/// Standard output and atomic files record no game's end: a run to either is not resumed.
+impl collection::annotate::GameOutput for Output {}
+
 impl Write for Output {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         self.writer().write(buf)

@@ -425,3 +425,111 @@ fn a_cache_file_keeps_the_analyses_for_the_next_run() {
         stderr(&other)
     );
 }
+
+/// A run with `-o` killed at any moment (SIGKILL, at moments spread over the run), then
+/// resumed with `--resume`, gives the file an uninterrupted run gives, byte for byte; one
+/// interrupted by Ctrl-C (SIGINT) leaves only whole games and says how to resume; resuming
+/// a finished run does nothing.
+#[test]
+fn a_run_killed_at_any_moment_then_resumed_gives_the_same_file() {
+    use nix::sys::signal::{Signal, kill};
+    use nix::unistd::Pid;
+
+    let stockfish = installed("stockfish");
+    let stockfish = stockfish.to_str().expect("a path");
+    let t = Temp::new("annotate-resume");
+    let args = |out: &str| -> Vec<String> {
+        [
+            "annotate",
+            "--engine",
+            stockfish,
+            "--nodes",
+            "2000",
+            "--engines",
+            "2",
+            "-q",
+            "corpus/pgn/generated.pgn",
+            "corpus/pgn/model.pgn",
+            "-o",
+            out,
+        ]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect()
+    };
+    let notate = || {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_notate"));
+        command.current_dir(root());
+        command
+    };
+    let whole = t.path("whole.pgn");
+    let whole_path = whole.to_str().expect("a path");
+    let out = notate()
+        .args(args(whole_path))
+        .output()
+        .expect("notate runs");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let expected = std::fs::read(&whole).expect("the whole file");
+    assert!(
+        !t.path(".whole.pgn.notate-resume").exists(),
+        "no record is left"
+    );
+    let again = notate()
+        .args(args(whole_path))
+        .arg("--resume")
+        .output()
+        .expect("notate runs");
+    assert!(
+        stderr(&again).contains("nothing to resume"),
+        "{}",
+        stderr(&again)
+    );
+    assert_eq!(std::fs::read(&whole).expect("the file"), expected);
+
+    for (i, (signal, after)) in [
+        (Signal::SIGKILL, 0),
+        (Signal::SIGKILL, 150),
+        (Signal::SIGKILL, 400),
+        (Signal::SIGKILL, 900),
+        (Signal::SIGKILL, 1700),
+        (Signal::SIGINT, 700),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let name = format!("cut{i}.pgn");
+        let path = t.path(&name);
+        let path_text = path.to_str().expect("a path");
+        let child = notate()
+            .args(args(path_text))
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("notate starts");
+        std::thread::sleep(Duration::from_millis(after));
+        let _ = kill(Pid::from_raw(child.id() as i32), signal);
+        let killed = child.wait_with_output().expect("notate ends");
+        if signal == Signal::SIGINT && killed.status.code() != Some(0) {
+            let written = std::fs::read(&path).unwrap_or_default();
+            assert!(
+                written.is_empty() || written.ends_with(b"\n\n"),
+                "only whole games after Ctrl-C"
+            );
+            assert!(stderr(&killed).contains("--resume"), "{}", stderr(&killed));
+        }
+        // Resumed as often as it takes (once, as nothing kills it now).
+        let resumed = notate()
+            .args(args(path_text))
+            .arg("--resume")
+            .output()
+            .expect("notate runs");
+        assert!(
+            matches!(code(&resumed), 0),
+            "resume after {signal} at {after} ms: {}",
+            stderr(&resumed)
+        );
+        assert!(
+            std::fs::read(&path).expect("the file") == expected,
+            "resume after {signal} at {after} ms gives another file"
+        );
+    }
+}
