@@ -89,6 +89,10 @@ pub fn default_timeout(limit: Limit) -> Duration {
 /// What a run did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Annotated {
+    /// The engines' own time searching, summed over the positions they analysed (from
+    /// each `go` to its `bestmove`): the run's wall time is this divided by the number of
+    /// engines, and what the run adds.
+    pub search_time: Duration,
     /// Games written with their analysis.
     pub games: u64,
     /// Games passed through unchanged: with an error, not chess, or whose analysis failed.
@@ -396,6 +400,7 @@ impl Run<'_> {
             *state = match answer.result {
                 Ok(analysis) => {
                     self.annotated.analysed += 1;
+                    self.annotated.search_time += analysis.search_time;
                     if let Some(cache) = &mut self.cache {
                         cache.keep(&answer.key, &analysis);
                     }

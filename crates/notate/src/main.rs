@@ -402,8 +402,13 @@ fn annotate(
 fn say_annotated(inputs: &Inputs, done: annotate::Annotated) {
     if !inputs.quiet {
         eprintln!(
-            "notate: {} games annotated, {} passed through unchanged; {} positions analysed, {} met again, {} from the cache",
-            done.games, done.unchanged, done.analysed, done.reused, done.cached
+            "notate: {} games annotated, {} passed through unchanged; {} positions analysed ({:.1} s of search), {} met again, {} from the cache",
+            done.games,
+            done.unchanged,
+            done.analysed,
+            done.search_time.as_secs_f64(),
+            done.reused,
+            done.cached
         );
     }
 }

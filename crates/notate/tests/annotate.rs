@@ -413,7 +413,8 @@ fn a_cache_file_keeps_the_analyses_for_the_next_run() {
     );
     let second = run("3000");
     assert!(
-        stderr(&second).contains("0 positions analysed, 0 met again, 86 from the cache"),
+        stderr(&second)
+            .contains("0 positions analysed (0.0 s of search), 0 met again, 86 from the cache"),
         "{}",
         stderr(&second)
     );
