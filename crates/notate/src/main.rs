@@ -374,6 +374,11 @@ fn annotate(
         say_annotated(inputs, done);
         return terminal::commit(ended, [Some(out)]);
     };
+    // An engine that cannot be started is said before the file is touched, so that an
+    // earlier file of its name is left as it was.
+    if let Err(e) = engine::Uci::start(&settings.engine) {
+        return Err(terminal::complain(e));
+    }
     let (mut out, skip) = if resume {
         match annotate::Resumable::resume(&path).map_err(terminal::complain)? {
             annotate::Resumed::From(out, games) => (out, games),

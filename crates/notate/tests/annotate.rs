@@ -284,6 +284,21 @@ fn an_engine_that_cannot_start_is_a_usage_error() {
         assert_eq!(code(&out), 2, "{}", stderr(&out));
         assert!(out.stdout.is_empty());
         assert!(stderr(&out).contains(said), "{}", stderr(&out));
+        // An earlier file of the output's name is left as it was, with nothing beside it.
+        let earlier = t.file("earlier.pgn", b"[Event \"earlier\"]\n\n*\n");
+        let out = annotate(&[
+            "--engine",
+            engine.to_str().expect("a path"),
+            "corpus/pgn/model.pgn",
+            "-o",
+            &earlier,
+        ]);
+        assert_eq!(code(&out), 2, "{}", stderr(&out));
+        assert_eq!(
+            std::fs::read(&earlier).expect("the earlier file"),
+            b"[Event \"earlier\"]\n\n*\n"
+        );
+        assert!(!t.path(".earlier.pgn.notate-resume").exists());
     }
 }
 
