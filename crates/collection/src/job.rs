@@ -209,6 +209,8 @@ macro_rules! with_rules {
         match $format {
             $crate::input::Format::Pgn => {
                 let $rules = &$crate::rules::chess();
+                // Built before the games are read, which may take what memory is left.
+                pgn::openings::prepare();
                 $body
             }
             $crate::input::Format::Pdn => {

@@ -487,6 +487,19 @@ fn play_table() -> (Vec<(Opening, Key)>, Vec<RowError>) {
     (played.into_iter().flatten().collect(), errors)
 }
 
+/// Builds the table of openings' positions now, rather than at the first classification:
+/// a program that reads games near a memory limit builds it first, while memory is there
+/// (its size is fixed, about 200 KB; a classification that builds it cannot fail
+/// gracefully).
+///
+/// ```
+/// pgn::openings::prepare();
+/// assert!(pgn::openings::classify_position(&pgn::Position::new()).is_none());
+/// ```
+pub fn prepare() {
+    table();
+}
+
 fn table() -> &'static Table {
     static TABLE: OnceLock<Table> = OnceLock::new();
     TABLE.get_or_init(|| {
