@@ -205,6 +205,11 @@ pub fn run(
             run.add(game, format!("{}: game {number}", source.name), chess);
             run.write_ready(out, job, false)?;
         }
+        // Text outside any game is not written: said, as `fmt` says it.
+        let placed = source.placed(opened.rows);
+        for d in games.take_orphans() {
+            job.report.warning(&placed.diagnostic(&d));
+        }
         Ok(())
     });
     let ended = each.and_then(|()| {
