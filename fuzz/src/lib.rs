@@ -27,7 +27,11 @@ macro_rules! assert_validator_agrees {
         assert_eq!(tree.len(), fast.len());
         for (t, f) in tree.iter().zip(fast.iter()) {
             assert_eq!(t.diagnostics, f.diagnostics, "game {}", t.index);
-            assert_eq!(t.game.node_count() as u64, f.plies, "game {}", t.index);
+            // A game not held whole has no moves in its tree (`ReadGame::held`); the
+            // validator counts those it read.
+            if t.held {
+                assert_eq!(t.game.node_count() as u64, f.plies, "game {}", t.index);
+            }
             assert_eq!((t.index, t.span), (f.index, f.span));
         }
     }};
