@@ -123,8 +123,6 @@ impl GameOutput for Resumable {
     }
 }
 
-impl GameOutput for Vec<u8> {}
-
 /// Annotates every game of the job's inputs to `out`, in input order, but the first `skip`
 /// (written by the run that `--resume` goes on with).
 ///

@@ -150,9 +150,8 @@ impl Reader<io::Empty> {
         let bytes = &mut text.bytes;
         let was_empty = bytes.is_empty();
         let mut reader = Reader::from_vec(io::empty(), std::mem::take(bytes), dialect, options)
-            .ends_with_bytes();
-        reader.buffer.text_end = true;
-        reader.buffer.starts_line = text.starts_line;
+            .ends_with_bytes()
+            .reading_game_text(text.starts_line);
         let out = read(&mut reader);
         // Never read past them, nor compacted: the bytes are as they were. No bytes are
         // read from a buffer of the reader's own (`from_vec`), which is not given back.
@@ -279,10 +278,14 @@ impl<R: Read> Reader<R> {
         dialect: Dialect,
         options: ReadOptions,
     ) -> Reader<R> {
-        let mut reader = Reader::new(inner, dialect, options);
-        reader.buffer.starts_line = starts_line;
-        reader.buffer.text_end = true;
-        reader
+        Reader::new(inner, dialect, options).reading_game_text(starts_line)
+    }
+
+    /// Reads its input as one game's text ([`Reader::game_text`], [`Reader::lend`]).
+    fn reading_game_text(mut self, starts_line: bool) -> Reader<R> {
+        self.buffer.starts_line = starts_line;
+        self.buffer.text_end = true;
+        self
     }
 
     /// Says that the bytes given to [`Reader::from_vec`] are the whole input: once they
