@@ -36,8 +36,9 @@ use pgn::{ChessRules, Color, Move, Outcome, Position};
 use crate::fmt::as_written;
 use crate::input::Format;
 use crate::job::{Ended, Job, Stopped};
-use crate::judgement::{self, CEILING};
+use crate::judgement;
 use crate::large::IoText;
+use crate::rules::FormatRules;
 
 mod cache;
 mod key;
@@ -489,23 +490,6 @@ fn is_over(position: &Position) -> bool {
     )
 }
 
-/// A game's score in a position where it is over, for White.
-fn score_when_over(position: &Position) -> Option<i32> {
-    match position.outcome()? {
-        Outcome::Checkmate { winner }
-        | Outcome::Variant {
-            winner: Some(winner),
-            ..
-        } => Some(if winner == Color::White {
-            CEILING
-        } else {
-            -CEILING
-        }),
-        Outcome::Stalemate | Outcome::Variant { winner: None, .. } => Some(0),
-        _ => None,
-    }
-}
-
 /// Walks a game's main line: `None` when its start cannot be set up.
 fn walk(game: GameTree<Move>, raw: Vec<u8>) -> Option<Walked> {
     let rules = ChessRules;
@@ -524,7 +508,7 @@ fn walk(game: GameTree<Move>, raw: Vec<u8>) -> Option<Walked> {
     positions.truncate(nodes.len() + 1);
     let written = nodes
         .iter()
-        .map(|&node| written_eval(&game.node(node).comments))
+        .map(|&node| judgement::written_eval(&game.node(node).comments))
         .collect();
     let asked = vec![None; positions.len()];
     Some(Walked {
@@ -535,14 +519,6 @@ fn walk(game: GameTree<Move>, raw: Vec<u8>) -> Option<Walked> {
         asked,
         written,
     })
-}
-
-/// The evaluation a move's comments already hold.
-fn written_eval(comments: &[String]) -> Option<Score> {
-    comments
-        .iter()
-        .find_map(|c| pgn::commands::clock_and_eval(c).1)
-        .map(|eval| eval.score)
 }
 
 /// An engine's score (for the side to move in `position`) for White.
@@ -622,7 +598,7 @@ fn annotate(walked: Walked, positions: &Positions, settings: &Settings) -> GameT
         let score = match (kept, analysis(i)) {
             (Some(score), _) => judgement::centipawns(score),
             (None, Some(a)) => judgement::centipawns(for_white(a.score, board)),
-            (None, None) => score_when_over(board),
+            (None, None) => ChessRules.score_when_over(board),
         };
         scores.push(score);
     }

@@ -22,6 +22,7 @@ use pgn::openings::{Classifier, Opening};
 use crate::escape::{Out, string, strings};
 use crate::input::Placed;
 use crate::job::{Job, Stopped, with_rules};
+use crate::judgement::{self, Accuracy, EvalsAlong};
 use crate::large::{IoText, LARGE_GAME_BYTES, is_large, read_tree, try_copy};
 use crate::mainline::apply_setup;
 use crate::pipeline;
@@ -183,6 +184,9 @@ pub fn write_game<G: JsonMoves, W: Out>(rules: &G, game: &GameTree<G::Move>, out
     out.put(",\"comments\":");
     strings(&game.line(LineId::MAIN).comments, out);
     out.put(",\"mainline\":");
+    let accuracy = start
+        .clone()
+        .and_then(|start| judgement::of_game(rules, game, start));
     let end = match start {
         Some(position) => lines(rules, game, position, out),
         None => {
@@ -196,6 +200,7 @@ pub fn write_game<G: JsonMoves, W: Out>(rules: &G, game: &GameTree<G::Move>, out
         game.result,
         end.as_ref(),
         rules.opening(game),
+        accuracy,
         out,
     );
 }
@@ -221,13 +226,15 @@ fn write_header<G: JsonMoves, W: Out>(rules: &G, game: &GameTree<G::Move>, out: 
 }
 
 /// The fields after the main line, with a comma after: `"unread"`, `"result"`,
-/// `"final_fen"`, and for rules that name openings `"opening"`.
+/// `"final_fen"`, for rules that name openings `"opening"`, and for rules that judge
+/// accuracy `"accuracy"`.
 fn write_footer<G: JsonMoves, W: Out>(
     rules: &G,
     tail: Option<&str>,
     result: GameResult,
     end: Option<&G::Position>,
     opening: Option<&Opening>,
+    accuracy: Option<Accuracy>,
     out: &mut W,
 ) {
     out.put(",\"unread\":");
@@ -246,6 +253,25 @@ fn write_footer<G: JsonMoves, W: Out>(
                 let _ = write!(out, "{{\"eco\":\"{}\",\"name\":", opening.eco());
                 string(opening.name(), out);
                 out.put_char('}');
+            }
+            None => out.put("null"),
+        }
+    }
+    if rules.judges_accuracy() {
+        out.put(",\"accuracy\":");
+        match accuracy {
+            Some(accuracy) => {
+                // Whole percents, as lichess gives them.
+                let percent = |value: Option<f64>| match value {
+                    Some(value) => format!("{}", value.round() as i64),
+                    None => "null".to_owned(),
+                };
+                let _ = write!(
+                    out,
+                    "{{\"white\":{},\"black\":{}}}",
+                    percent(accuracy.white),
+                    percent(accuracy.black)
+                );
             }
             None => out.put("null"),
         }
@@ -464,6 +490,8 @@ pub struct StreamSink<'a, 'o, G: JsonMoves, W: Out> {
     left_out: Vec<usize>,
     /// The opening, from the main line's positions as they come.
     openings: Classifier,
+    /// The main line's evaluations, as they come.
+    evals: EvalsAlong,
     nodes: u32,
     line_ids: u32,
 }
@@ -482,6 +510,7 @@ impl<'a, 'o, G: JsonMoves, W: Out> StreamSink<'a, 'o, G, W> {
             movetext: false,
             left_out: Vec::new(),
             openings: Classifier::new(),
+            evals: EvalsAlong::default(),
             nodes: 0,
             line_ids: 1,
         }
@@ -570,6 +599,9 @@ impl<G: JsonMoves, W: Out> GameSink<G> for StreamSink<'_, '_, G, W> {
             // The position before each move of the main line, then its end (below): the
             // start and the position after each move, as the tree's are classified.
             self.rules.see_opening(&mut self.openings, position);
+            if let Some(white) = self.rules.white_to_move(position) {
+                self.evals.push_move(white);
+            }
         }
         if let Some(line) = self.lines.last_mut() {
             if line.moves > 0 {
@@ -608,11 +640,15 @@ impl<G: JsonMoves, W: Out> GameSink<G> for StreamSink<'_, '_, G, W> {
         };
         match place {
             Place::Node(_) => {
+                let main_line = self.lines.len() == 1;
                 if let Some(Line {
                     node: Node::Pending { comments, .. },
                     ..
                 }) = self.lines.last_mut()
                 {
+                    if main_line {
+                        self.evals.comments(std::slice::from_ref(&text));
+                    }
                     comments.push(text);
                 }
             }
@@ -707,12 +743,14 @@ impl<G: JsonMoves, W: Out> GameSink<G> for StreamSink<'_, '_, G, W> {
         if let Some(end) = end {
             self.rules.see_opening(&mut self.openings, end);
         }
+        let over = end.and_then(|end| self.rules.score_when_over(end));
         write_footer(
             self.rules,
             ended.tail.map(|(_, text)| text),
             ended.result,
             end,
             self.openings.opening(),
+            self.evals.accuracy(over),
             self.out,
         );
         std::mem::take(&mut self.left_out)
@@ -913,6 +951,35 @@ mod tests {
             assert_eq!(Some(text.bytes), large.raw, "the text is given back");
         }
         (games, streamed)
+    }
+
+    #[test]
+    fn each_player_s_accuracy_is_given_for_a_game_analysed_move_by_move() {
+        let text = b"[White \"A\"]\n[Black \"B\"]\n\n\
+            1. f3 {[%eval -0.52]} e5 {[%eval -0.4] [%clk 0:01:00]} 2. g4 {[%eval #-1]} Qh4# 0-1\n\n\
+            1. e4 {[%eval 0.3]} e5 2. Nf3 {[%eval 0.2]} Nc6 {[%eval 0.25]} *\n\n\
+            1. d4 d5 *\n";
+        let rules = pgn::ChessRules;
+        let json: Vec<String> = GameReader::new(&rules, &text[..], ReadOptions::default())
+            .map(|g| {
+                let mut out = String::new();
+                write_game(&rules, &g.expect("in memory").game, &mut out);
+                out
+            })
+            .collect();
+        // The mating move needs no evaluation: the game is over, lost for White.
+        let expected = judgement::game_accuracy(true, &[-52, -40, -1000, -1000]);
+        let field = format!(
+            "\"accuracy\":{{\"white\":{},\"black\":{}}}",
+            expected.white.map(f64::round).unwrap_or_default(),
+            expected.black.map(f64::round).unwrap_or_default()
+        );
+        assert!(json[0].contains(&field), "{field} in {}", json[0]);
+        // One move without an evaluation, and none at all: no accuracy.
+        assert!(json[1].contains("\"accuracy\":null"), "{}", json[1]);
+        assert!(json[2].contains("\"accuracy\":null"), "{}", json[2]);
+        // Streamed as read, a large game gives the same.
+        assert_eq!(streams_as_its_tree(&rules, text), (3, 3));
     }
 
     #[test]

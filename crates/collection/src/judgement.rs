@@ -15,8 +15,10 @@
 //! assert_eq!(judge(Score::Mate(3), Score::Mate(5), false), None);
 //! ```
 
-use notation::Nag;
+use notation::{GameTree, LineId, Nag, NodeId};
 use pgn::commands::Score;
+
+use crate::rules::FormatRules;
 
 /// Where centipawns are clamped, and what a mate counts as.
 pub const CEILING: i32 = 1000;
@@ -166,6 +168,123 @@ pub fn game_accuracy(white_first: bool, after_each_move: &[i32]) -> Accuracy {
         white: of(&by_player[0]),
         black: of(&by_player[1]),
     }
+}
+
+/// The evaluations along a game's main line, gathered as its moves come, for each player's
+/// accuracy ([`EvalsAlong::accuracy`]): what `json` gives and `stats` averages for games
+/// analysed move by move (by lichess, by `notate annotate`).
+///
+/// ```
+/// use collection::judgement::EvalsAlong;
+/// let mut evals = EvalsAlong::default();
+/// // White's first move loses a piece; Black's keeps the gain.
+/// for (white, comment) in [(true, "[%eval -2.5]"), (false, "[%eval -2.6]")] {
+///     evals.push_move(white);
+///     evals.comments(&[comment.to_owned()]);
+/// }
+/// let accuracy = evals.accuracy(None).unwrap();
+/// assert!(accuracy.white.unwrap() < 50.0);
+/// assert_eq!(accuracy.black, Some(100.0));
+/// ```
+///
+/// What it holds grows with the moves only while each has its evaluation: a game read
+/// without its tree, however long, is not held move by move for nothing.
+#[derive(Clone, Debug, Default)]
+pub struct EvalsAlong {
+    /// Whether White made the first move; `None` before it.
+    white_first: Option<bool>,
+    /// The centipawns for White after each move before the last.
+    before_last: Vec<i32>,
+    /// The last move's, if it has one; `None` before the first move.
+    last: Option<Option<i32>>,
+    /// Whether a move before the last had no evaluation.
+    gap: bool,
+}
+
+impl EvalsAlong {
+    /// A move of the main line, made by White when `white_moves`.
+    pub fn push_move(&mut self, white_moves: bool) {
+        self.white_first.get_or_insert(white_moves);
+        match self.last.replace(None) {
+            _ if self.gap => {}
+            Some(Some(score)) => self.before_last.push(score),
+            Some(None) => {
+                self.gap = true;
+                self.before_last = Vec::new();
+            }
+            None => {}
+        }
+    }
+
+    /// The comments of the last move: its evaluation is the first `[%eval]` they hold.
+    pub fn comments(&mut self, comments: &[String]) {
+        if let Some(last @ None) = &mut self.last
+            && !self.gap
+        {
+            *last = written_eval(comments).and_then(centipawns);
+        }
+    }
+
+    /// Each player's accuracy, when every move of the main line has an evaluation: the
+    /// last may go without one where the game is over, `over` giving White's centipawns
+    /// there (a mate, a stalemate; no engine is asked about such a position). `None` for a
+    /// line without moves, or with a move without an evaluation.
+    pub fn accuracy(&self, over: Option<i32>) -> Option<Accuracy> {
+        if self.gap {
+            return None;
+        }
+        let white_first = self.white_first?;
+        let last = self.last?.or(over)?;
+        let mut scores = self.before_last.clone();
+        scores.push(last);
+        Some(game_accuracy(white_first, &scores))
+    }
+}
+
+/// Each player's accuracy over a game's main line played from `start` (before the main
+/// line's set-up), by its moves' `[%eval]` ([`EvalsAlong`]); `None` for rules that judge
+/// no accuracy and for a game without an evaluation after each move.
+pub fn of_game<G: FormatRules>(
+    rules: &G,
+    game: &GameTree<G::Move>,
+    start: G::Position,
+) -> Option<Accuracy> {
+    rules.white_to_move(&start)?;
+    // A game not analysed move by move is told from its comments, without playing it.
+    let moves = &game.line(LineId::MAIN).moves;
+    let before_last = moves.len().checked_sub(1)?;
+    let unjudged = |id: &NodeId| {
+        written_eval(&game.node(*id).comments)
+            .and_then(centipawns)
+            .is_none()
+    };
+    if moves[..before_last].iter().any(unjudged) {
+        return None;
+    }
+    let mut evals = EvalsAlong::default();
+    let mut over = None;
+    let mut nodes = moves.iter();
+    crate::mainline::walk(rules, start, game, |position, mv| {
+        match mv {
+            Some(_) => {
+                if let (Some(white), Some(&id)) = (rules.white_to_move(position), nodes.next()) {
+                    evals.push_move(white);
+                    evals.comments(&game.node(id).comments);
+                }
+            }
+            None => over = rules.score_when_over(position),
+        }
+        true
+    });
+    evals.accuracy(over)
+}
+
+/// The evaluation the comments of a move hold: their first `[%eval]`.
+pub fn written_eval(comments: &[String]) -> Option<Score> {
+    comments
+        .iter()
+        .find_map(|c| pgn::commands::clock_and_eval(c).1)
+        .map(|eval| eval.score)
 }
 
 /// Each player's accuracy over a game, in [0, 100] ([`game_accuracy`]).
@@ -325,5 +444,47 @@ mod tests {
             let windows = repeated + sliding(&wins, size).count();
             assert_eq!(windows, moves, "{moves} moves");
         }
+    }
+
+    fn gathered(moves: &[(bool, &str)]) -> EvalsAlong {
+        let mut evals = EvalsAlong::default();
+        for &(white, comment) in moves {
+            evals.push_move(white);
+            evals.comments(&[comment.to_owned()]);
+        }
+        evals
+    }
+
+    #[test]
+    fn accuracy_needs_an_evaluation_after_each_move() {
+        let whole = gathered(&[(true, "[%eval 0.2]"), (false, "[%clk 0:01:00] [%eval 0.1]")]);
+        assert_eq!(
+            whole.accuracy(None),
+            Some(game_accuracy(true, &[20, 10])),
+            "read wherever it stands in the comment"
+        );
+        let gap = gathered(&[
+            (true, "[%eval 0.2]"),
+            (false, "fine"),
+            (true, "[%eval 0.1]"),
+        ]);
+        assert_eq!(gap.accuracy(Some(0)), None);
+        // `#0` says no side: no score.
+        let no_side = gathered(&[(true, "[%eval #0]"), (false, "[%eval 0.1]")]);
+        assert_eq!(no_side.accuracy(None), None);
+        assert_eq!(EvalsAlong::default().accuracy(Some(0)), None, "no move");
+    }
+
+    #[test]
+    fn the_last_move_may_end_the_game_without_an_evaluation() {
+        let mated = gathered(&[(false, "[%eval 3.5]"), (true, "")]);
+        assert_eq!(mated.accuracy(None), None, "the game goes on");
+        assert_eq!(
+            mated.accuracy(Some(CEILING)),
+            Some(game_accuracy(false, &[350, CEILING]))
+        );
+        // A mate in N counts as the clamp's end, as the game's end does.
+        let mating = gathered(&[(false, "[%eval 3.5]"), (true, "[%eval #2]")]);
+        assert_eq!(mating.accuracy(None), mated.accuracy(Some(CEILING)));
     }
 }

@@ -8,6 +8,7 @@ use notation::{GameReader, KeepRaw, LineId, Player, ReadOptions, Severity};
 use pgn::openings::Eco;
 
 use crate::job::{Ended, Job, Stopped, with_rules};
+use crate::judgement::{self, Accuracy};
 use crate::pipeline;
 use crate::pipeline::{Input, Origin, Task};
 use crate::rules::FormatRules;
@@ -48,6 +49,9 @@ pub struct Stats {
     pub named: HashMap<(Eco, &'static str), u64>,
     /// Games whose rules name openings (chess) but whose opening is not found.
     pub unnamed: u64,
+    /// Each player's accuracy in the games analysed move by move (an `[%eval]` after
+    /// each move of the main line, [`judgement::of_game`]).
+    pub accuracy: AccuracyStats,
     /// The notes a reader gives once per input (tabs, a long line, …) that were seen,
     /// as bits: counted once per input by [`Stats::end_input`], however many chunks
     /// repeat them.
@@ -82,6 +86,7 @@ impl Stats {
             *self.named.entry(k).or_default() += v;
         }
         self.unnamed += other.unnamed;
+        self.accuracy.merge(other.accuracy);
     }
 
     /// Counts the notes given once per input; called after the last chunk of an input.
@@ -144,6 +149,99 @@ impl Stats {
                 writeln!(out, "  {eco} {name:<60} {v:>10} {:>6.1}%", percent(*v))?;
             }
         }
+        self.accuracy.write(out)
+    }
+}
+
+/// Accuracies summed over games, kept in thousandths of a percent so that their sums do
+/// not depend on how the games were split among workers.
+#[derive(Debug, Default)]
+pub struct AccuracyStats {
+    /// Games with each player's accuracy.
+    pub games: u64,
+    /// By side, White's first: the players' moves counted and their accuracies summed.
+    pub sides: [Sum; 2],
+    /// By player's name (the `White` and `Black` tags).
+    pub players: HashMap<String, Sum>,
+}
+
+/// Accuracies counted and summed, in thousandths of a percent.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Sum {
+    /// How many.
+    pub count: u64,
+    /// Their sum, in thousandths of a percent.
+    pub milli: u64,
+}
+
+impl Sum {
+    fn add(&mut self, percent: f64) {
+        self.count += 1;
+        self.milli += (percent.clamp(0.0, 100.0) * 1000.0).round() as u64;
+    }
+
+    fn merge(&mut self, other: Sum) {
+        self.count += other.count;
+        self.milli += other.milli;
+    }
+
+    /// The mean, in percent.
+    pub fn mean(self) -> f64 {
+        self.milli as f64 / 1000.0 / self.count.max(1) as f64
+    }
+}
+
+/// How many players are listed with their mean accuracy.
+const TOP_PLAYERS: usize = 10;
+
+impl AccuracyStats {
+    /// Adds a game's accuracies, its players named by its tags.
+    pub fn add(&mut self, accuracy: Accuracy, tags: &notation::Tags) {
+        self.games += 1;
+        for (side, (value, tag)) in [(accuracy.white, "White"), (accuracy.black, "Black")]
+            .into_iter()
+            .enumerate()
+        {
+            let Some(value) = value else { continue };
+            self.sides[side].add(value);
+            let name = tags.get(tag).unwrap_or("?");
+            self.players.entry(name.to_owned()).or_default().add(value);
+        }
+    }
+
+    fn merge(&mut self, other: AccuracyStats) {
+        self.games += other.games;
+        for (side, sum) in other.sides.into_iter().enumerate() {
+            self.sides[side].merge(sum);
+        }
+        for (name, sum) in other.players {
+            self.players.entry(name).or_default().merge(sum);
+        }
+    }
+
+    /// The report's section, when a game had its accuracies.
+    fn write(&self, out: &mut dyn Write) -> io::Result<()> {
+        if self.games == 0 {
+            return Ok(());
+        }
+        writeln!(
+            out,
+            "accuracy ({} games with an evaluation after each move):",
+            self.games
+        )?;
+        for (side, sum) in ["White", "Black"].iter().zip(self.sides) {
+            writeln!(out, "  {side:<20} {:>10} {:>6.1}%", sum.count, sum.mean())?;
+        }
+        let mut players: Vec<_> = self.players.iter().collect();
+        // Most games first; equal counts by name, so that the report is stable.
+        players.sort_by(|a, b| b.1.count.cmp(&a.1.count).then_with(|| a.0.cmp(b.0)));
+        writeln!(
+            out,
+            "  players (most games analysed; games, mean accuracy):"
+        )?;
+        for (name, sum) in players.into_iter().take(TOP_PLAYERS) {
+            writeln!(out, "    {name:<30} {:>10} {:>6.1}%", sum.count, sum.mean())?;
+        }
         Ok(())
     }
 }
@@ -199,6 +297,12 @@ impl<G: FormatRules> Task for StatsTask<'_, G> {
             }
             if let Some(opening) = opening(self.rules, game) {
                 *stats.openings.entry(opening).or_default() += 1;
+            }
+            if self.rules.judges_accuracy()
+                && let Some(start) = self.rules.start(game)
+                && let Some(accuracy) = judgement::of_game(self.rules, game, start)
+            {
+                stats.accuracy.add(accuracy, &game.tags);
             }
             if self.rules.names_openings() {
                 match self.rules.opening(game) {

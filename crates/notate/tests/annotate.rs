@@ -204,8 +204,30 @@ fn a_blunder_gets_its_glyph_and_the_better_line_and_the_game_keeps_what_it_holds
     );
     // The mating move: the game is over, nothing to evaluate.
     assert_eq!(eval_of(&scholar[6].1), None, "{text}");
-    assert!(text.contains("[WhiteAccuracy \""), "{text}");
-    assert!(text.contains("[BlackAccuracy \""), "{text}");
+    // `json` and `stats` read the same accuracies from the evaluations written.
+    let tag = |name: &str| {
+        let start = text.find(&format!("[{name} \"")).expect(name) + name.len() + 3;
+        text[start..].split('"').next().expect("a value").to_owned()
+    };
+    let (white, black) = (tag("WhiteAccuracy"), tag("BlackAccuracy"));
+    let annotated = t.file("annotated.pgn", text.as_bytes());
+    let json = Command::new(env!("CARGO_BIN_EXE_notate"))
+        .args(["json", &annotated])
+        .output()
+        .expect("notate runs");
+    let first = stdout(&json).lines().next().unwrap_or_default().to_owned();
+    let field = format!("\"accuracy\":{{\"white\":{white},\"black\":{black}}}");
+    assert!(first.contains(&field), "{field} in {first}");
+    let stats = Command::new(env!("CARGO_BIN_EXE_notate"))
+        .args(["stats", &annotated])
+        .output()
+        .expect("notate runs");
+    let report = stdout(&stats);
+    // The second game keeps an evaluation it had, and gets one after each other move.
+    assert!(
+        report.contains("accuracy (2 games with an evaluation after each move):"),
+        "{report}"
+    );
     let kept = &games[1];
     assert_eq!(kept[0].2, vec![1], "the glyph ! is kept: {text}");
     assert!(

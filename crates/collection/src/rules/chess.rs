@@ -39,6 +39,32 @@ impl FormatRules for pgn::ChessRules {
     fn see_opening(&self, classifier: &mut Classifier, position: &pgn::Position) {
         classifier.push(position);
     }
+
+    fn judges_accuracy(&self) -> bool {
+        true
+    }
+
+    fn white_to_move(&self, position: &pgn::Position) -> Option<bool> {
+        Some(position.turn() == pgn::Color::White)
+    }
+
+    fn score_when_over(&self, position: &pgn::Position) -> Option<i32> {
+        use crate::judgement::CEILING;
+        use pgn::{Color, Outcome};
+        match position.outcome()? {
+            Outcome::Checkmate { winner }
+            | Outcome::Variant {
+                winner: Some(winner),
+                ..
+            } => Some(if winner == Color::White {
+                CEILING
+            } else {
+                -CEILING
+            }),
+            Outcome::Stalemate | Outcome::Variant { winner: None, .. } => Some(0),
+            _ => None,
+        }
+    }
 }
 
 /// The variant a chess game is played in, from its start position and its `Variant`

@@ -69,6 +69,24 @@ pub trait FormatRules: Rules + Sync {
     /// Gives the next position of a game's main line (its start first) to `classifier`,
     /// for a game read without its tree; nothing for rules that name no openings.
     fn see_opening(&self, _classifier: &mut Classifier, _position: &Self::Position) {}
+
+    /// Whether the rules' games carry engine evaluations that give each player's accuracy
+    /// (chess; [`judgement::EvalsAlong`](crate::judgement::EvalsAlong)): `json` then gives
+    /// it, `stats` its means.
+    fn judges_accuracy(&self) -> bool {
+        false
+    }
+
+    /// Whether White is to move in a position; `None` for rules that judge no accuracy.
+    fn white_to_move(&self, _position: &Self::Position) -> Option<bool> {
+        None
+    }
+
+    /// White's centipawns in a position where the game is over (a mate, a stalemate, a
+    /// variant's end), which no engine is asked about; `None` where it goes on.
+    fn score_when_over(&self, _position: &Self::Position) -> Option<i32> {
+        None
+    }
 }
 
 /// The rules for PGN files.
