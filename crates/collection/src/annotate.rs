@@ -156,8 +156,7 @@ pub fn run(
         Some(path) => match cache::Cache::open(path, setting) {
             Ok((cache, known)) => {
                 for (key, analysis) in known {
-                    positions.ids.insert(key, positions.states.len());
-                    positions.states.push(State::Done(analysis));
+                    positions.insert(key, State::Done(analysis), true);
                 }
                 Some(cache)
             }
@@ -170,7 +169,7 @@ pub fn run(
         },
         None => None,
     };
-    let from_cache = positions.states.len();
+    let from_cache = positions.next;
     let pool = Pool::start(first, settings, timeout);
     let mut run = Run {
         settings,
@@ -264,14 +263,66 @@ struct Walked {
     written: Vec<Option<Score>>,
 }
 
-/// The positions asked of the engines in a run, each once: by key (its FEN without the
-/// move number, and its variant).
+/// How many plies into a game a position is kept for the rest of the run once its games
+/// are written: openings repeat from game to game, later positions seldom do, and keeping
+/// every position would take memory that grows with the collection.
+const KEPT_PLIES: usize = 40;
+
+/// The positions asked of the engines in a run, each once while a game waits for it: by
+/// key (its FEN without the move number, and its variant).
 #[derive(Default)]
 struct Positions {
     ids: HashMap<Key, usize>,
-    states: Vec<State>,
+    slots: HashMap<usize, Slot>,
+    /// The next position's id.
+    next: usize,
     /// Positions asked and not answered.
     outstanding: usize,
+}
+
+/// A position's analysis, and who needs it.
+struct Slot {
+    state: State,
+    /// The games waiting for it (not yet written).
+    waiting: u32,
+    /// Whether it is kept once no game waits for it: met early in a game, or read from
+    /// the cache file.
+    kept: bool,
+}
+
+impl Positions {
+    /// Adds a position under a new id.
+    fn insert(&mut self, key: Key, state: State, kept: bool) -> usize {
+        let id = self.next;
+        self.next += 1;
+        self.ids.insert(key, id);
+        self.slots.insert(
+            id,
+            Slot {
+                state,
+                waiting: 0,
+                kept,
+            },
+        );
+        id
+    }
+
+    fn state(&self, id: usize) -> Option<&State> {
+        self.slots.get(&id).map(|slot| &slot.state)
+    }
+
+    /// A game that waited for the position is written: the position goes once no other
+    /// game waits for it, unless it is kept.
+    fn release(&mut self, id: usize, key: impl FnOnce() -> Key) {
+        let Some(slot) = self.slots.get_mut(&id) else {
+            return;
+        };
+        slot.waiting = slot.waiting.saturating_sub(1);
+        if slot.waiting == 0 && !slot.kept && !matches!(slot.state, State::Asked) {
+            self.slots.remove(&id);
+            self.ids.remove(&key());
+        }
+    }
 }
 
 enum State {
@@ -315,7 +366,7 @@ impl Run<'_> {
         for i in 0..walked.positions.len() {
             let needed = i == 0 || self.settings.overwrite || walked.written[i - 1].is_none();
             if needed && !is_over(&walked.positions[i]) {
-                walked.asked[i] = Some(self.ask(&walked.positions[i]));
+                walked.asked[i] = Some(self.ask(&walked.positions[i], i));
             }
         }
         self.queue.push_back(Pending {
@@ -324,25 +375,33 @@ impl Run<'_> {
         });
     }
 
-    /// The id of a position's analysis, asked of the engines unless it was already.
-    fn ask(&mut self, position: &Position) -> usize {
+    /// The id of the analysis of a position `ply` plies into a game, asked of the engines
+    /// unless it was already.
+    fn ask(&mut self, position: &Position, ply: usize) -> usize {
         let key = key_of(position);
-        if let Some(&id) = self.positions.ids.get(&key) {
-            if id < self.from_cache {
-                self.annotated.cached += 1;
-            } else {
-                self.annotated.reused += 1;
+        let kept = ply < KEPT_PLIES;
+        let id = match self.positions.ids.get(&key) {
+            Some(&id) => {
+                if id < self.from_cache {
+                    self.annotated.cached += 1;
+                } else {
+                    self.annotated.reused += 1;
+                }
+                id
             }
-            return id;
+            None => {
+                self.positions.outstanding += 1;
+                self.pool.ask(Request {
+                    id: self.positions.next,
+                    key: key.clone(),
+                });
+                self.positions.insert(key, State::Asked, kept)
+            }
+        };
+        if let Some(slot) = self.positions.slots.get_mut(&id) {
+            slot.waiting += 1;
+            slot.kept |= kept;
         }
-        let id = self.positions.states.len();
-        self.positions.states.push(State::Asked);
-        self.positions.outstanding += 1;
-        self.pool.ask(Request {
-            id,
-            key: key.clone(),
-        });
-        self.positions.ids.insert(key, id);
         id
     }
 
@@ -388,9 +447,9 @@ impl Run<'_> {
                 Some(answer) => self.take(answer),
                 // Every engine's thread ended: what is left fails.
                 None => {
-                    for state in &mut self.positions.states {
-                        if matches!(state, State::Asked) {
-                            *state = State::Failed("no engine is left".into());
+                    for slot in self.positions.slots.values_mut() {
+                        if matches!(slot.state, State::Asked) {
+                            slot.state = State::Failed("no engine is left".into());
                         }
                     }
                     self.positions.outstanding = 0;
@@ -400,7 +459,7 @@ impl Run<'_> {
     }
 
     fn take(&mut self, answer: Answer) {
-        if let Some(state) = self.positions.states.get_mut(answer.id) {
+        if let Some(Slot { state, .. }) = self.positions.slots.get_mut(&answer.id) {
             *state = match answer.result {
                 Ok(analysis) => {
                     self.annotated.analysed += 1;
@@ -423,48 +482,72 @@ impl Run<'_> {
                 .asked
                 .iter()
                 .flatten()
-                .all(|&id| !matches!(self.positions.states[id], State::Asked)),
+                .all(|&id| !matches!(self.positions.state(id), Some(State::Asked))),
         }
     }
 
+    /// Writes a game that is done, then lets go of the analyses it waited for.
     fn write(
         &mut self,
         pending: Pending,
         out: &mut dyn GameOutput,
         job: &Job<'_>,
     ) -> io::Result<()> {
+        let held: Vec<(usize, Position)> = match &pending.kind {
+            PendingKind::Game(walked) => walked
+                .asked
+                .iter()
+                .zip(&walked.positions)
+                .filter_map(|(&id, &position)| Some((id?, position)))
+                .collect(),
+            PendingKind::Unchanged { .. } => Vec::new(),
+        };
+        let written = self.write_game(pending, out, job);
+        for (id, position) in held {
+            self.positions.release(id, || key_of(&position));
+        }
+        written
+    }
+
+    fn write_game(
+        &mut self,
+        pending: Pending,
+        out: &mut dyn GameOutput,
+        job: &Job<'_>,
+    ) -> io::Result<()> {
         let Pending { name, kind } = pending;
-        let (bytes, why) = match kind {
-            PendingKind::Unchanged { raw, why } => (raw, why),
-            PendingKind::Game(walked) => {
-                let failed = walked.asked.iter().flatten().find_map(|&id| {
-                    match &self.positions.states[id] {
-                        State::Failed(why) => Some(why.clone()),
-                        _ => None,
-                    }
-                });
-                match failed {
-                    Some(why) => {
-                        self.game_errors = true;
-                        (walked.raw.clone(), Some(format!("not analysed: {why}")))
-                    }
-                    None => {
-                        let game = annotate(*walked, &self.positions, self.settings);
-                        let mut text = IoText::new(&mut *out);
-                        let written =
-                            write_game_to(&ChessRules, &game, &self.settings.write, &mut text);
-                        text.finish()?;
-                        match written {
-                            Ok(()) => {
-                                self.annotated.games += 1;
-                                return Ok(());
+        let (bytes, why) =
+            match kind {
+                PendingKind::Unchanged { raw, why } => (raw, why),
+                PendingKind::Game(walked) => {
+                    let failed = walked.asked.iter().flatten().find_map(|&id| {
+                        match self.positions.state(id) {
+                            Some(State::Failed(why)) => Some(why.clone()),
+                            _ => None,
+                        }
+                    });
+                    match failed {
+                        Some(why) => {
+                            self.game_errors = true;
+                            (walked.raw.clone(), Some(format!("not analysed: {why}")))
+                        }
+                        None => {
+                            let game = annotate(*walked, &self.positions, self.settings);
+                            let mut text = IoText::new(&mut *out);
+                            let written =
+                                write_game_to(&ChessRules, &game, &self.settings.write, &mut text);
+                            text.finish()?;
+                            match written {
+                                Ok(()) => {
+                                    self.annotated.games += 1;
+                                    return Ok(());
+                                }
+                                Err(e) => (Vec::new(), Some(format!("cannot be written: {e}"))),
                             }
-                            Err(e) => (Vec::new(), Some(format!("cannot be written: {e}"))),
                         }
                     }
                 }
-            }
-        };
+            };
         self.annotated.unchanged += 1;
         if let Some(why) = why {
             job.report
@@ -585,7 +668,7 @@ fn annotate(walked: Walked, positions: &Positions, settings: &Settings) -> GameT
         written,
         ..
     } = walked;
-    let analysis = |i: usize| match asked[i].map(|id| &positions.states[id]) {
+    let analysis = |i: usize| match asked[i].and_then(|id| positions.state(id)) {
         Some(State::Done(a)) => Some(a),
         _ => None,
     };
@@ -843,4 +926,48 @@ impl Worker {
 
 fn describe(error: &EngineError, fen: &str) -> String {
     format!("{error} (position {fen})")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(n: u8) -> Key {
+        (format!("position {n}"), None, false)
+    }
+
+    fn done() -> State {
+        State::Failed("stands for an analysis".into())
+    }
+
+    /// What a run holds stays bounded: a position goes once no game waits for it, unless
+    /// it came early in a game (openings repeat) or from the cache file.
+    #[test]
+    fn a_position_is_let_go_once_its_games_are_written_unless_it_is_kept() {
+        let mut positions = Positions::default();
+        let cached = positions.insert(key(0), done(), true);
+        let late = positions.insert(key(1), done(), false);
+        let asked = positions.insert(key(2), State::Asked, false);
+        for id in [cached, late, late, asked] {
+            positions.slots.get_mut(&id).expect("held").waiting += 1;
+        }
+        positions.release(late, || key(1));
+        assert!(
+            positions.state(late).is_some(),
+            "a second game waits for it"
+        );
+        positions.release(late, || key(1));
+        assert!(positions.state(late).is_none());
+        assert!(!positions.ids.contains_key(&key(1)));
+        positions.release(cached, || key(0));
+        assert!(positions.state(cached).is_some(), "kept");
+        // An answer still to come has somewhere to go.
+        positions.release(asked, || key(2));
+        assert!(positions.state(asked).is_some());
+        assert_eq!(
+            positions.insert(key(3), done(), false),
+            3,
+            "ids are never reused"
+        );
+    }
 }
