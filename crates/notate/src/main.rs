@@ -249,8 +249,8 @@ where
 {
     let (terminal, sources) = Terminal::new(inputs, bar_beside(output.as_ref()))?;
     let mut job = terminal.job(inputs, sources);
-    let mut out = Output::create(output.as_ref())?;
-    let mut rejects_out = Output::create_if(rejects.as_ref())?;
+    let (mut out, mut rejects_out) =
+        Output::create_with(output.as_ref(), rejects.as_ref(), "--rejects")?;
     let named = rejects
         .as_deref()
         .zip(rejects_out.as_mut())
@@ -270,8 +270,8 @@ fn select(
     select::check_readable(&criteria, inputs.variant, invert).map_err(terminal::complain)?;
     let (terminal, sources) = Terminal::new(inputs, bar_beside(output.as_ref()))?;
     let mut job = terminal.job(inputs, sources);
-    let mut out = Output::create(output.as_ref())?;
-    let mut rejects_out = Output::create_if(rejects.as_ref())?;
+    let (mut out, mut rejects_out) =
+        Output::create_with(output.as_ref(), rejects.as_ref(), "--rejects")?;
     let rejects = rejects_out.as_mut().map(|r| r as &mut dyn Write);
     let ended = select::run(&mut job, &criteria, invert, &mut out, rejects)?;
     terminal::commit(ended, [Some(out), rejects_out])
@@ -286,8 +286,8 @@ fn dedupe(
 ) -> Result<Ended, Stopped> {
     let (terminal, sources) = Terminal::new(inputs, bar_beside(output.as_ref()))?;
     let mut job = terminal.job(inputs, sources);
-    let mut out = Output::create(output.as_ref())?;
-    let mut duplicates_out = Output::create_if(duplicates.as_ref())?;
+    let (mut out, mut duplicates_out) =
+        Output::create_with(output.as_ref(), duplicates.as_ref(), "--duplicates")?;
     let named = duplicates
         .as_deref()
         .zip(duplicates_out.as_mut())

@@ -2,7 +2,7 @@
 //! errors printed without tearing it, and the outputs `-o` names.
 
 use std::io::{self, BufWriter, IsTerminal, Stdout, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use collection::input::{self, Format, Source};
 use collection::job::{Ended, Job, Report, Stopped};
@@ -87,6 +87,22 @@ pub fn complain(message: impl std::fmt::Display) -> Stopped {
     Stopped::Failed
 }
 
+/// The file a path names, for telling whether two name one: its own canonical path, or its
+/// folder's with its name when it is not there yet.
+fn where_written(path: &Path) -> PathBuf {
+    if let Ok(path) = std::fs::canonicalize(path) {
+        return path;
+    }
+    let folder = match path.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() => folder,
+        _ => Path::new("."),
+    };
+    match (std::fs::canonicalize(folder), path.file_name()) {
+        (Ok(folder), Some(name)) => folder.join(name),
+        _ => path.to_path_buf(),
+    }
+}
+
 /// Threads to use: as asked, else every core.
 pub fn jobs(asked: Option<usize>) -> usize {
     asked
@@ -118,12 +134,30 @@ impl Output {
         })
     }
 
-    /// A file, when `path` names one.
+    /// The output (standard output, or the file `path` names) and a second file when
+    /// `second` names one (`--rejects`, `--duplicates`: `flag` says which).
     ///
     /// # Errors
-    /// [`Stopped::Failed`] when the file cannot be made (reported).
-    pub fn create_if(path: Option<&PathBuf>) -> Result<Option<Output>, Stopped> {
-        path.map(|path| Output::create(Some(path))).transpose()
+    /// [`Stopped::Failed`] when a file cannot be made, or when both name one file: each is
+    /// put in place whole as the run ends, and the second would replace the first
+    /// (reported).
+    pub fn create_with(
+        path: Option<&PathBuf>,
+        second: Option<&PathBuf>,
+        flag: &str,
+    ) -> Result<(Output, Option<Output>), Stopped> {
+        if let (Some(path), Some(second)) = (path, second)
+            && where_written(path) == where_written(second)
+        {
+            return Err(complain(format_args!(
+                "-o {} and {flag} {} name one file: give each its own",
+                path.display(),
+                second.display()
+            )));
+        }
+        let out = Output::create(path)?;
+        let second = second.map(|path| Output::create(Some(path))).transpose()?;
+        Ok((out, second))
     }
 
     fn writer(&mut self) -> &mut dyn Write {

@@ -498,6 +498,73 @@ fn the_output_may_name_an_input() {
     assert!(temporaries(t.dir()).is_empty());
 }
 
+/// `-o` and `--rejects` (or `--duplicates`) naming one file would leave one output: each
+/// is put in place whole, the second over the first. Refused before anything is written.
+#[test]
+fn the_output_and_the_rejects_may_not_name_one_file() {
+    let t = Temp::new("one-file");
+    t.file("in.pgn", b"1. e4 e5 *\n\n1. e4 e5 *\n\n1. Kxe8 *\n");
+    t.file("earlier.pgn", b"kept\n");
+    std::fs::create_dir(t.path("sub")).expect("a folder");
+    for args in [
+        &[
+            "fmt",
+            "in.pgn",
+            "-o",
+            "earlier.pgn",
+            "--rejects",
+            "earlier.pgn",
+        ][..],
+        &[
+            "fmt",
+            "in.pgn",
+            "-o",
+            "new.pgn",
+            "--rejects",
+            "sub/../new.pgn",
+        ],
+        &[
+            "select",
+            "in.pgn",
+            "--player",
+            "A",
+            "-o",
+            "earlier.pgn",
+            "--rejects",
+            "./earlier.pgn",
+        ],
+        &[
+            "dedupe",
+            "in.pgn",
+            "-o",
+            "new.pgn",
+            "--duplicates",
+            "new.pgn",
+        ],
+    ] {
+        let o = run_in(t.dir(), args);
+        assert_eq!(code(&o), 2, "{args:?}");
+        assert!(
+            stderr(&o).contains("name one file"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+        assert_eq!(
+            std::fs::read(t.path("earlier.pgn")).expect("kept"),
+            b"kept\n"
+        );
+        assert!(!t.path("new.pgn").exists(), "{args:?}");
+    }
+    assert!(temporaries(t.dir()).is_empty());
+    // Two files: both written.
+    let o = run_in(
+        t.dir(),
+        &["fmt", "in.pgn", "-o", "good.pgn", "--rejects", "bad.pgn"],
+    );
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert!(t.path("good.pgn").exists() && t.path("bad.pgn").exists());
+}
+
 #[test]
 fn a_closed_standard_output_ends_the_run_quietly() {
     let t = Temp::new("head");
