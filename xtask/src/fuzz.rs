@@ -166,9 +166,14 @@ pub fn fuzz(root: &Path) -> Result<(), String> {
     let mut ran = Vec::new();
     for target in &targets {
         println!("fuzzing {target} for {seconds} s");
-        let (executions, ok) = run_target(&dir, target, seconds)?;
-        ran.push((target, executions));
-        if !ok {
+        let run = run_target(&dir, target, seconds)?;
+        ran.push((target, run.executions));
+        if run.interrupted {
+            // Stopped by Ctrl-C (or a SIGINT): no finding, and no further targets.
+            println!("{target} interrupted");
+            break;
+        }
+        if !run.ok {
             failed.push(target.as_str());
         }
     }
@@ -260,10 +265,18 @@ fn list_targets(dir: &Path) -> Result<Vec<String>, String> {
         .collect())
 }
 
-/// Runs one target for `seconds` over its seeds, its output passed on as it comes; gives
-/// its executions (from libFuzzer's final statistics) and whether it ended without a
-/// failure.
-fn run_target(dir: &Path, target: &str, seconds: u64) -> Result<(Option<u64>, bool), String> {
+/// How a target's run ended.
+struct Run {
+    /// Its executions, from libFuzzer's final statistics.
+    executions: Option<u64>,
+    /// Whether it ended without a failure.
+    ok: bool,
+    /// Whether it was interrupted (libFuzzer then exits with a failure's status too).
+    interrupted: bool,
+}
+
+/// Runs one target for `seconds` over its seeds, its output passed on as it comes.
+fn run_target(dir: &Path, target: &str, seconds: u64) -> Result<Run, String> {
     let mut child = nightly_cargo()
         .current_dir(dir)
         // No sanitizer: the targets' checks are assertions, and safe Rust needs no
@@ -276,9 +289,11 @@ fn run_target(dir: &Path, target: &str, seconds: u64) -> Result<(Option<u64>, bo
         .spawn()
         .map_err(|e| format!("cannot run cargo fuzz run {target}: {e}"))?;
     let mut executions = None;
+    let mut interrupted = false;
     if let Some(stderr) = child.stderr.take() {
         for line in BufReader::new(stderr).lines().map_while(Result::ok) {
             eprintln!("{line}");
+            interrupted |= line.ends_with("libFuzzer: run interrupted; exiting");
             if let Some(n) = line.strip_prefix("stat::number_of_executed_units:") {
                 executions = n.trim().parse().ok();
             }
@@ -292,7 +307,11 @@ fn run_target(dir: &Path, target: &str, seconds: u64) -> Result<(Option<u64>, bo
     if !status.success() && executions.is_none() {
         return Err(format!("cargo fuzz run {target} failed before fuzzing"));
     }
-    Ok((executions, status.success()))
+    Ok(Run {
+        executions,
+        ok: status.success(),
+        interrupted,
+    })
 }
 
 /// `cargo` of the nightly toolchain, through rustup: the `cargo` that runs `cargo xtask`
