@@ -44,7 +44,7 @@ mod cache;
 mod key;
 mod resume;
 
-pub use resume::{Resumable, Resumed};
+pub use resume::{OtherRun, Resumable, Resumed, run_of};
 
 use key::{Key, key_of};
 

@@ -353,6 +353,13 @@ fn annotate(
     settings: &annotate::Settings,
 ) -> Result<Ended, Stopped> {
     let (terminal, sources) = Terminal::new(inputs, bar_beside(output.as_ref()))?;
+    let run = {
+        let paths: Vec<&std::path::Path> = sources
+            .iter()
+            .map(|s| s.path.as_deref().unwrap_or(std::path::Path::new("-")))
+            .collect();
+        annotate::run_of(settings, &paths)
+    };
     // Written in place as the inputs are read: it must be none of them.
     if let Some(path) = &output
         && let Ok(target) = std::fs::canonicalize(path)
@@ -380,7 +387,7 @@ fn annotate(
         return Err(terminal::complain(e));
     }
     let (mut out, skip) = if resume {
-        match annotate::Resumable::resume(&path).map_err(terminal::complain)? {
+        match annotate::Resumable::resume(&path, &run).map_err(terminal::complain)? {
             annotate::Resumed::From(out, games) => (out, games),
             annotate::Resumed::Finished => {
                 eprintln!(
@@ -392,7 +399,7 @@ fn annotate(
         }
     } else {
         (
-            annotate::Resumable::create(&path).map_err(terminal::complain)?,
+            annotate::Resumable::create(&path, &run).map_err(terminal::complain)?,
             0,
         )
     };

@@ -524,6 +524,8 @@ fn a_run_killed_at_any_moment_then_resumed_gives_the_same_file() {
     );
     assert_eq!(std::fs::read(&whole).expect("the file"), expected);
 
+    // Whether a resume by another run was refused, on the first cut file with a record.
+    let mut refused = false;
     for (i, (signal, after)) in [
         (Signal::SIGKILL, 0),
         (Signal::SIGKILL, 150),
@@ -546,6 +548,26 @@ fn a_run_killed_at_any_moment_then_resumed_gives_the_same_file() {
         std::thread::sleep(Duration::from_millis(after));
         let _ = kill(Pid::from_raw(child.id() as i32), signal);
         let killed = child.wait_with_output().expect("notate ends");
+        if !refused && t.path(&format!(".{name}.notate-resume")).exists() {
+            refused = true;
+            // Another run (here, another limit) may not go on with this one's file.
+            let cut = std::fs::read(&path).ok();
+            let other = notate()
+                .args(args(path_text).iter().map(|a| match a.as_str() {
+                    "2000" => "3000",
+                    a => a,
+                }))
+                .arg("--resume")
+                .output()
+                .expect("notate runs");
+            assert_eq!(code(&other), 2, "{}", stderr(&other));
+            assert!(
+                stderr(&other).contains("begun by another run"),
+                "{}",
+                stderr(&other)
+            );
+            assert_eq!(std::fs::read(&path).ok(), cut, "left as it was");
+        }
         if signal == Signal::SIGINT && killed.status.code() != Some(0) {
             let written = std::fs::read(&path).unwrap_or_default();
             assert!(
@@ -570,4 +592,5 @@ fn a_run_killed_at_any_moment_then_resumed_gives_the_same_file() {
             "resume after {signal} at {after} ms gives another file"
         );
     }
+    assert!(refused, "a cut file with its record was met");
 }

@@ -4,12 +4,66 @@
 //! game, and the games after it are analysed and written. The record is removed when the
 //! run ends well. A signal cuts OUT back to its last whole game too
 //! ([`crate::output::abandon_in_place`]).
+//!
+//! The record begins with the run it is of (its inputs as they were, and what shapes its
+//! output: [`run_of`]): a resumed run that would read other inputs, or analyse otherwise,
+//! is refused rather than left to give a file no run would give.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
+use super::Settings;
 use crate::output::{OutputError, forget_in_place, keep_whole};
+
+/// The run a record is of, on one line: each input's path, length and modification time,
+/// the engine and its options, the limit, and the settings that shape the output (not
+/// the number of engines, the timeout or the cache, which change nothing in it).
+pub fn run_of(settings: &Settings, inputs: &[&Path]) -> String {
+    let inputs: Vec<String> = inputs
+        .iter()
+        .map(|path| {
+            let metadata = fs::metadata(path).ok();
+            let modified = metadata
+                .as_ref()
+                .and_then(|m| m.modified().ok())
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map(|t| t.as_nanos());
+            let path = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+            format!("{path:?} {:?} {modified:?}", metadata.map(|m| m.len()))
+        })
+        .collect();
+    let engine = &settings.engine;
+    format!(
+        "inputs {inputs:?} engine {:?} threads {:?} hash {:?} options {:?} limit {:?} \
+         overwrite {} accuracy tags {} write {:?}",
+        engine.path,
+        engine.threads,
+        engine.hash_mb,
+        engine.options,
+        settings.limit,
+        settings.overwrite,
+        settings.accuracy_tags,
+        settings.write
+    )
+}
+
+/// A run resumed onto an output that another run began.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "{}: begun by another run (other inputs, engine, limit or settings); run without --resume to start it afresh",
+    path.display()
+)]
+pub struct OtherRun {
+    /// The output.
+    pub path: PathBuf,
+}
+
+/// The record's first line: the run it is of.
+fn run_line(run: &str) -> String {
+    // `run_of` writes paths and values escaped: no line end can be in them.
+    format!("run {}\n", run.replace('\n', " "))
+}
 
 /// An output written in place game by game, resumable.
 pub struct Resumable {
@@ -55,16 +109,17 @@ fn write_error(path: &Path, source: io::Error) -> io::Error {
 }
 
 impl Resumable {
-    /// Starts `path` afresh (an earlier file of that name is replaced).
+    /// Starts `path` afresh (an earlier file of that name is replaced) for the run `run`
+    /// ([`run_of`]).
     ///
     /// # Errors
     /// The file or its record cannot be made ([`OutputError::Create`]).
-    pub fn create(path: &Path) -> io::Result<Resumable> {
+    pub fn create(path: &Path, run: &str) -> io::Result<Resumable> {
         let record_path = record_path(path);
         // The record first: a run killed before its first game leaves one to resume.
         let mut record = File::create(&record_path).map_err(|e| create_error(path, e))?;
         record
-            .write_all(b"0 0\n")
+            .write_all(format!("{}0 0\n", run_line(run)).as_bytes())
             .map_err(|e| create_error(path, e))?;
         let file = File::create(path).map_err(|e| create_error(path, e))?;
         keep_whole(path, 0);
@@ -79,11 +134,13 @@ impl Resumable {
         })
     }
 
-    /// Goes on with the run that wrote `path`, cutting it back to its last whole game.
+    /// Goes on with the run that wrote `path`, cutting it back to its last whole game,
+    /// when that run is `run` ([`run_of`]).
     ///
     /// # Errors
-    /// The file or its record cannot be read or written.
-    pub fn resume(path: &Path) -> io::Result<Resumed> {
+    /// The file or its record cannot be read or written; the record is of another run
+    /// ([`OtherRun`]).
+    pub fn resume(path: &Path, run: &str) -> io::Result<Resumed> {
         let record_path = record_path(path);
         let text = match fs::read_to_string(&record_path) {
             Ok(text) => text,
@@ -91,11 +148,16 @@ impl Resumable {
                 return Ok(if path.exists() {
                     Resumed::Finished
                 } else {
-                    Resumed::From(Resumable::create(path)?, 0)
+                    Resumed::From(Resumable::create(path, run)?, 0)
                 });
             }
             Err(e) => return Err(create_error(path, e)),
         };
+        if !text.starts_with(&run_line(run)) {
+            return Err(io::Error::other(OtherRun {
+                path: path.to_owned(),
+            }));
+        }
         // The last line written whole.
         let (games, whole) = text
             .split_inclusive('\n')
@@ -185,13 +247,23 @@ mod tests {
     fn a_resumed_file_is_cut_back_to_its_last_whole_game() {
         let dir = tempfile::tempdir().expect("a folder");
         let path = dir.path().join("out.pgn");
-        let mut out = Resumable::create(&path).expect("made");
+        let mut out = Resumable::create(&path, "a run").expect("made");
         out.write_all(b"game one\n\n").expect("written");
         out.game_done().expect("recorded");
         out.write_all(b"game two, cut sh").expect("written");
         out.flush().expect("written");
         drop(out);
-        let Resumed::From(mut out, games) = Resumable::resume(&path).expect("resumed") else {
+        let refused = Resumable::resume(&path, "another run").err();
+        assert!(
+            refused.is_some_and(|e| e.to_string().contains("begun by another run")),
+            "another run's record is refused"
+        );
+        assert_eq!(
+            fs::read(&path).expect("untouched"),
+            b"game one\n\ngame two, cut sh"
+        );
+        let Resumed::From(mut out, games) = Resumable::resume(&path, "a run").expect("resumed")
+        else {
             panic!("a run to resume");
         };
         assert_eq!(games, 1);
@@ -205,7 +277,7 @@ mod tests {
         );
         assert!(!record_path(&path).exists());
         assert!(matches!(
-            Resumable::resume(&path).expect("looked at"),
+            Resumable::resume(&path, "a run").expect("looked at"),
             Resumed::Finished
         ));
     }
