@@ -159,10 +159,9 @@ impl Stats {
 pub struct AccuracyStats {
     /// Games with each player's accuracy.
     pub games: u64,
-    /// By side, White's first: the players' moves counted and their accuracies summed.
+    /// By side, White's first: the players' accuracies counted and summed. (Not by
+    /// player's name: a dump of millions of games would hold millions of names.)
     pub sides: [Sum; 2],
-    /// By player's name (the `White` and `Black` tags).
-    pub players: HashMap<String, Sum>,
 }
 
 /// Accuracies counted and summed, in thousandths of a percent.
@@ -191,21 +190,14 @@ impl Sum {
     }
 }
 
-/// How many players are listed with their mean accuracy.
-const TOP_PLAYERS: usize = 10;
-
 impl AccuracyStats {
-    /// Adds a game's accuracies, its players named by its tags.
-    pub fn add(&mut self, accuracy: Accuracy, tags: &notation::Tags) {
+    /// Adds a game's accuracies.
+    pub fn add(&mut self, accuracy: Accuracy) {
         self.games += 1;
-        for (side, (value, tag)) in [(accuracy.white, "White"), (accuracy.black, "Black")]
-            .into_iter()
-            .enumerate()
-        {
-            let Some(value) = value else { continue };
-            self.sides[side].add(value);
-            let name = tags.get(tag).unwrap_or("?");
-            self.players.entry(name.to_owned()).or_default().add(value);
+        for (side, value) in [accuracy.white, accuracy.black].into_iter().enumerate() {
+            if let Some(value) = value {
+                self.sides[side].add(value);
+            }
         }
     }
 
@@ -213,9 +205,6 @@ impl AccuracyStats {
         self.games += other.games;
         for (side, sum) in other.sides.into_iter().enumerate() {
             self.sides[side].merge(sum);
-        }
-        for (name, sum) in other.players {
-            self.players.entry(name).or_default().merge(sum);
         }
     }
 
@@ -230,17 +219,12 @@ impl AccuracyStats {
             self.games
         )?;
         for (side, sum) in ["White", "Black"].iter().zip(self.sides) {
-            writeln!(out, "  {side:<20} {:>10} {:>6.1}%", sum.count, sum.mean())?;
-        }
-        let mut players: Vec<_> = self.players.iter().collect();
-        // Most games first; equal counts by name, so that the report is stable.
-        players.sort_by(|a, b| b.1.count.cmp(&a.1.count).then_with(|| a.0.cmp(b.0)));
-        writeln!(
-            out,
-            "  players (most games analysed; games, mean accuracy):"
-        )?;
-        for (name, sum) in players.into_iter().take(TOP_PLAYERS) {
-            writeln!(out, "    {name:<30} {:>10} {:>6.1}%", sum.count, sum.mean())?;
+            writeln!(
+                out,
+                "  {side:<20} {:>10} games, mean {:.1}%",
+                sum.count,
+                sum.mean()
+            )?;
         }
         Ok(())
     }
@@ -302,7 +286,7 @@ impl<G: FormatRules> Task for StatsTask<'_, G> {
                 && let Some(start) = self.rules.start(game)
                 && let Some(accuracy) = judgement::of_game(self.rules, game, start)
             {
-                stats.accuracy.add(accuracy, &game.tags);
+                stats.accuracy.add(accuracy);
             }
             if self.rules.names_openings() {
                 match self.rules.opening(game) {
