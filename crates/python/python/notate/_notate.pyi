@@ -118,6 +118,9 @@ class Game:
     def diagnostics(self) -> list[Diagnostic]: ...
     def fens(self) -> list[str]:
         """The FEN after each ply of the main line."""
+    def evals(self) -> list[Optional[Eval]]:
+        """The evaluation after each move of the main line (``[%eval]``), ``None`` after a
+        move that has none: one entry per move of ``moves``."""
     def to_pgn(self) -> str:
         """The game in the export format."""
     def to_pdn(self) -> str:
