@@ -154,6 +154,11 @@ def test_the_cache_file_keeps_the_analyses_for_a_later_run(tmp_path):
     assert cache.stat().st_size == kept
 
 
+def test_a_source_that_does_not_exist_is_file_not_found(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        notate.annotate(tmp_path / "missing.pgn", stockfish(), nodes=NODES)
+
+
 def test_draughts_analysis_is_not_offered():
     draughts = b'[GameType "20"]\n\n1. 32-28 19-23 2. 28x19 14x23 *\n'
     with pytest.raises(ValueError, match="draughts analysis is not offered"):
