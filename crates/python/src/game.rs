@@ -150,6 +150,22 @@ impl PyGame {
         Ok(self.moves.get_or_init(|| built).clone_ref(py))
     }
 
+    /// The evaluation written after each move of the main line (`[%eval]`, as
+    /// `Move.eval` gives it), `None` after a move that has none: an entry for each of
+    /// `moves`, without making the moves.
+    fn evals(&self, py: Python<'_>) -> PyResult<Vec<Option<Py<Eval>>>> {
+        with_read!(&self.read, |_rules, read| {
+            read.game
+                .line(LineId::MAIN)
+                .moves
+                .iter()
+                // As `moves`: a move played from no position ends the line.
+                .map_while(|node| self.nodes.get(node.index()).and_then(Option::as_ref))
+                .map(|info| Eval::object(py, info.eval))
+                .collect()
+        })
+    }
+
     /// The movetext after an error, as written (`None` when every move was read).
     #[getter]
     fn unread(&self) -> Option<String> {
@@ -298,15 +314,7 @@ impl Move {
     /// The evaluation written after the move (`[%eval]`).
     #[getter]
     fn eval(&self, py: Python<'_>) -> PyResult<Option<Py<Eval>>> {
-        self.eval
-            .map(|e| {
-                let (cp, mate) = match e {
-                    columnar::Eval::Centipawns(cp) => (Some(cp), None),
-                    columnar::Eval::Mate(n) => (None, Some(n)),
-                };
-                Py::new(py, Eval { cp, mate })
-            })
-            .transpose()
+        Eval::object(py, self.eval)
     }
 
     fn __repr__(&self) -> String {
@@ -326,6 +334,20 @@ pub struct Eval {
     cp: Option<i32>,
     /// Mate in this many moves: positive when White mates.
     mate: Option<i32>,
+}
+
+impl Eval {
+    /// An evaluation read from a move's comments as a Python object (`None` for none).
+    fn object(py: Python<'_>, eval: Option<columnar::Eval>) -> PyResult<Option<Py<Eval>>> {
+        eval.map(|e| {
+            let (cp, mate) = match e {
+                columnar::Eval::Centipawns(cp) => (Some(cp), None),
+                columnar::Eval::Mate(n) => (None, Some(n)),
+            };
+            Py::new(py, Eval { cp, mate })
+        })
+        .transpose()
+    }
 }
 
 #[pymethods]

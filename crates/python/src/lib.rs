@@ -4,8 +4,9 @@
 //! Games are read by the workspace's crates as the `notate` command reads them; the
 //! interpreter is let go while a game is read, so other Python threads run meanwhile.
 //! Every function takes a `source`: a path (compressed or not), `bytes`, or a binary
-//! file object.
+//! file object. `annotate` runs UCI engines over a source's chess games.
 
+mod annotating;
 mod errors;
 mod game;
 mod reading;
@@ -197,6 +198,7 @@ fn _notate(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(perft, m)?)?;
+    m.add_function(wrap_pyfunction!(annotating::annotate, m)?)?;
     tables::register(m)?;
     Ok(())
 }

@@ -201,6 +201,15 @@ impl Games {
             orphans: Mutex::new(Vec::new()),
         }
     }
+
+    /// Every game not yet handed over, in input order.
+    pub fn all(&self, py: Python<'_>) -> PyResult<Vec<PyGame>> {
+        let mut games = Vec::new();
+        while let Some(game) = self.__next__(py)? {
+            games.push(game);
+        }
+        Ok(games)
+    }
 }
 
 #[pymethods]

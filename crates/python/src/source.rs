@@ -2,8 +2,8 @@
 //! format is read with.
 
 use std::collections::HashMap;
-use std::io::{self, Read};
-use std::path::PathBuf;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
 use collection::input::{self, Format, Opened};
@@ -88,6 +88,45 @@ impl Given {
                 input::open_stream(Box::new(io::Cursor::new(bytes)), None, forced)
             }
             Given::File(file) => input::open_stream(Box::new(PyReader(file)), None, forced),
+        }
+    }
+
+    /// The source as a file on disk, for a job that opens its inputs by path
+    /// ([`collection::job::Job`]): a path as it is; bytes and a file object's content
+    /// written to a temporary file, removed when the [`OnDisk`] is dropped.
+    pub fn on_disk(self) -> io::Result<OnDisk> {
+        let mut spooled = match self {
+            Given::Path(path) => return Ok(OnDisk::Path(path)),
+            Given::Bytes(bytes) => {
+                let mut file = tempfile::NamedTempFile::new()?;
+                file.write_all(&bytes)?;
+                file
+            }
+            Given::File(file) => {
+                let mut spooled = tempfile::NamedTempFile::new()?;
+                io::copy(&mut PyReader(file), &mut spooled)?;
+                spooled
+            }
+        };
+        spooled.flush()?;
+        Ok(OnDisk::Temporary(spooled.into_temp_path()))
+    }
+}
+
+/// A source on disk: the path given, or a temporary file holding what was given.
+pub enum OnDisk {
+    /// The path given.
+    Path(PathBuf),
+    /// A temporary file, removed when dropped.
+    Temporary(tempfile::TempPath),
+}
+
+impl OnDisk {
+    /// Where the source is.
+    pub fn path(&self) -> &Path {
+        match self {
+            OnDisk::Path(path) => path,
+            OnDisk::Temporary(path) => path,
         }
     }
 }

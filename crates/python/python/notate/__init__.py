@@ -1,7 +1,7 @@
 """Chess (PGN) and draughts (PDN) games at Rust speed.
 
 Read games lazily with :func:`read`, check a collection with :func:`check`, count positions
-with :func:`perft`, and turn a collection into Arrow tables (:func:`to_arrow`,
+with :func:`perft`, analyse chess games with a UCI engine with :func:`annotate`, and turn a collection into Arrow tables (:func:`to_arrow`,
 :func:`to_arrow_reader`) or Parquet files (:func:`write_parquet`) for pandas, Polars, DuckDB
 or Spark. Every function takes a *source*: a path (``.gz``, ``.bz2`` and ``.zst`` files are
 decompressed), ``bytes``, or a binary file object.
@@ -17,6 +17,7 @@ The submodule :mod:`notate.spark` (Spark reads past one machine) is loaded on fi
 
 from ._notate import (
     Diagnostic,
+    EngineError,
     Eval,
     FenError,
     Game,
@@ -24,6 +25,7 @@ from ._notate import (
     Move,
     NotationError,
     Summary,
+    annotate,
     check,
     perft,
     read,
@@ -47,6 +49,7 @@ def __getattr__(name):
 
 __all__ = [
     "Diagnostic",
+    "EngineError",
     "Eval",
     "FenError",
     "Game",
@@ -54,6 +57,7 @@ __all__ = [
     "Move",
     "NotationError",
     "Summary",
+    "annotate",
     "check",
     "perft",
     "read",

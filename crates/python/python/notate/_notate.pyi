@@ -1,7 +1,7 @@
 """Type stubs of the Rust half of ``notate``."""
 
 import os
-from typing import BinaryIO, Iterator, Optional, Tuple, Union
+from typing import BinaryIO, Iterator, Mapping, Optional, Tuple, Union
 
 import pyarrow
 
@@ -12,10 +12,15 @@ Range = Tuple[int, Optional[int]]
 """``(start, end)`` bytes of an uncompressed file; ``end`` ``None`` for its end."""
 
 class NotationError(Exception):
-    """A notation that cannot be read: a FEN, a variant or game type, a format."""
+    """A notation that cannot be read: a FEN, a variant or game type, a format. The base of
+    the package's errors."""
 
 class FenError(NotationError):
     """A FEN that does not describe a position of its game."""
+
+class EngineError(NotationError):
+    """An analysis engine that cannot be started: no such program, one that does not speak
+    UCI, or one that refuses an option it is given."""
 
 class Eval:
     """An engine's evaluation: centipawns from White's side, or mate in so many moves."""
@@ -118,6 +123,9 @@ class Game:
     def diagnostics(self) -> list[Diagnostic]: ...
     def fens(self) -> list[str]:
         """The FEN after each ply of the main line."""
+    def evals(self) -> list[Optional[Eval]]:
+        """The evaluation after each move of the main line (``[%eval]``), ``None`` after a
+        move that has none: one entry per move of ``moves``."""
     def to_pgn(self) -> str:
         """The game in the export format."""
     def to_pdn(self) -> str:
@@ -158,6 +166,29 @@ def perft(fen: Optional[str], depth: int, variant: Optional[str] = None) -> int:
     chess, ``"chess960"``, a chess variant (``"crazyhouse"``, ``"atomic"``, ``"antichess"``,
     ``"kingofthehill"``, ``"threecheck"``, ``"horde"``, ``"racingkings"``) or a draughts
     variant (a name or a ``GameType`` number)."""
+
+def annotate(
+    source: Source,
+    engine: Union[str, os.PathLike],
+    *,
+    nodes: Optional[int] = None,
+    depth: Optional[int] = None,
+    movetime: Optional[int] = None,
+    engines: Optional[int] = None,
+    threads: int = 1,
+    hash: Optional[int] = None,
+    options: Optional[Mapping[str, Union[str, int, bool]]] = None,
+    timeout: Optional[float] = None,
+    overwrite: bool = False,
+    accuracy_tags: bool = False,
+    cache: Optional[Union[str, os.PathLike]] = None,
+) -> list[Game]:
+    """The chess games of ``source`` analysed by the UCI engine at ``engine``, as
+    ``notate annotate`` writes them: ``[%eval]`` after every main-line move, lichess's glyphs
+    for inaccuracies, mistakes and blunders, and the engine's better line beside each mistake
+    and blunder. One limit per position (``nodes``, ``depth`` or ``movetime`` in ms; 100,000
+    nodes when none is given); ``engines`` processes at once (all cores by default). Raises
+    ``EngineError`` for an engine that cannot be started, ``ValueError`` for draughts."""
 
 def to_arrow(
     source: Source,
