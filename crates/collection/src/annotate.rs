@@ -44,7 +44,7 @@ mod cache;
 mod key;
 mod resume;
 
-pub use resume::{OtherRun, Resumable, Resumed, run_of};
+pub use resume::{OtherRun, Resumable, Resumed};
 
 use key::{Key, key_of};
 
@@ -73,6 +73,38 @@ pub struct Settings {
     /// A file that keeps the analyses from run to run, a line each, taken by a later run
     /// of the same engine, limit and options (`notate annotate --cache`).
     pub cache: Option<PathBuf>,
+}
+
+/// The run a record is of, on one line: each input's path, length and modification time,
+/// the engine and its options, the limit, and the settings that shape the output (not
+/// the number of engines, the timeout or the cache, which change nothing in it).
+pub fn run_of(settings: &Settings, inputs: &[&std::path::Path]) -> String {
+    let inputs: Vec<String> = inputs
+        .iter()
+        .map(|path| {
+            let metadata = std::fs::metadata(path).ok();
+            let modified = metadata
+                .as_ref()
+                .and_then(|m| m.modified().ok())
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map(|t| t.as_nanos());
+            let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+            format!("{path:?} {:?} {modified:?}", metadata.map(|m| m.len()))
+        })
+        .collect();
+    let engine = &settings.engine;
+    format!(
+        "inputs {inputs:?} engine {:?} threads {:?} hash {:?} options {:?} limit {:?} \
+         overwrite {} accuracy tags {} write {:?}",
+        engine.path,
+        engine.threads,
+        engine.hash_mb,
+        engine.options,
+        settings.limit,
+        settings.overwrite,
+        settings.accuracy_tags,
+        settings.write
+    )
 }
 
 /// How long an analysis may take before its engine is taken for dead: ten times what the

@@ -6,47 +6,14 @@
 //! ([`crate::output::abandon_in_place`]).
 //!
 //! The record begins with the run it is of (its inputs as they were, and what shapes its
-//! output: [`run_of`]): a resumed run that would read other inputs, or analyse otherwise,
-//! is refused rather than left to give a file no run would give.
+//! output: [`run_of`](super::run_of)): a resumed run that would read other inputs, or
+//! analyse otherwise, is refused rather than left to give a file no run would give.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use super::Settings;
 use crate::output::{OutputError, forget_in_place, keep_whole};
-
-/// The run a record is of, on one line: each input's path, length and modification time,
-/// the engine and its options, the limit, and the settings that shape the output (not
-/// the number of engines, the timeout or the cache, which change nothing in it).
-pub fn run_of(settings: &Settings, inputs: &[&Path]) -> String {
-    let inputs: Vec<String> = inputs
-        .iter()
-        .map(|path| {
-            let metadata = fs::metadata(path).ok();
-            let modified = metadata
-                .as_ref()
-                .and_then(|m| m.modified().ok())
-                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-                .map(|t| t.as_nanos());
-            let path = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-            format!("{path:?} {:?} {modified:?}", metadata.map(|m| m.len()))
-        })
-        .collect();
-    let engine = &settings.engine;
-    format!(
-        "inputs {inputs:?} engine {:?} threads {:?} hash {:?} options {:?} limit {:?} \
-         overwrite {} accuracy tags {} write {:?}",
-        engine.path,
-        engine.threads,
-        engine.hash_mb,
-        engine.options,
-        settings.limit,
-        settings.overwrite,
-        settings.accuracy_tags,
-        settings.write
-    )
-}
 
 /// A run resumed onto an output that another run began.
 #[derive(Debug, thiserror::Error)]
@@ -110,7 +77,7 @@ fn write_error(path: &Path, source: io::Error) -> io::Error {
 
 impl Resumable {
     /// Starts `path` afresh (an earlier file of that name is replaced) for the run `run`
-    /// ([`run_of`]).
+    /// ([`run_of`](super::run_of)).
     ///
     /// # Errors
     /// The file or its record cannot be made ([`OutputError::Create`]).
@@ -135,7 +102,7 @@ impl Resumable {
     }
 
     /// Goes on with the run that wrote `path`, cutting it back to its last whole game,
-    /// when that run is `run` ([`run_of`]).
+    /// when that run is `run` ([`run_of`](super::run_of)).
     ///
     /// # Errors
     /// The file or its record cannot be read or written; the record is of another run
