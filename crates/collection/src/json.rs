@@ -184,9 +184,7 @@ pub fn write_game<G: JsonMoves, W: Out>(rules: &G, game: &GameTree<G::Move>, out
     out.put(",\"comments\":");
     strings(&game.line(LineId::MAIN).comments, out);
     out.put(",\"mainline\":");
-    let accuracy = start
-        .clone()
-        .and_then(|start| judgement::of_game(rules, game, start));
+    let accuracy = judgement::of_game(rules, game, || start.clone());
     let end = match start {
         Some(position) => lines(rules, game, position, out),
         None => {

@@ -241,16 +241,20 @@ impl EvalsAlong {
     }
 }
 
-/// Each player's accuracy over a game's main line played from `start` (before the main
-/// line's set-up), by its moves' `[%eval]` ([`EvalsAlong`]); `None` for rules that judge
-/// no accuracy and for a game without an evaluation after each move.
+/// Each player's accuracy over a game's main line, by its moves' `[%eval]`
+/// ([`EvalsAlong`]), played from what `start` gives (the position before the main line's
+/// set-up, asked for only when the game is analysed); `None` for rules that judge no
+/// accuracy and for a game without an evaluation after each move.
 pub fn of_game<G: FormatRules>(
     rules: &G,
     game: &GameTree<G::Move>,
-    start: G::Position,
+    start: impl FnOnce() -> Option<G::Position>,
 ) -> Option<Accuracy> {
-    rules.white_to_move(&start)?;
-    // A game not analysed move by move is told from its comments, without playing it.
+    if !rules.judges_accuracy() {
+        return None;
+    }
+    // A game not analysed move by move is told from its comments, without setting up its
+    // start or playing it.
     let moves = &game.line(LineId::MAIN).moves;
     let before_last = moves.len().checked_sub(1)?;
     let unjudged = |id: &NodeId| {
@@ -261,6 +265,7 @@ pub fn of_game<G: FormatRules>(
     if moves[..before_last].iter().any(unjudged) {
         return None;
     }
+    let start = start()?;
     let mut evals = EvalsAlong::default();
     let mut over = None;
     let mut nodes = moves.iter();

@@ -282,9 +282,7 @@ impl<G: FormatRules> Task for StatsTask<'_, G> {
             if let Some(opening) = opening(self.rules, game) {
                 *stats.openings.entry(opening).or_default() += 1;
             }
-            if self.rules.judges_accuracy()
-                && let Some(start) = self.rules.start(game)
-                && let Some(accuracy) = judgement::of_game(self.rules, game, start)
+            if let Some(accuracy) = judgement::of_game(self.rules, game, || self.rules.start(game))
             {
                 stats.accuracy.add(accuracy);
             }
