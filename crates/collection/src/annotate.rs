@@ -134,7 +134,8 @@ pub struct Annotated {
     pub analysed: u64,
     /// Positions met again, whose analysis was taken from earlier in the run.
     pub reused: u64,
-    /// Positions whose analysis was taken from the cache file, from an earlier run.
+    /// Positions whose analysis was taken from the cache file: from an earlier run, or
+    /// from this one once the run let it go.
     pub cached: u64,
 }
 
@@ -183,15 +184,10 @@ pub fn run(
         }
     };
     let setting = cache::setting(first.name(), settings.limit, &settings.engine);
-    let mut positions = Positions::default();
+    let positions = Positions::default();
     let cache = match &settings.cache {
         Some(path) => match cache::Cache::open(path, setting) {
-            Ok((cache, known)) => {
-                for (key, analysis) in known {
-                    positions.insert(key, State::Done(analysis), true);
-                }
-                Some(cache)
-            }
+            Ok(cache) => Some(cache),
             Err(e) => {
                 job.report
                     .error(&format!("the cache {}: {e}", path.display()));
@@ -201,14 +197,12 @@ pub fn run(
         },
         None => None,
     };
-    let from_cache = positions.next;
     let pool = Pool::start(first, settings, timeout);
     let mut run = Run {
         settings,
         pool,
         positions,
         cache,
-        from_cache,
         queue: VecDeque::new(),
         annotated: Annotated::default(),
         game_errors: false,
@@ -258,10 +252,9 @@ struct Run<'s> {
     settings: &'s Settings,
     pool: Pool,
     positions: Positions,
-    /// The cache file, when there is one, and how many positions came from it (the first
-    /// ids).
+    /// The cache file, when there is one: a position no slot holds is looked up there
+    /// before it is asked of the engines.
     cache: Option<cache::Cache>,
-    from_cache: usize,
     queue: VecDeque<Pending>,
     annotated: Annotated,
     game_errors: bool,
@@ -317,9 +310,10 @@ struct Slot {
     state: State,
     /// The games waiting for it (not yet written).
     waiting: u32,
-    /// Whether it is kept once no game waits for it: met early in a game, or read from
-    /// the cache file.
+    /// Whether it is kept once no game waits for it: met early in a game.
     kept: bool,
+    /// Whether its analysis was read from the cache file.
+    cached: bool,
 }
 
 impl Positions {
@@ -334,6 +328,7 @@ impl Positions {
                 state,
                 waiting: 0,
                 kept,
+                cached: false,
             },
         );
         id
@@ -414,21 +409,36 @@ impl Run<'_> {
         let kept = ply < KEPT_PLIES;
         let id = match self.positions.ids.get(&key) {
             Some(&id) => {
-                if id < self.from_cache {
+                if self
+                    .positions
+                    .slots
+                    .get(&id)
+                    .is_some_and(|slot| slot.cached)
+                {
                     self.annotated.cached += 1;
                 } else {
                     self.annotated.reused += 1;
                 }
                 id
             }
-            None => {
-                self.positions.outstanding += 1;
-                self.pool.ask(Request {
-                    id: self.positions.next,
-                    key: key.clone(),
-                });
-                self.positions.insert(key, State::Asked, kept)
-            }
+            None => match self.cache.as_mut().and_then(|cache| cache.get(&key)) {
+                Some(analysis) => {
+                    self.annotated.cached += 1;
+                    let id = self.positions.insert(key, State::Done(analysis), kept);
+                    if let Some(slot) = self.positions.slots.get_mut(&id) {
+                        slot.cached = true;
+                    }
+                    id
+                }
+                None => {
+                    self.positions.outstanding += 1;
+                    self.pool.ask(Request {
+                        id: self.positions.next,
+                        key: key.clone(),
+                    });
+                    self.positions.insert(key, State::Asked, kept)
+                }
+            },
         };
         if let Some(slot) = self.positions.slots.get_mut(&id) {
             slot.waiting += 1;

@@ -11,8 +11,11 @@
 //! something else. `VARIANT` is a `UCI_Variant` name or `-`, `CHESS960` `0` or `1`, `SCORE`
 //! `cp N` or `mate N` (for the side to move), `PV` the moves in UCI, space-separated.
 
+use std::collections::HashMap;
+use std::collections::hash_map::RandomState;
 use std::fs::{File, OpenOptions};
-use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::hash::BuildHasher;
+use std::io::{self, BufRead, BufReader, BufWriter, Seek, SeekFrom, Write};
 use std::path::Path;
 use std::time::Duration;
 
@@ -20,12 +23,26 @@ use engine::{Analysis, EngineConfig, Limit, Score};
 
 use super::key::{Key, variant_named};
 
-/// The cache file of a run, open for appending.
+/// The cache file of a run: where each of its setting's positions is in the file, read
+/// when a game meets the position, and the file open for appending.
+///
+/// Only the lines' places are held (a hash of the key and an offset, some 32 bytes a
+/// position), not their analyses: a cache that grows run after run costs a run little
+/// memory.
 pub(crate) struct Cache {
     out: BufWriter<File>,
+    reader: BufReader<File>,
     setting: String,
+    /// The offset of each position's line, by the hash of its key (the key is checked
+    /// against the line when it is read).
+    lines: HashMap<u64, u64>,
+    hasher: RandomState,
+    /// The file's length, with what is still buffered in `out`.
+    end: u64,
+    /// The file's length when `out` was last flushed: a line from there on is not in the
+    /// file yet.
+    flushed: u64,
 }
-
 /// What names a run's setting in the cache: the engine's name, the limit, the engine's
 /// threads, hash and other options.
 pub(crate) fn setting(engine_name: &str, limit: Limit, config: &EngineConfig) -> String {
@@ -50,38 +67,68 @@ pub(crate) fn setting(engine_name: &str, limit: Limit, config: &EngineConfig) ->
 }
 
 impl Cache {
-    /// Opens (or creates) the cache file, and gives the analyses it holds for `setting`.
+    /// Opens (or creates) the cache file, and finds the lines it holds for `setting`.
     ///
     /// # Errors
     /// The file cannot be read or opened for appending.
-    pub(crate) fn open(path: &Path, setting: String) -> io::Result<(Cache, Vec<(Key, Analysis)>)> {
-        let mut known = Vec::new();
-        match File::open(path) {
-            Ok(file) => {
-                for line in BufReader::new(file).split(b'\n') {
-                    let line = line?;
-                    if let Some(entry) = std::str::from_utf8(&line)
-                        .ok()
-                        .and_then(|line| parse(line, &setting))
-                    {
-                        known.push(entry);
-                    }
-                }
+    pub(crate) fn open(path: &Path, setting: String) -> io::Result<Cache> {
+        let mut out = OpenOptions::new().create(true).append(true).open(path)?;
+        let hasher = RandomState::new();
+        let mut lines = HashMap::new();
+        let mut reader = BufReader::new(File::open(path)?);
+        let mut offset = 0;
+        let mut line = Vec::new();
+        let mut last_whole = true;
+        loop {
+            line.clear();
+            let read = reader.read_until(b'\n', &mut line)?;
+            if read == 0 {
+                break;
             }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-            Err(e) => return Err(e),
+            // A line without its end is one a killed run left half-written.
+            last_whole = line.ends_with(b"\n");
+            if last_whole
+                && let Some((key, _)) = std::str::from_utf8(&line)
+                    .ok()
+                    .and_then(|line| parse(line.trim_end_matches('\n'), &setting))
+            {
+                lines.entry(hasher.hash_one(&key)).or_insert(offset);
+            }
+            offset += read as u64;
         }
-        let mut file = OpenOptions::new().create(true).append(true).open(path)?;
-        // A line a killed run left half-written ends here, so that the next one starts on
-        // a line of its own.
-        if file.metadata()?.len() > 0 && !ends_with_line_end(path)? {
-            file.write_all(b"\n")?;
+        let mut end = offset;
+        // That half-written line ends here, so that the next one starts on a line of
+        // its own.
+        if !last_whole {
+            out.write_all(b"\n")?;
+            end += 1;
         }
-        let cache = Cache {
-            out: BufWriter::new(file),
+        Ok(Cache {
+            out: BufWriter::new(out),
+            reader,
             setting,
-        };
-        Ok((cache, known))
+            lines,
+            hasher,
+            end,
+            flushed: end,
+        })
+    }
+
+    /// The analysis of `key` the file holds for this run's setting, if it holds one.
+    ///
+    /// A line that cannot be read back (the file changed under the run) is no analysis:
+    /// the position is asked of the engines.
+    pub(crate) fn get(&mut self, key: &Key) -> Option<Analysis> {
+        let offset = *self.lines.get(&self.hasher.hash_one(key))?;
+        if offset >= self.flushed {
+            self.flush().ok()?;
+        }
+        self.reader.seek(SeekFrom::Start(offset)).ok()?;
+        let mut line = Vec::new();
+        self.reader.read_until(b'\n', &mut line).ok()?;
+        let line = std::str::from_utf8(&line).ok()?;
+        let (found, analysis) = parse(line.trim_end_matches('\n'), &self.setting)?;
+        (found == *key).then_some(analysis)
     }
 
     /// Appends an analysis.
@@ -101,7 +148,12 @@ impl Cache {
             analysis.pv.join(" "),
         );
         // A failed write shows at the next flush.
-        let _ = self.out.write_all(line.as_bytes());
+        if self.out.write_all(line.as_bytes()).is_ok() {
+            self.lines
+                .entry(self.hasher.hash_one(key))
+                .or_insert(self.end);
+            self.end += line.len() as u64;
+        }
     }
 
     /// Writes what is kept to the file.
@@ -109,18 +161,10 @@ impl Cache {
     /// # Errors
     /// The file's write errors.
     pub(crate) fn flush(&mut self) -> io::Result<()> {
-        self.out.flush()
+        self.out.flush()?;
+        self.flushed = self.end;
+        Ok(())
     }
-}
-
-/// Whether a file's last byte ends a line.
-fn ends_with_line_end(path: &Path) -> io::Result<bool> {
-    use std::io::{Read, Seek, SeekFrom};
-    let mut file = File::open(path)?;
-    file.seek(SeekFrom::End(-1))?;
-    let mut last = [0u8];
-    file.read_exact(&mut last)?;
-    Ok(last[0] == b'\n')
 }
 
 /// A line of the cache, if it is whole and of `setting`.
@@ -181,9 +225,12 @@ mod tests {
             pv: vec!["a1a2".into(), "c1c2".into()],
             search_time: Duration::ZERO,
         };
-        let (mut cache, known) = Cache::open(&path, "one".into()).expect("a cache");
-        assert!(known.is_empty());
+        let cut: Key = ("8/8/8/8/8/8/8/K1k5 b - - 0 1".into(), None, false);
+        let other: Key = ("8/8/8/8/8/8/8/K2k4 b - - 0 1".into(), None, false);
+        let mut cache = Cache::open(&path, "one".into()).expect("a cache");
+        assert_eq!(cache.get(&key), None);
         cache.keep(&key, &analysis);
+        assert_eq!(cache.get(&key), Some(analysis.clone()), "kept in this run");
         cache.flush().expect("written");
         drop(cache);
         // A line cut short, as a killed run leaves one.
@@ -194,15 +241,28 @@ mod tests {
         file.write_all(b"one\t8/8/8/8/8/8/8/K1k5 b - - 0 1\t-\t0\tcp")
             .expect("written");
         drop(file);
-        let (mut cache, known) = Cache::open(&path, "one".into()).expect("the cache again");
-        assert_eq!(known, vec![(key.clone(), analysis.clone())]);
-        cache.keep(&key, &analysis);
+        let mut cache = Cache::open(&path, "one".into()).expect("the cache again");
+        assert_eq!(
+            cache.get(&key),
+            Some(analysis.clone()),
+            "from an earlier run"
+        );
+        assert_eq!(cache.get(&cut), None, "a cut line holds nothing");
+        cache.keep(&other, &analysis);
         cache.flush().expect("written");
         drop(cache);
-        let (_, known) = Cache::open(&path, "one".into()).expect("the cache again");
-        assert_eq!(known.len(), 2, "the cut line stays cut, the next one whole");
-        let (_, other) = Cache::open(&path, "two".into()).expect("the cache");
-        assert!(other.is_empty());
+        let mut cache = Cache::open(&path, "one".into()).expect("the cache again");
+        assert_eq!(cache.get(&cut), None, "the cut line stays cut");
+        assert_eq!(
+            cache.get(&other),
+            Some(analysis.clone()),
+            "the next one whole"
+        );
+        assert_eq!(cache.get(&key), Some(analysis.clone()));
+        let text = std::fs::read_to_string(&path).expect("the file");
+        assert_eq!(text.lines().count(), 3);
+        let mut cache = Cache::open(&path, "two".into()).expect("the cache");
+        assert_eq!(cache.get(&key), None, "another setting's line");
     }
 
     #[test]
