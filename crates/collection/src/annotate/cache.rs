@@ -26,8 +26,8 @@ use super::key::{Key, variant_named};
 /// The cache file of a run: where each of its setting's positions is in the file, read
 /// when a game meets the position, and the file open for appending.
 ///
-/// Only the lines' places are held (a hash of the key and an offset, some 32 bytes a
-/// position), not their analyses: a cache that grows run after run costs a run little
+/// Only the lines' places are held (a hash of the key and an offset: a few tens of bytes
+/// a position), not their analyses: a cache that grows run after run costs a run little
 /// memory.
 pub(crate) struct Cache {
     out: BufWriter<File>,
@@ -43,6 +43,7 @@ pub(crate) struct Cache {
     /// file yet.
     flushed: u64,
 }
+
 /// What names a run's setting in the cache: the engine's name, the limit, the engine's
 /// threads, hash and other options.
 pub(crate) fn setting(engine_name: &str, limit: Limit, config: &EngineConfig) -> String {
