@@ -262,6 +262,10 @@ mod tests {
         assert_eq!(cache.get(&key), Some(analysis.clone()));
         let text = std::fs::read_to_string(&path).expect("the file");
         assert_eq!(text.lines().count(), 3);
+        // Two keys of one hash: the line found is read, and holds the other key.
+        let hash = cache.hasher.hash_one(&cut);
+        cache.lines.insert(hash, 0);
+        assert_eq!(cache.get(&cut), None, "the line at 0 holds another key");
         let mut cache = Cache::open(&path, "two".into()).expect("the cache");
         assert_eq!(cache.get(&key), None, "another setting's line");
     }
