@@ -30,4 +30,9 @@ timed "python-chess, 2 processes" "$python" "$here/python_chess_annotate.py" \
     "$engine" "$nodes" 2 "$games" >"$out/python.pgn"
 timed "notate --engines 1" "$notate" annotate --engine "$engine" --nodes "$nodes" \
     --engines 1 -o "$out/notate1.pgn" "$games"
-cmp -s "$out/notate1.pgn" "$out/notate2.pgn" && echo "--engines 1 and 2 wrote the same file"
+if cmp -s "$out/notate1.pgn" "$out/notate2.pgn"; then
+    echo "--engines 1 and 2 wrote the same file"
+else
+    echo "--engines 1 and 2 wrote different files" >&2
+    exit 1
+fi
