@@ -289,6 +289,70 @@ pub enum Command {
         #[arg(long, requires = "output")]
         resume: bool,
     },
+    /// Build a position index of the inputs in a folder, for `explore` and `find`.
+    ///
+    /// Every position of every game's main line is indexed with the move played from it,
+    /// and each game with its players, ratings, month, speed and result, so that a query
+    /// filters without reading the files again. One index holds one game (chess or
+    /// draughts). A run that fails or is interrupted leaves the index as it was.
+    Index {
+        #[command(flatten)]
+        inputs: Inputs,
+        /// The index folder (made if missing; an index there is replaced, unless
+        /// --append).
+        #[arg(long, short, value_name = "DIR")]
+        output: PathBuf,
+        /// Add the inputs to the index in DIR, at the cost of reading them alone. A file
+        /// already in it (the same size and content at its start and end) is refused.
+        #[arg(long)]
+        append: bool,
+    },
+    /// What was played from a position in an index's games, how it scored, at what
+    /// rating, and its top and recent games (lichess's opening explorer).
+    ///
+    /// `notate explore DIR --moves "e4 c5 Nf3"`, `notate explore DIR --fen FEN --json`.
+    /// Score is White's: wins and half the draws.
+    Explore {
+        /// The index folder.
+        #[arg(value_name = "DIR")]
+        index: PathBuf,
+        #[command(flatten)]
+        position: AskedPosition,
+        #[command(flatten)]
+        filter: ExploreFilter,
+        /// Write lichess's explorer JSON (`white`, `draws`, `black`, `moves`, `topGames`,
+        /// `recentGames`, `opening`).
+        #[arg(long)]
+        json: bool,
+        /// Moves listed, the most played first.
+        #[arg(long, default_value_t = 12, value_name = "N")]
+        max_moves: usize,
+        /// Top games listed (highest average rating).
+        #[arg(long, default_value_t = 4, value_name = "N")]
+        top: usize,
+        /// Recent games listed.
+        #[arg(long, default_value_t = 4, value_name = "N")]
+        recent: usize,
+    },
+    /// Every game of an index that reached a position, after any number of plies and by
+    /// any move order.
+    ///
+    /// Prints `file<TAB>game<TAB>offset` per game (`notate show FILE --game N` opens it),
+    /// or with -o writes the games themselves as `fmt` does.
+    Find {
+        /// The index folder.
+        #[arg(value_name = "DIR")]
+        index: PathBuf,
+        #[command(flatten)]
+        position: AskedPosition,
+        /// At most this many games.
+        #[arg(long, value_name = "N")]
+        limit: Option<usize>,
+        /// Write the games to this file in the export format (read again from their
+        /// files, which must not have changed since they were indexed).
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
     /// Print statistics: games, plies, results, variants, tags, openings, diagnostics.
     Stats {
         #[command(flatten)]
@@ -376,6 +440,48 @@ pub struct Pick {
     /// Read the file as this format instead of guessing it.
     #[arg(long, value_enum)]
     pub format: Option<Format>,
+}
+
+/// A position as `explore` and `find` are asked about it.
+#[derive(Args, Clone)]
+pub struct AskedPosition {
+    /// The position as FEN [default: the start position].
+    #[arg(long, value_name = "FEN")]
+    pub fen: Option<String>,
+    /// Moves played from it: SAN (`"e4 c5 Nf3"`), draughts moves (`"32-28 19-23"`), or
+    /// UCI (`e2e4,c7c5`); move numbers may be written.
+    #[arg(long, value_name = "MOVES", default_value = "")]
+    pub moves: String,
+    /// The game of the FEN or start position: a chess variant (crazyhouse, atomic, …) or
+    /// a draughts game type (russian, 25, …) [default: standard chess; international
+    /// draughts].
+    #[arg(long, value_name = "NAME")]
+    pub variant: Option<String>,
+}
+
+/// Which games `explore` counts (lichess's filters).
+#[derive(Args, Clone)]
+pub struct ExploreFilter {
+    /// Games played in this month or later (YYYY-MM).
+    #[arg(long, value_name = "YYYY-MM")]
+    pub since: Option<index::dims::Month>,
+    /// Games played in this month or earlier (YYYY-MM).
+    #[arg(long, value_name = "YYYY-MM")]
+    pub until: Option<index::dims::Month>,
+    /// Rating groups of the average rating: 0, 1000, 1200, 1400, 1600, 1800, 2000, 2200,
+    /// 2500 (comma-separated).
+    #[arg(long, value_delimiter = ',', value_name = "GROUPS")]
+    pub ratings: Vec<index::dims::RatingGroup>,
+    /// Speeds: ultraBullet, bullet, blitz, rapid, classical, correspondence
+    /// (comma-separated).
+    #[arg(long, value_delimiter = ',', value_name = "SPEEDS")]
+    pub speeds: Vec<index::dims::Speed>,
+    /// Only this player's games (the name in any case).
+    #[arg(long, value_name = "NAME")]
+    pub player: Option<String>,
+    /// With --player: only the games where they had this colour (white or black).
+    #[arg(long, requires = "player", value_name = "COLOR")]
+    pub color: Option<index::Color>,
 }
 
 /// What `split` splits by: one of the two.

@@ -38,6 +38,7 @@ use cli::{Cli, Command, Inputs, Pick};
 use terminal::{Output, Terminal};
 
 mod cli;
+mod positions;
 mod signals;
 mod terminal;
 
@@ -164,6 +165,36 @@ fn main() -> ExitCode {
             };
             annotate(&inputs, output, resume, &settings)
         }
+        Command::Index {
+            inputs,
+            output,
+            append,
+        } => positions::index(&inputs, &output, append),
+        Command::Explore {
+            index,
+            position,
+            filter,
+            json,
+            max_moves,
+            top,
+            recent,
+        } => positions::explore(
+            &index,
+            &position,
+            &filter,
+            json,
+            index::Limits {
+                moves: max_moves,
+                top_games: top,
+                recent_games: recent,
+            },
+        ),
+        Command::Find {
+            index,
+            position,
+            limit,
+            output,
+        } => positions::find(&index, &position, limit, output.as_deref()),
         Command::Stats { inputs } => stats(&inputs),
         Command::Perft {
             variant,

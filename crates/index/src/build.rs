@@ -1,0 +1,517 @@
+//! `notate index`: reads collections and writes (or adds) a segment of a position index.
+//!
+//! Games are read on every core (the `collection` pipeline, in input order); each game
+//! gives its record, its players and, for every position of its main line, the position's
+//! key and the move played from it. Records and players go straight into the segment's
+//! write transaction; the positions go through a [`Sorter`] (sorted runs on disk, merged)
+//! and are written grouped by key. The segment is committed, renamed into place, and only
+//! then named by a new manifest.
+
+use std::collections::HashMap;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use collection::input::{Format, Opened, Source};
+use collection::job::Job;
+use collection::pipeline::{self, Input, Origin, Task};
+use notation::{Diagnostic, GameReader, KeepRaw, ReadOptions, Severity};
+
+use crate::error::IndexError;
+use crate::key::PositionKey;
+use crate::manifest::{self, Manifest, SegmentEntry, SourceEntry};
+use crate::record::{Described, GameId, GameRecord, PlayerId};
+use crate::rules::{Game, IndexRules, MoveCode};
+use crate::runs::{Occurrence, Sorter};
+use crate::segment::{Posting, SegmentWriter, encode_postings};
+
+/// How a build runs.
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    /// Add the inputs to the index in the folder rather than build it anew.
+    pub append: bool,
+    /// The memory the sort of positions may hold before it writes a run to disk.
+    pub sort_memory: usize,
+    /// How games are read.
+    pub read: ReadOptions,
+}
+
+impl Default for BuildOptions {
+    fn default() -> BuildOptions {
+        BuildOptions {
+            append: false,
+            sort_memory: 256 << 20,
+            read: ReadOptions::default(),
+        }
+    }
+}
+
+/// What a build did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Built {
+    /// Games indexed by this run.
+    pub games: u64,
+    /// Of them, games with an error: their moves up to it are indexed.
+    pub games_with_errors: u64,
+    /// Positions met (one per game and position).
+    pub occurrences: u64,
+    /// Different positions among them.
+    pub positions: u64,
+    /// Games in the index now.
+    pub total_games: u64,
+}
+
+/// A game read, as the index takes it.
+struct IndexedGame {
+    number: u64,
+    offset: u64,
+    described: Described,
+    positions: Vec<(PositionKey, MoveCode)>,
+    errors: Vec<Diagnostic>,
+}
+
+/// Reads one input (or chunk) into [`IndexedGame`]s.
+struct IndexTask<'r, R> {
+    rules: &'r R,
+    read: ReadOptions,
+}
+
+impl<R: IndexRules> Task for IndexTask<'_, R> {
+    type Item = IndexedGame;
+
+    fn run(
+        &self,
+        mut input: Input<'_>,
+        origin: Origin,
+        sink: &mut dyn FnMut(IndexedGame) -> io::Result<()>,
+    ) -> io::Result<u64> {
+        let reader = input.reader(self.rules.dialect(), self.read);
+        let mut reader = GameReader::from_reader(self.rules, reader).keep_raw(KeepRaw::Never);
+        let mut games = 0;
+        while let Some(read) = reader.read_game()? {
+            games += 1;
+            let game = &read.game;
+            let mut positions =
+                Vec::with_capacity(game.line(notation::LineId::MAIN).moves.len() + 1);
+            if let Some(start) = self.rules.start(game) {
+                collection::mainline::walk(self.rules, start, game, |position, mv| {
+                    let code = match mv {
+                        Some(mv) => self.rules.move_code(position, mv),
+                        None => MoveCode::NONE,
+                    };
+                    positions.push((self.rules.key(position), code));
+                    true
+                });
+            }
+            let errors = read
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == Severity::Error)
+                .map(|d| {
+                    let mut d = d.clone();
+                    origin.place(&mut d);
+                    d
+                })
+                .collect();
+            sink(IndexedGame {
+                number: read.index,
+                offset: origin.offset + read.span.start,
+                described: Described::of(&game.tags, game.result),
+                positions,
+                errors,
+            })?;
+        }
+        let buffer = reader.into_reader().into_vec();
+        input.give_back(buffer);
+        Ok(games)
+    }
+}
+
+/// What a build gathers while it reads.
+struct Gathering<'w> {
+    games: redb::Table<'w, u32, &'static [u8]>,
+    game: Option<Game>,
+    next: GameId,
+    sorter: Sorter,
+    players: HashMap<String, PlayerId>,
+    names: Vec<String>,
+    built: Built,
+    record: Vec<u8>,
+    segment_path: PathBuf,
+}
+
+impl Gathering<'_> {
+    fn player(&mut self, name: &str) -> PlayerId {
+        let lower = name.to_lowercase();
+        if let Some(&id) = self.players.get(&lower) {
+            return id;
+        }
+        let id = PlayerId(self.names.len() as u32);
+        self.names.push(name.to_owned());
+        self.players.insert(lower, id);
+        id
+    }
+
+    fn take(&mut self, game: IndexedGame, source: u32, before: u64) -> Result<(), IndexError> {
+        let id = self.next;
+        self.next = GameId(id.0.checked_add(1).ok_or_else(|| {
+            IndexError::Input("an index holds at most 4,294,967,295 games".into())
+        })?);
+        let d = &game.described;
+        let white = self.player(&d.white);
+        let black = self.player(&d.black);
+        let record = GameRecord {
+            source,
+            number: before + game.number,
+            offset: game.offset,
+            white,
+            black,
+            white_rating: d.white_rating,
+            black_rating: d.black_rating,
+            day: d.day,
+            month: d.month,
+            speed: d.speed,
+            winner: d.winner,
+            rated: d.rated,
+        };
+        self.record.clear();
+        record.encode(&mut self.record);
+        self.games
+            .insert(id.0, self.record.as_slice())
+            .map_err(|e| IndexError::store(&self.segment_path, e))?;
+        for (key, code) in game.positions {
+            self.sorter
+                .push(Occurrence::new(key, id, code))
+                .map_err(|e| IndexError::io(&self.segment_path, e))?;
+        }
+        self.built.games += 1;
+        if !game.errors.is_empty() {
+            self.built.games_with_errors += 1;
+        }
+        Ok(())
+    }
+}
+
+/// Builds an index of the job's inputs in `dir` (made if missing), or with
+/// [`BuildOptions::append`] adds them to the index there. A run that fails or is killed
+/// leaves the index in `dir` as it was.
+///
+/// # Errors
+/// An index in `dir` that cannot be read or written. An input that cannot be read, is of
+/// another game than the index's, or is already in it is reported through the job and
+/// passed over.
+pub fn build(job: &mut Job<'_>, dir: &Path, options: &BuildOptions) -> Result<Built, IndexError> {
+    fs::create_dir_all(dir).map_err(|e| IndexError::io(dir, e))?;
+    let previous = match Manifest::load(dir) {
+        Ok(m) => Some(m),
+        Err(IndexError::NotAnIndex { .. }) => None,
+        Err(e) if options.append => return Err(e),
+        // Built anew: what was there does not matter.
+        Err(_) => None,
+    };
+    if options.append && previous.is_none() {
+        return Err(IndexError::NotAnIndex {
+            path: dir.to_owned(),
+        });
+    }
+    remove_strays(dir, previous.as_ref());
+    let mut manifest = match (&previous, options.append) {
+        (Some(m), true) => m.clone(),
+        _ => Manifest::new(""),
+    };
+    let number = next_segment_number(dir);
+    let file = format!("segment-{number:06}.redb");
+    let partial = dir.join(format!("{file}.partial"));
+    let writer = SegmentWriter::create(&partial)?;
+    // The partial file is removed whatever happens, unless renamed into place.
+    let cleanup = RemoveOnDrop(partial.clone());
+    let first = GameId(
+        u32::try_from(manifest.games())
+            .map_err(|_| IndexError::Input("an index holds at most 4,294,967,295 games".into()))?,
+    );
+    let game = match manifest.game.as_str() {
+        "chess" => Some(Game::Chess),
+        "draughts" => Some(Game::Draughts),
+        _ => None,
+    };
+    let gathered = gather(job, &writer, &manifest, dir, &partial, game, first, options)?;
+    writer
+        .write_players(&gathered.names)
+        .map_err(|e| IndexError::store(&partial, e))?;
+    let mut built = gathered.built;
+    write_positions(&writer, gathered.sorter, &partial, &mut built)?;
+    if let Some(game) = gathered.game {
+        manifest.game = game.name().to_owned();
+    }
+    let count = u64::from(gathered.next.0 - first.0);
+    writer
+        .commit(first, count)
+        .map_err(|e| IndexError::store(&partial, e))?;
+    if count > 0 {
+        manifest.segments.push(SegmentEntry {
+            file: file.clone(),
+            first_game: first.0,
+            games: count,
+        });
+    }
+    built.total_games = manifest.games();
+    let new_sources = gathered.sources;
+    manifest.sources.extend(new_sources);
+    if manifest.game.is_empty() {
+        manifest.game = Game::Chess.name().to_owned();
+    }
+    if built.games > 0 {
+        let path = dir.join(&file);
+        fs::rename(&partial, &path).map_err(|e| IndexError::io(&path, e))?;
+        manifest::sync_dir(dir)?;
+    }
+    drop(cleanup);
+    manifest.store(dir)?;
+    // The segments of the index replaced (a build anew) are no longer named.
+    remove_strays(dir, Some(&manifest));
+    Ok(built)
+}
+
+/// What the reading of the inputs gathered.
+struct Gathered {
+    sorter: Sorter,
+    names: Vec<String>,
+    built: Built,
+    game: Option<Game>,
+    next: GameId,
+    sources: Vec<SourceEntry>,
+}
+
+/// Reads the job's inputs: each game's record into the segment's `games` table, its
+/// players and positions gathered.
+#[allow(clippy::too_many_arguments)]
+fn gather(
+    job: &mut Job<'_>,
+    writer: &SegmentWriter,
+    manifest: &Manifest,
+    dir: &Path,
+    partial: &Path,
+    game: Option<Game>,
+    first: GameId,
+    options: &BuildOptions,
+) -> Result<Gathered, IndexError> {
+    let games = writer.games().map_err(|e| IndexError::store(partial, e))?;
+    let mut gathering = Gathering {
+        games,
+        game,
+        next: first,
+        sorter: Sorter::new(dir, options.sort_memory),
+        players: HashMap::new(),
+        names: Vec::new(),
+        built: Built::default(),
+        record: Vec::new(),
+        segment_path: partial.to_owned(),
+    };
+    let mut sources: Vec<SourceEntry> = Vec::new();
+    let jobs = job.jobs;
+    let read = options.read;
+    let stopped = job.each(|source, opened, job| {
+        let entry = source_entry(source)?;
+        if let Some(entry) = &entry
+            && let Some(kept) = manifest
+                .sources
+                .iter()
+                .chain(&sources)
+                .find(|s| s.same_file(entry))
+        {
+            return Err(io::Error::other(format!(
+                "already in the index (as {}); not read again",
+                kept.path
+            )));
+        }
+        let source_number = u32::try_from(manifest.sources.len() + sources.len())
+            .map_err(|_| io::Error::other("too many inputs"))?;
+        let before = gathering.built.games;
+        read_source(
+            &mut gathering,
+            source,
+            opened,
+            job,
+            jobs,
+            read,
+            source_number,
+        )?;
+        let mut entry = entry.unwrap_or_else(|| SourceEntry {
+            path: "-".into(),
+            size: 0,
+            head: String::new(),
+            tail: String::new(),
+            games: 0,
+            variant: None,
+        });
+        entry.games = gathering.built.games - before;
+        if gathering.game == Some(Game::Draughts) {
+            entry.variant = job.variant.map(|v| v.to_string());
+        }
+        sources.push(entry);
+        Ok(())
+    });
+    if stopped.is_err() {
+        return Err(IndexError::Input("the build was stopped".into()));
+    }
+    Ok(Gathered {
+        sorter: gathering.sorter,
+        names: gathering.names,
+        built: gathering.built,
+        game: gathering.game,
+        next: gathering.next,
+        sources,
+    })
+}
+
+/// Removes a file when dropped (if it is still there).
+struct RemoveOnDrop(PathBuf);
+
+impl Drop for RemoveOnDrop {
+    fn drop(&mut self) {
+        let _ = fs::remove_file(&self.0);
+    }
+}
+
+/// The input's entry in the manifest, `None` for standard input.
+fn source_entry(source: &Source) -> io::Result<Option<SourceEntry>> {
+    match &source.path {
+        Some(path) => manifest::fingerprint(path).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// A number above every segment file's in the folder, named or not.
+fn next_segment_number(dir: &Path) -> u64 {
+    let mut highest = 0;
+    if let Ok(entries) = fs::read_dir(dir) {
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if let Some(rest) = name.strip_prefix("segment-")
+                && let Some(number) = rest.split('.').next().and_then(|n| n.parse::<u64>().ok())
+            {
+                highest = highest.max(number);
+            }
+        }
+    }
+    highest + 1
+}
+
+/// Removes the segment files of the folder that the manifest does not name: what a run
+/// killed before its end left, or what a build anew replaced.
+fn remove_strays(dir: &Path, manifest: Option<&Manifest>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if !name.starts_with("segment-") {
+            continue;
+        }
+        let named = manifest.is_some_and(|m| m.segments.iter().any(|s| s.file == name));
+        if !named {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+fn read_source(
+    gathering: &mut Gathering<'_>,
+    source: &Source,
+    opened: Opened,
+    job: &Job<'_>,
+    jobs: usize,
+    read: ReadOptions,
+    source_number: u32,
+) -> io::Result<()> {
+    let game = match opened.format {
+        Format::Pgn => Game::Chess,
+        Format::Pdn => Game::Draughts,
+    };
+    match gathering.game {
+        Some(held) if held != game => {
+            return Err(io::Error::other(format!(
+                "{} games; the index holds {} games (one index per game)",
+                game.name(),
+                held.name()
+            )));
+        }
+        _ => gathering.game = Some(game),
+    }
+    let placed = source.placed(opened.rows);
+    let emit = |g: IndexedGame, before: u64, gathering: &mut Gathering<'_>| {
+        for d in &g.errors {
+            job.report.error(&placed.diagnostic(d));
+        }
+        gathering
+            .take(g, source_number, before)
+            .map_err(|e| io::Error::other(e.to_string()))
+    };
+    match game {
+        Game::Chess => {
+            let rules = collection::rules::chess();
+            pgn::openings::prepare();
+            let task = IndexTask {
+                rules: &rules,
+                read,
+            };
+            pipeline::drive(&task, opened, jobs, &mut |g, before| {
+                emit(g, before, gathering)
+            })
+        }
+        Game::Draughts => {
+            let rules = collection::rules::draughts(job.variant);
+            let task = IndexTask {
+                rules: &rules,
+                read,
+            };
+            pipeline::drive(&task, opened, jobs, &mut |g, before| {
+                emit(g, before, gathering)
+            })
+        }
+    }
+}
+
+/// Writes the sorted positions, each with its postings.
+fn write_positions(
+    writer: &SegmentWriter,
+    sorter: Sorter,
+    path: &Path,
+    built: &mut Built,
+) -> Result<(), IndexError> {
+    let mut sorted = sorter.finish().map_err(|e| IndexError::io(path, e))?;
+    let mut table = writer.positions().map_err(|e| IndexError::store(path, e))?;
+    let mut current: Option<PositionKey> = None;
+    let mut postings: Vec<Posting> = Vec::new();
+    let mut bytes = Vec::new();
+    let mut flush = |key: PositionKey, postings: &mut Vec<Posting>, built: &mut Built| {
+        encode_postings(postings, &mut bytes);
+        built.positions += 1;
+        let mut games: Vec<GameId> = postings.iter().map(|p| p.game).collect();
+        games.dedup();
+        built.occurrences += games.len() as u64;
+        postings.clear();
+        table
+            .insert(key.0, bytes.as_slice())
+            .map(|_| ())
+            .map_err(|e| IndexError::store(path, e))
+    };
+    while let Some(o) = sorted.next().map_err(|e| IndexError::io(path, e))? {
+        if current != Some(o.key()) {
+            if let Some(key) = current {
+                flush(key, &mut postings, built)?;
+            }
+            current = Some(o.key());
+        }
+        postings.push(Posting {
+            game: o.game(),
+            code: o.code(),
+        });
+    }
+    if let Some(key) = current {
+        flush(key, &mut postings, built)?;
+    }
+    Ok(())
+}

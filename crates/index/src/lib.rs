@@ -1,0 +1,54 @@
+//! A position index of game collections: which games reached a position, what was played
+//! from it and how it scored, filtered by month, rating group, speed and player, as
+//! lichess's opening explorer answers — for chess (every variant) and draughts (every game
+//! type), over the user's own files.
+//!
+//! - [`build()`] reads PGN or PDN inputs (through `collection`: folders, compressed files,
+//!   standard input) into an index folder, or adds them to one.
+//! - [`Index`] answers: [`Index::explore`] (the explorer) and [`Index::find`] (the games).
+//! - [`position_of`] reads a position as a query gives it: a FEN and moves.
+//!
+//! An index is a folder: `index.json` (the [`manifest`]) and one segment file per build or
+//! append, each a redb database written once. See the `segment` module for the tables.
+//!
+//! ```
+//! use collection::job::{Job, Silent};
+//! use index::{BuildOptions, Filter, Index, Limits, build, position_of};
+//!
+//! let dir = tempfile::tempdir()?;
+//! let sources = collection::input::collect(&["../../corpus/pgn/model.pgn".into()])?;
+//! let mut job = Job::new(sources, 1, &Silent);
+//! let built = build(&mut job, dir.path(), &BuildOptions::default())?;
+//! assert!(built.games > 0);
+//!
+//! let index = Index::open(dir.path())?;
+//! let rules = pgn::ChessRules;
+//! let start = position_of(&rules, None, None, "")?;
+//! let explored = index.explore(&rules, &start.position, &Filter::default(), Limits::default())?;
+//! assert!(explored.white + explored.draws + explored.black > 0);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod build;
+mod codec;
+pub mod dims;
+mod error;
+pub mod games;
+pub mod json;
+pub mod key;
+pub mod manifest;
+mod query;
+pub mod record;
+pub mod rules;
+mod runs;
+mod segment;
+
+pub use build::{BuildOptions, Built, build};
+pub use error::IndexError;
+pub use key::PositionKey;
+pub use query::{
+    Asked, Color, Explored, Filter, GameRef, GameSummary, Index, Limits, MoveStats, PlayerSummary,
+    position_of,
+};
+pub use rules::{Game, IndexRules, MoveCode};
+pub use segment::Posting;

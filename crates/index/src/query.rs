@@ -1,0 +1,536 @@
+//! Questions to an index: what was played from a position and how it scored (the
+//! explorer), and which games reached it (`find`).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use notation::MoveContext;
+
+use crate::dims::{Month, RatingGroup, Speed, Winner};
+use crate::error::IndexError;
+use crate::key::PositionKey;
+use crate::manifest::{Manifest, SourceEntry};
+use crate::record::{GameId, GameRecord};
+use crate::rules::{Game, IndexRules, MoveCode};
+use crate::segment::{Posting, Segment};
+
+/// A side, for the player explorer's `color`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Color {
+    /// White, the first player.
+    White,
+    /// Black, the second player.
+    Black,
+}
+
+impl std::str::FromStr for Color {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Color, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "white" | "w" => Ok(Color::White),
+            "black" | "b" => Ok(Color::Black),
+            _ => Err(format!("{s:?} is not a colour; expected white or black")),
+        }
+    }
+}
+
+/// Which games a query counts; an empty list or `None` lets every game through. A
+/// game that a given filter cannot place (no month, no ratings, no time control) does
+/// not pass it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Filter {
+    /// The first month counted.
+    pub since: Option<Month>,
+    /// The last month counted.
+    pub until: Option<Month>,
+    /// The rating groups counted.
+    pub ratings: Vec<RatingGroup>,
+    /// The speeds counted.
+    pub speeds: Vec<Speed>,
+    /// Only the games of this player (by name, in any case).
+    pub player: Option<String>,
+    /// With `player`: only the games where they had this colour.
+    pub color: Option<Color>,
+}
+
+/// How much an explorer answer lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Moves listed (the most played).
+    pub moves: usize,
+    /// Top games (highest average rating).
+    pub top_games: usize,
+    /// Recent games.
+    pub recent_games: usize,
+}
+
+impl Default for Limits {
+    /// lichess's defaults: 12 moves, 4 top games, 4 recent games.
+    fn default() -> Limits {
+        Limits {
+            moves: 12,
+            top_games: 4,
+            recent_games: 4,
+        }
+    }
+}
+
+/// A player as a game lists them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerSummary {
+    /// The name.
+    pub name: String,
+    /// The rating, when known.
+    pub rating: Option<u16>,
+}
+
+/// A game as the explorer lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameSummary {
+    /// Its id in the index.
+    pub id: GameId,
+    /// Who won.
+    pub winner: Winner,
+    /// Its speed.
+    pub speed: Option<Speed>,
+    /// Whether it was rated, when known.
+    pub rated: Option<bool>,
+    /// White.
+    pub white: PlayerSummary,
+    /// Black.
+    pub black: PlayerSummary,
+    /// The year played (0 unknown).
+    pub year: u16,
+    /// The month played (0 unknown).
+    pub month: u8,
+    /// The move it played from the position, as [`IndexRules::uci`] writes it; `None`
+    /// if it ended there.
+    pub uci: Option<String>,
+    /// Where it is.
+    pub reference: GameRef,
+}
+
+/// Where a game is: its file, its number in the file (from 1, as `notate show` counts)
+/// and the offset of its first byte in the file's text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRef {
+    /// The file, as the index recorded it (`-` for standard input).
+    pub path: String,
+    /// Its number in the file, from 1.
+    pub number: u64,
+    /// The offset of its first byte in the file's text (after any decompression).
+    pub offset: u64,
+}
+
+/// A move played from a position, with how it scored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveStats {
+    /// As [`IndexRules::uci`] writes it.
+    pub uci: String,
+    /// As the export format writes it (SAN for chess).
+    pub san: String,
+    /// Games White won after it.
+    pub white: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// Games Black won.
+    pub black: u64,
+    /// The mean of the games' average ratings, over those with both ratings.
+    pub average_rating: Option<u32>,
+    /// When the move was played in one game only, that game.
+    pub game: Option<GameSummary>,
+}
+
+impl MoveStats {
+    /// Games counted.
+    pub fn games(&self) -> u64 {
+        self.white + self.draws + self.black
+    }
+}
+
+/// What the explorer says of a position.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Explored {
+    /// Games White won from the position (the sum over its moves).
+    pub white: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// Games Black won.
+    pub black: u64,
+    /// The moves played, most played first.
+    pub moves: Vec<MoveStats>,
+    /// The games of the highest average rating.
+    pub top_games: Vec<GameSummary>,
+    /// The most recent games.
+    pub recent_games: Vec<GameSummary>,
+    /// The opening's ECO code and name, where the table names it (chess).
+    pub opening: Option<(String, String)>,
+}
+
+/// A position index, open for questions.
+pub struct Index {
+    dir: PathBuf,
+    manifest: Manifest,
+    segments: Vec<Segment>,
+}
+
+impl Index {
+    /// Opens the index in `dir`.
+    ///
+    /// # Errors
+    /// No index there, one of another version, or a damaged one.
+    pub fn open(dir: &Path) -> Result<Index, IndexError> {
+        let manifest = Manifest::load(dir)?;
+        let mut segments = Vec::new();
+        for (entry, path) in manifest.segments.iter().zip(manifest.segment_paths(dir)) {
+            if !path.is_file() {
+                return Err(IndexError::Damaged {
+                    path: dir.to_owned(),
+                    what: format!("its segment {} is missing", entry.file),
+                });
+            }
+            let segment = Segment::open(&path)?;
+            if segment.first.0 != entry.first_game || segment.count != entry.games {
+                return Err(IndexError::Damaged {
+                    path,
+                    what: "the segment does not hold the games the manifest says".into(),
+                });
+            }
+            segments.push(segment);
+        }
+        Ok(Index {
+            dir: dir.to_owned(),
+            manifest,
+            segments,
+        })
+    }
+
+    /// The folder it is in.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Which game it holds.
+    pub fn game(&self) -> Game {
+        if self.manifest.game == Game::Draughts.name() {
+            Game::Draughts
+        } else {
+            Game::Chess
+        }
+    }
+
+    /// The number of games in it.
+    pub fn games(&self) -> u64 {
+        self.manifest.games()
+    }
+
+    /// The inputs it has read.
+    pub fn sources(&self) -> &[SourceEntry] {
+        &self.manifest.sources
+    }
+
+    fn segment_of(&self, game: GameId) -> Result<&Segment, IndexError> {
+        self.segments
+            .iter()
+            .find(|s| s.holds(game))
+            .ok_or_else(|| IndexError::Damaged {
+                path: self.dir.clone(),
+                what: format!("game {} is in no segment", game.0),
+            })
+    }
+
+    /// Every game that reached the position and the move it played there, by game.
+    pub fn postings(&self, key: PositionKey) -> Result<Vec<Posting>, IndexError> {
+        let mut out = Vec::new();
+        for segment in &self.segments {
+            segment.postings(key, &mut out)?;
+        }
+        Ok(out)
+    }
+
+    /// The record of a game.
+    pub fn record(&self, game: GameId) -> Result<GameRecord, IndexError> {
+        self.segment_of(game)?.game(game)
+    }
+
+    /// Where a game is.
+    pub fn reference(&self, record: &GameRecord) -> GameRef {
+        let path = self
+            .manifest
+            .sources
+            .get(record.source as usize)
+            .map_or_else(|| "?".to_owned(), |s| s.path.clone());
+        GameRef {
+            path,
+            number: record.number + 1,
+            offset: record.offset,
+        }
+    }
+
+    /// The games that reached a position after any number of plies, in the order they
+    /// were indexed, each once.
+    pub fn find(&self, key: PositionKey) -> Result<Vec<GameId>, IndexError> {
+        let mut games: Vec<GameId> = self.postings(key)?.into_iter().map(|p| p.game).collect();
+        games.dedup();
+        Ok(games)
+    }
+
+    /// Whether a game passes a filter; `players` holds each segment's id of the filter's
+    /// player (found once per query).
+    fn passes(
+        &self,
+        record: &GameRecord,
+        filter: &Filter,
+        player: Option<(&Segment, Option<crate::record::PlayerId>)>,
+    ) -> bool {
+        if filter.since.is_some() || filter.until.is_some() {
+            let Some(month) = record.month else {
+                return false;
+            };
+            if filter.since.is_some_and(|s| month < s) || filter.until.is_some_and(|u| month > u) {
+                return false;
+            }
+        }
+        if !filter.ratings.is_empty()
+            && !record
+                .rating_group()
+                .is_some_and(|g| filter.ratings.contains(&g))
+        {
+            return false;
+        }
+        if !filter.speeds.is_empty() && !record.speed.is_some_and(|s| filter.speeds.contains(&s)) {
+            return false;
+        }
+        if let Some((_, id)) = player {
+            let Some(id) = id else {
+                return false;
+            };
+            let white = record.white == id;
+            let black = record.black == id;
+            return match filter.color {
+                Some(Color::White) => white,
+                Some(Color::Black) => black,
+                None => white || black,
+            };
+        }
+        true
+    }
+
+    /// A game as the explorer lists it.
+    fn summary<R: IndexRules>(
+        &self,
+        rules: &R,
+        position: &R::Position,
+        id: GameId,
+        record: &GameRecord,
+        code: MoveCode,
+    ) -> Result<GameSummary, IndexError> {
+        let segment = self.segment_of(id)?;
+        let uci = rules
+            .move_of_code(position, code)
+            .map(|mv| rules.uci(position, &mv));
+        Ok(GameSummary {
+            id,
+            winner: record.winner,
+            speed: record.speed,
+            rated: record.rated,
+            white: PlayerSummary {
+                name: segment.player_name(record.white)?,
+                rating: record.white_rating,
+            },
+            black: PlayerSummary {
+                name: segment.player_name(record.black)?,
+                rating: record.black_rating,
+            },
+            year: record.day.year,
+            month: record.day.month,
+            uci,
+            reference: self.reference(record),
+        })
+    }
+
+    /// What was played from a position in the games that pass the filter, and how it
+    /// scored; its top and recent games.
+    ///
+    /// # Errors
+    /// A damaged index.
+    pub fn explore<R: IndexRules>(
+        &self,
+        rules: &R,
+        position: &R::Position,
+        filter: &Filter,
+        limits: Limits,
+    ) -> Result<Explored, IndexError> {
+        let key = rules.key(position);
+        #[derive(Default)]
+        struct Tally {
+            white: u64,
+            draws: u64,
+            black: u64,
+            rating_sum: u64,
+            rated: u64,
+            last: Option<(GameId, GameRecord)>,
+        }
+        let mut tallies: HashMap<MoveCode, Tally> = HashMap::new();
+        // Each game once for the lists of games: (its record, the first move it played).
+        let mut games: Vec<(GameId, GameRecord, MoveCode)> = Vec::new();
+        for segment in &self.segments {
+            let player = match &filter.player {
+                Some(name) => Some((segment, segment.player(name)?)),
+                None => None,
+            };
+            if matches!(player, Some((_, None))) {
+                continue;
+            }
+            let mut postings = Vec::new();
+            segment.postings(key, &mut postings)?;
+            let mut last_game = None;
+            for posting in postings {
+                let record = segment.game(posting.game)?;
+                if !self.passes(&record, filter, player) {
+                    continue;
+                }
+                if last_game != Some(posting.game) {
+                    last_game = Some(posting.game);
+                    games.push((posting.game, record.clone(), posting.code));
+                }
+                if posting.code == MoveCode::NONE {
+                    continue;
+                }
+                let tally = tallies.entry(posting.code).or_default();
+                match record.winner {
+                    Winner::White => tally.white += 1,
+                    Winner::Draw => tally.draws += 1,
+                    Winner::Black => tally.black += 1,
+                    Winner::Unknown => continue,
+                }
+                if let Some(average) = record.average_rating() {
+                    tally.rating_sum += u64::from(average);
+                    tally.rated += 1;
+                }
+                tally.last = Some((posting.game, record));
+            }
+        }
+        let mut explored = Explored {
+            opening: rules.opening_of(position),
+            ..Explored::default()
+        };
+        let mut moves = Vec::new();
+        for (code, tally) in tallies {
+            let count = tally.white + tally.draws + tally.black;
+            if count == 0 {
+                // Played only in games of unknown result, which the explorer does not count.
+                continue;
+            }
+            let Some(mv) = rules.move_of_code(position, code) else {
+                return Err(IndexError::Damaged {
+                    path: self.dir.clone(),
+                    what: format!("position {key} lists a move that is not legal there"),
+                });
+            };
+            explored.white += tally.white;
+            explored.draws += tally.draws;
+            explored.black += tally.black;
+            let game = match (&tally.last, count) {
+                (Some((id, record)), 1) => Some(self.summary(rules, position, *id, record, code)?),
+                _ => None,
+            };
+            moves.push(MoveStats {
+                uci: rules.uci(position, &mv),
+                san: rules.move_text(position, &mv),
+                white: tally.white,
+                draws: tally.draws,
+                black: tally.black,
+                average_rating: (tally.rated > 0).then(|| (tally.rating_sum / tally.rated) as u32),
+                game,
+            });
+        }
+        moves.sort_by(|a, b| b.games().cmp(&a.games()).then_with(|| a.uci.cmp(&b.uci)));
+        moves.truncate(limits.moves);
+        explored.moves = moves;
+
+        let mut top: Vec<&(GameId, GameRecord, MoveCode)> = games
+            .iter()
+            .filter(|(_, r, _)| r.average_rating().is_some())
+            .collect();
+        top.sort_by(|a, b| {
+            b.1.average_rating()
+                .cmp(&a.1.average_rating())
+                .then_with(|| b.0.cmp(&a.0))
+        });
+        for (id, record, code) in top.into_iter().take(limits.top_games) {
+            explored
+                .top_games
+                .push(self.summary(rules, position, *id, record, *code)?);
+        }
+        let mut recent: Vec<&(GameId, GameRecord, MoveCode)> = games.iter().collect();
+        recent.sort_by(|a, b| b.1.day.cmp(&a.1.day).then_with(|| b.0.cmp(&a.0)));
+        for (id, record, code) in recent.into_iter().take(limits.recent_games) {
+            explored
+                .recent_games
+                .push(self.summary(rules, position, *id, record, *code)?);
+        }
+        Ok(explored)
+    }
+}
+
+/// A position asked about: its set-up (a FEN, or the variant's start) and moves played
+/// from it, and the opening named along the way (chess).
+pub struct Asked<P> {
+    /// The position.
+    pub position: P,
+    /// The deepest opening the table names along the moves.
+    pub opening: Option<(String, String)>,
+}
+
+/// The position that a FEN (or the start of `variant`) and moves played from it reach.
+/// Moves are written as in the game's notation (SAN, PDN) or as [`IndexRules::uci`]
+/// writes them, separated by spaces or commas; move numbers are passed over.
+///
+/// # Errors
+/// [`IndexError::Query`] for a FEN that does not set up a position, or a move that is
+/// not legal where it is played.
+pub fn position_of<R: IndexRules>(
+    rules: &R,
+    fen: Option<&str>,
+    variant: Option<&str>,
+    moves: &str,
+) -> Result<Asked<R::Position>, IndexError> {
+    let tags = rules.setup_tags(fen, variant);
+    let setup = rules.start_position(&tags).map_err(|e| {
+        IndexError::Query(match fen {
+            Some(fen) => format!("the FEN {fen:?} does not set up a position: {e}"),
+            None => format!("no start position: {e}"),
+        })
+    })?;
+    let mut position = setup.position;
+    let mut opening = rules.opening_of(&position);
+    for token in moves
+        .split([' ', ',', '\t', '\n'])
+        .filter(|t| !t.is_empty())
+    {
+        let bare = token.trim_end_matches('.');
+        if bare.len() < token.len() && bare.chars().all(|c| c.is_ascii_digit()) {
+            continue;
+        }
+        let token = match token.split_once('.') {
+            // "1.e4", "12...Nf6": the number glued to the move.
+            Some((number, mv)) if number.chars().all(|c| c.is_ascii_digit()) => {
+                mv.trim_start_matches('.')
+            }
+            _ => token,
+        };
+        let mv = match rules.read_move(&position, token.as_bytes(), MoveContext::default()) {
+            Ok((mv, _)) => mv,
+            Err(_) => rules
+                .move_of_uci(&position, token)
+                .ok_or_else(|| IndexError::Query(format!("{token:?} is not a legal move here")))?,
+        };
+        rules.play(&mut position, &mv);
+        if let Some(named) = rules.opening_of(&position) {
+            opening = Some(named);
+        }
+    }
+    Ok(Asked { position, opening })
+}

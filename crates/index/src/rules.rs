@@ -1,0 +1,246 @@
+//! What the index needs of a game's rules beyond [`FormatRules`]: a position's key, a
+//! move as a small number and back, and a move as lichess's explorer writes it.
+
+use collection::rules::FormatRules;
+use notation::Tags;
+
+use crate::key::{self, PositionKey};
+
+/// A move as the index stores it, within the position it is played from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct MoveCode(pub u16);
+
+impl MoveCode {
+    /// No move: the game ended in the position.
+    pub const NONE: MoveCode = MoveCode(u16::MAX);
+}
+
+/// Which game an index holds: each index holds one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Game {
+    /// Chess and its variants, from PGN.
+    Chess,
+    /// Draughts, every game type, from PDN.
+    Draughts,
+}
+
+impl Game {
+    /// Its name in the index's manifest.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Game::Chess => "chess",
+            Game::Draughts => "draughts",
+        }
+    }
+}
+
+/// The rules of a game, as the index uses them.
+pub trait IndexRules: FormatRules {
+    /// Which game these are the rules of.
+    const GAME: Game;
+
+    /// The key of a position.
+    fn key(&self, position: &Self::Position) -> PositionKey;
+
+    /// A move played from `position` as a number, unique among the moves of that position.
+    fn move_code(&self, position: &Self::Position, mv: &Self::Move) -> MoveCode;
+
+    /// The legal move of `position` with that number, if there is one.
+    fn move_of_code(&self, position: &Self::Position, code: MoveCode) -> Option<Self::Move>;
+
+    /// A move as the explorer's `uci` field gives it: UCI for chess (castling as the
+    /// king taking its rook, as lichess's explorer writes it), the whole path for a
+    /// draughts capture.
+    fn uci(&self, position: &Self::Position, mv: &Self::Move) -> String;
+
+    /// The move of `position` that `text` names as [`IndexRules::uci`] writes it (and,
+    /// for chess, standard UCI castling too), if there is one.
+    fn move_of_uci(&self, position: &Self::Position, text: &str) -> Option<Self::Move>;
+
+    /// The tags that set up a position from a FEN for `variant` (a chess variant's name,
+    /// or a draughts game type), read as a game's would be.
+    fn setup_tags(&self, fen: Option<&str>, variant: Option<&str>) -> Tags;
+
+    /// The ECO code and name of the opening that ends in this position, where the table
+    /// of openings names one (chess only).
+    fn opening_of(&self, _position: &Self::Position) -> Option<(String, String)> {
+        None
+    }
+}
+
+/// The code of a chess move: from and to squares in 12 bits, then what kind of move in 4
+/// (0 a move or en passant, 1 to 6 a promotion to that role, 8 castling with the king's and
+/// the rook's squares, 9 a crazyhouse drop with the role in place of the from square, 10
+/// the null move).
+fn chess_code(mv: &pgn::Move) -> u16 {
+    let sq = |s: pgn::Square| s.index() as u16;
+    match *mv {
+        pgn::Move::Normal {
+            from,
+            to,
+            promotion,
+            ..
+        } => sq(from) | sq(to) << 6 | promotion.map_or(0, |r| r.index() as u16 + 1) << 12,
+        pgn::Move::EnPassant { from, to } => sq(from) | sq(to) << 6,
+        pgn::Move::Castle { king, rook } => sq(king) | sq(rook) << 6 | 8 << 12,
+        pgn::Move::Put { role, to } => role.index() as u16 | sq(to) << 6 | 9 << 12,
+        pgn::Move::Null => 10 << 12,
+    }
+}
+
+impl IndexRules for pgn::ChessRules {
+    const GAME: Game = Game::Chess;
+
+    fn key(&self, position: &pgn::Position) -> PositionKey {
+        key::chess(position)
+    }
+
+    fn move_code(&self, _position: &pgn::Position, mv: &pgn::Move) -> MoveCode {
+        MoveCode(chess_code(mv))
+    }
+
+    fn move_of_code(&self, position: &pgn::Position, code: MoveCode) -> Option<pgn::Move> {
+        position
+            .legal_moves()
+            .into_iter()
+            .find(|m| chess_code(m) == code.0)
+    }
+
+    fn uci(&self, _position: &pgn::Position, mv: &pgn::Move) -> String {
+        mv.to_uci(pgn::CastlingMode::Chess960).to_string()
+    }
+
+    fn move_of_uci(&self, position: &pgn::Position, text: &str) -> Option<pgn::Move> {
+        let text = text.trim();
+        position.legal_moves().into_iter().find(|m| {
+            m.to_uci(pgn::CastlingMode::Chess960).to_string() == text
+                || m.to_uci(pgn::CastlingMode::Standard).to_string() == text
+        })
+    }
+
+    fn setup_tags(&self, fen: Option<&str>, variant: Option<&str>) -> Tags {
+        let mut tags = Tags::new();
+        if let Some(variant) = variant {
+            tags.set("Variant", variant);
+        }
+        if let Some(fen) = fen {
+            tags.set("SetUp", "1");
+            tags.set("FEN", fen);
+        }
+        tags
+    }
+
+    fn opening_of(&self, position: &pgn::Position) -> Option<(String, String)> {
+        pgn::openings::classify_position(position)
+            .map(|o| (o.eco().to_string(), o.name().to_owned()))
+    }
+}
+
+impl IndexRules for pdn::DraughtsRules {
+    const GAME: Game = Game::Draughts;
+
+    fn key(&self, position: &pdn::PdnPosition) -> PositionKey {
+        key::draughts(position.position())
+    }
+
+    fn move_code(&self, position: &pdn::PdnPosition, mv: &pdn::PdnMove) -> MoveCode {
+        let legal = position.position().legal_moves();
+        let index = legal
+            .iter()
+            .position(|m| m == mv.get())
+            .or_else(|| legal.iter().position(|m| m.same_effect(mv.get())));
+        match index.and_then(|i| u16::try_from(i).ok()) {
+            Some(i) if i < MoveCode::NONE.0 => MoveCode(i),
+            _ => MoveCode::NONE,
+        }
+    }
+
+    fn move_of_code(&self, position: &pdn::PdnPosition, code: MoveCode) -> Option<pdn::PdnMove> {
+        let legal = position.position().legal_moves();
+        legal
+            .into_iter()
+            .nth(usize::from(code.0))
+            .map(pdn::PdnMove::from)
+    }
+
+    fn uci(&self, position: &pdn::PdnPosition, mv: &pdn::PdnMove) -> String {
+        position.position().move_to_text_full(mv.get())
+    }
+
+    fn move_of_uci(&self, position: &pdn::PdnPosition, text: &str) -> Option<pdn::PdnMove> {
+        let text = text.trim();
+        let board = position.position();
+        board
+            .legal_moves()
+            .into_iter()
+            .find(|m| board.move_to_text_full(m) == text || board.move_to_text(m) == text)
+            .map(pdn::PdnMove::from)
+    }
+
+    fn setup_tags(&self, fen: Option<&str>, variant: Option<&str>) -> Tags {
+        let mut tags = Tags::new();
+        if let Some(variant) = variant {
+            tags.set("GameType", variant);
+        }
+        if let Some(fen) = fen {
+            tags.set("FEN", fen);
+        }
+        tags
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use notation::Rules;
+
+    #[test]
+    fn every_legal_chess_move_has_its_own_code_and_comes_back() {
+        let rules = pgn::ChessRules;
+        for fen in [
+            "r3k2r/pPppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/1PPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "rnbqkbnr/pp1ppppp/8/2pP4/8/8/PPP1PPPP/RNBQKBNR w KQkq c6 0 2",
+        ] {
+            let position = pgn::Position::from_fen(fen).expect("a FEN");
+            let moves = position.legal_moves();
+            let mut codes: Vec<_> = moves
+                .iter()
+                .map(|m| rules.move_code(&position, m))
+                .collect();
+            codes.sort();
+            codes.dedup();
+            assert_eq!(codes.len(), moves.len(), "{fen}");
+            for m in &moves {
+                let code = rules.move_code(&position, m);
+                assert_eq!(rules.move_of_code(&position, code).as_ref(), Some(m));
+                let uci = rules.uci(&position, m);
+                assert_eq!(rules.move_of_uci(&position, &uci).as_ref(), Some(m));
+            }
+        }
+        let start = pgn::Position::new();
+        assert_eq!(rules.move_of_code(&start, MoveCode::NONE), None);
+    }
+
+    #[test]
+    fn draughts_moves_come_back_from_their_codes() {
+        let rules = pdn::DraughtsRules::new();
+        let start = rules
+            .start_position(&rules.setup_tags(None, Some("20")))
+            .expect("the start")
+            .position;
+        let moves = start.position().legal_moves();
+        assert_eq!(moves.len(), 9);
+        for m in moves {
+            let mv = pdn::PdnMove::from(m);
+            let code = rules.move_code(&start, &mv);
+            let back = rules.move_of_code(&start, code).expect("a move");
+            assert_eq!(back.get(), mv.get());
+            let text = rules.uci(&start, &mv);
+            assert_eq!(
+                rules.move_of_uci(&start, &text).map(|m| m.get().clone()),
+                Some(mv.get().clone())
+            );
+        }
+    }
+}

@@ -1,0 +1,266 @@
+//! One segment of an index: the games of one build or one `--append`, in a file of its
+//! own that is written once, committed, renamed into place and never written again.
+//!
+//! The file is a [redb](https://docs.rs/redb) database (why redb: ARCHITECTURE.md) with
+//! these tables:
+//!
+//! | table | key | value |
+//! |---|---|---|
+//! | `meta` | a name | the segment's format version, its first game and its number of games |
+//! | `games` | game id | a [`GameRecord`] |
+//! | `positions` | position key | its postings: every game that reached it, with the move played |
+//! | `player_names` | player id | the name as first written |
+//! | `players` | the name in lower case | player id |
+//!
+//! Postings are a count, then for each game (ascending) the difference from the previous
+//! game's id and the move's code, as variable-length integers: a game met twice in a
+//! position (with two different moves from it) is listed twice.
+
+use std::path::Path;
+
+use redb::{ReadableDatabase, TableDefinition};
+
+use crate::codec::{Cursor, put_varint};
+use crate::error::IndexError;
+use crate::key::PositionKey;
+use crate::record::{GameId, GameRecord, PlayerId};
+use crate::rules::MoveCode;
+
+const META: TableDefinition<&str, u64> = TableDefinition::new("meta");
+const GAMES: TableDefinition<u32, &[u8]> = TableDefinition::new("games");
+const POSITIONS: TableDefinition<u128, &[u8]> = TableDefinition::new("positions");
+const PLAYER_NAMES: TableDefinition<u32, &str> = TableDefinition::new("player_names");
+const PLAYERS: TableDefinition<&str, u32> = TableDefinition::new("players");
+
+/// The version of a segment's tables: a segment of another version is not read.
+pub(crate) const SEGMENT_FORMAT: u64 = 1;
+
+/// A game reached a position and played a move from it (or none: it ended there).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Posting {
+    /// The game.
+    pub game: GameId,
+    /// The move it played, [`MoveCode::NONE`] if it ended there.
+    pub code: MoveCode,
+}
+
+/// Postings encoded as the `positions` table holds them.
+pub(crate) fn encode_postings(postings: &[Posting], out: &mut Vec<u8>) {
+    out.clear();
+    put_varint(out, postings.len() as u64);
+    let mut previous = 0;
+    for p in postings {
+        put_varint(out, u64::from(p.game.0 - previous));
+        put_varint(out, u64::from(p.code.0));
+        previous = p.game.0;
+    }
+}
+
+fn decode_postings(bytes: &[u8], out: &mut Vec<Posting>) -> Option<()> {
+    let mut c = Cursor::new(bytes);
+    let count = c.varint()?;
+    let mut game = 0_u32;
+    for _ in 0..count {
+        game = game.checked_add(u32::try_from(c.varint()?).ok()?)?;
+        let code = u16::try_from(c.varint()?).ok()?;
+        out.push(Posting {
+            game: GameId(game),
+            code: MoveCode(code),
+        });
+    }
+    c.is_empty().then_some(())
+}
+
+/// A segment being written: everything goes into one write transaction, committed by
+/// [`SegmentWriter::commit`], so that the file holds all of it or (if never committed)
+/// nothing a reader would take.
+pub(crate) struct SegmentWriter {
+    txn: redb::WriteTransaction,
+    _db: redb::Database,
+}
+
+impl SegmentWriter {
+    pub(crate) fn create(path: &Path) -> Result<SegmentWriter, IndexError> {
+        let db = redb::Database::create(path).map_err(|e| IndexError::store(path, e))?;
+        let txn = db.begin_write().map_err(|e| IndexError::store(path, e))?;
+        Ok(SegmentWriter { txn, _db: db })
+    }
+
+    pub(crate) fn games(&self) -> Result<redb::Table<'_, u32, &'static [u8]>, redb::Error> {
+        Ok(self.txn.open_table(GAMES)?)
+    }
+
+    pub(crate) fn positions(&self) -> Result<redb::Table<'_, u128, &'static [u8]>, redb::Error> {
+        Ok(self.txn.open_table(POSITIONS)?)
+    }
+
+    pub(crate) fn write_players(&self, names: &[String]) -> Result<(), redb::Error> {
+        let mut by_id = self.txn.open_table(PLAYER_NAMES)?;
+        let mut by_name = self.txn.open_table(PLAYERS)?;
+        for (i, name) in names.iter().enumerate() {
+            let id = i as u32;
+            by_id.insert(id, name.as_str())?;
+            by_name.insert(name.to_lowercase().as_str(), id)?;
+        }
+        Ok(())
+    }
+
+    /// Commits the segment, `games` games from `first`.
+    pub(crate) fn commit(self, first: GameId, games: u64) -> Result<(), redb::Error> {
+        {
+            let mut meta = self.txn.open_table(META)?;
+            meta.insert("format", SEGMENT_FORMAT)?;
+            meta.insert("first_game", u64::from(first.0))?;
+            meta.insert("games", games)?;
+        }
+        self.txn.commit()?;
+        Ok(())
+    }
+}
+
+/// A segment open for reading.
+pub(crate) struct Segment {
+    games: redb::ReadOnlyTable<u32, &'static [u8]>,
+    positions: redb::ReadOnlyTable<u128, &'static [u8]>,
+    player_names: redb::ReadOnlyTable<u32, &'static str>,
+    players: redb::ReadOnlyTable<&'static str, u32>,
+    /// The first game's id.
+    pub(crate) first: GameId,
+    /// How many games.
+    pub(crate) count: u64,
+    name: String,
+}
+
+impl Segment {
+    pub(crate) fn open(path: &Path) -> Result<Segment, IndexError> {
+        let store = |e: redb::Error| IndexError::store(path, e);
+        let db = redb::ReadOnlyDatabase::open(path).map_err(|e| store(e.into()))?;
+        let txn = db.begin_read().map_err(|e| store(e.into()))?;
+        let meta = txn.open_table(META).map_err(|e| store(e.into()))?;
+        let get = |name: &str| -> Result<u64, IndexError> {
+            meta.get(name)
+                .map_err(|e| store(e.into()))?
+                .map(|v| v.value())
+                .ok_or_else(|| IndexError::Damaged {
+                    path: path.to_owned(),
+                    what: format!("its segment has no {name}"),
+                })
+        };
+        let format = get("format")?;
+        if format != SEGMENT_FORMAT {
+            return Err(IndexError::Version {
+                path: path.to_owned(),
+                found: format,
+                expected: SEGMENT_FORMAT,
+            });
+        }
+        let first = u32::try_from(get("first_game")?).map_err(|_| IndexError::Damaged {
+            path: path.to_owned(),
+            what: "its first game is out of range".into(),
+        })?;
+        let count = get("games")?;
+        let open = |e: redb::TableError| store(e.into());
+        Ok(Segment {
+            games: txn.open_table(GAMES).map_err(open)?,
+            positions: txn.open_table(POSITIONS).map_err(open)?,
+            player_names: txn.open_table(PLAYER_NAMES).map_err(open)?,
+            players: txn.open_table(PLAYERS).map_err(open)?,
+            first: GameId(first),
+            count,
+            name: path.display().to_string(),
+        })
+    }
+
+    fn damaged(&self, what: impl Into<String>) -> IndexError {
+        IndexError::Damaged {
+            path: self.name.clone().into(),
+            what: what.into(),
+        }
+    }
+
+    fn read_error(&self, e: impl Into<redb::Error>) -> IndexError {
+        IndexError::store(std::path::Path::new(&self.name), e.into())
+    }
+
+    /// Whether the game is one of this segment's.
+    pub(crate) fn holds(&self, game: GameId) -> bool {
+        u64::from(game.0) >= u64::from(self.first.0)
+            && u64::from(game.0) < u64::from(self.first.0) + self.count
+    }
+
+    /// Appends the postings of a position to `out`.
+    pub(crate) fn postings(
+        &self,
+        key: PositionKey,
+        out: &mut Vec<Posting>,
+    ) -> Result<(), IndexError> {
+        let Some(value) = self.positions.get(key.0).map_err(|e| self.read_error(e))? else {
+            return Ok(());
+        };
+        decode_postings(value.value(), out)
+            .ok_or_else(|| self.damaged(format!("the postings of position {key} do not read")))
+    }
+
+    /// The record of a game of this segment.
+    pub(crate) fn game(&self, game: GameId) -> Result<GameRecord, IndexError> {
+        let value = self
+            .games
+            .get(game.0)
+            .map_err(|e| self.read_error(e))?
+            .ok_or_else(|| self.damaged(format!("game {} is missing", game.0)))?;
+        GameRecord::decode(value.value())
+            .ok_or_else(|| self.damaged(format!("game {} does not read", game.0)))
+    }
+
+    /// A player's name.
+    pub(crate) fn player_name(&self, player: PlayerId) -> Result<String, IndexError> {
+        Ok(self
+            .player_names
+            .get(player.0)
+            .map_err(|e| self.read_error(e))?
+            .map(|v| v.value().to_owned())
+            .unwrap_or_else(|| "?".to_owned()))
+    }
+
+    /// A player's id, by name in any case.
+    pub(crate) fn player(&self, name: &str) -> Result<Option<PlayerId>, IndexError> {
+        Ok(self
+            .players
+            .get(name.to_lowercase().as_str())
+            .map_err(|e| self.read_error(e))?
+            .map(|v| PlayerId(v.value())))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn postings_round_trip_and_damage_is_seen() {
+        let postings = [
+            Posting {
+                game: GameId(3),
+                code: MoveCode(12),
+            },
+            Posting {
+                game: GameId(3),
+                code: MoveCode(700),
+            },
+            Posting {
+                game: GameId(1_000_000),
+                code: MoveCode::NONE,
+            },
+        ];
+        let mut bytes = Vec::new();
+        encode_postings(&postings, &mut bytes);
+        let mut back = Vec::new();
+        assert_eq!(decode_postings(&bytes, &mut back), Some(()));
+        assert_eq!(back, postings);
+        back.clear();
+        assert_eq!(decode_postings(&bytes[..bytes.len() - 1], &mut back), None);
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert_eq!(decode_postings(&longer, &mut Vec::new()), None);
+    }
+}
