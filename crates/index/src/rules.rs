@@ -100,6 +100,10 @@ impl IndexRules for pgn::ChessRules {
     }
 
     fn move_of_code(&self, position: &pgn::Position, code: MoveCode) -> Option<pgn::Move> {
+        // The null move (`--`), which lenient files hold, is no legal move.
+        if code.0 == chess_code(&pgn::Move::Null) {
+            return Some(pgn::Move::Null);
+        }
         position
             .legal_moves()
             .into_iter()
@@ -220,6 +224,9 @@ mod tests {
         }
         let start = pgn::Position::new();
         assert_eq!(rules.move_of_code(&start, MoveCode::NONE), None);
+        // The null move of lenient files comes back too, though no legal move.
+        let null = rules.move_code(&start, &pgn::Move::Null);
+        assert_eq!(rules.move_of_code(&start, null), Some(pgn::Move::Null));
     }
 
     #[test]

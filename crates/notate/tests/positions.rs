@@ -1,0 +1,401 @@
+//! `notate index`, `explore` and `find` as a user runs them: the answers, appends, bad
+//! questions, damaged indexes and runs killed halfway.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{Temp, code, root, run, stderr, stdout};
+use nix::sys::signal::{Signal, kill};
+use nix::unistd::Pid;
+
+fn notate_ok(args: &[&str]) -> String {
+    let out = run(args);
+    assert_eq!(code(&out), 0, "{args:?}: {}", stderr(&out));
+    stdout(&out)
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&notate_ok(args)).expect("JSON")
+}
+
+/// The standard chess files of the corpus (not the variants: `select --position` compares
+/// piece placement alone, and a crazyhouse position is another position to the index).
+const CHESS: [&str; 6] = [
+    "corpus/pgn/annotated.pgn",
+    "corpus/pgn/forgiven.pgn",
+    "corpus/pgn/generated.pgn",
+    "corpus/pgn/lenient-archive-cr.pgn",
+    "corpus/pgn/lenient.pgn",
+    "corpus/pgn/model.pgn",
+];
+
+fn index_of(t: &Temp, files: &[&str]) -> String {
+    let dir = t.path("index").display().to_string();
+    let mut args = vec!["index", "-q", "-o", &dir];
+    args.extend_from_slice(files);
+    notate_ok(&args);
+    dir
+}
+
+#[test]
+fn explore_answers_in_lichess_explorer_json() {
+    let t = Temp::new("explore-json");
+    let dir = index_of(&t, &CHESS);
+    let answer = json(&["explore", &dir, "--moves", "e4 e5", "--json"]);
+    let object = answer.as_object().expect("an object");
+    for key in [
+        "white",
+        "draws",
+        "black",
+        "moves",
+        "topGames",
+        "recentGames",
+        "opening",
+    ] {
+        assert!(object.contains_key(key), "{key} in {answer}");
+    }
+    assert_eq!(answer["opening"]["eco"], "C20");
+    assert_eq!(answer["opening"]["name"], "King's Pawn Game");
+    let moves = answer["moves"].as_array().expect("moves");
+    assert!(!moves.is_empty());
+    let total = |key: &str| {
+        moves
+            .iter()
+            .map(|m| m[key].as_u64().expect("a count"))
+            .sum::<u64>()
+    };
+    for key in ["white", "draws", "black"] {
+        assert_eq!(answer[key].as_u64(), Some(total(key)), "{key}");
+    }
+    for m in moves {
+        for key in ["uci", "san", "white", "draws", "black", "averageRating"] {
+            assert!(m.get(key).is_some(), "{key} in {m}");
+        }
+    }
+    // Most played first.
+    let games: Vec<u64> = moves
+        .iter()
+        .map(|m| {
+            ["white", "draws", "black"]
+                .iter()
+                .map(|k| m[*k].as_u64().unwrap_or(0))
+                .sum()
+        })
+        .collect();
+    assert!(games.windows(2).all(|w| w[0] >= w[1]), "{games:?}");
+    // The same position by FEN and by UCI moves.
+    let fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2";
+    let by_fen = json(&["explore", &dir, "--fen", fen, "--json"]);
+    let by_uci = json(&["explore", &dir, "--moves", "e2e4,e7e5", "--json"]);
+    assert_eq!(by_fen["moves"], answer["moves"]);
+    assert_eq!(by_uci, answer);
+    // The opening is named where no game went.
+    let text = notate_ok(&["explore", &dir, "--moves", "1. e4 c5"]);
+    assert!(text.contains("opening   B20 Sicilian Defense"), "{text}");
+}
+
+#[test]
+fn find_gives_the_games_that_select_finds() {
+    let t = Temp::new("find-select");
+    // Not forgiven.pgn: it holds a crazyhouse game too.
+    let files: Vec<&str> = CHESS
+        .into_iter()
+        .filter(|f| !f.contains("forgiven"))
+        .collect();
+    let dir = index_of(&t, &files);
+    for moves in ["e4 e5 Nf3 Nc6", "e4 e5", "d4", "e4 e5 Nf3"] {
+        let explored = notate_ok(&["explore", &dir, "--moves", moves]);
+        let fen = explored
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("position  "))
+            .expect("the position");
+        let found = t.path("found.pgn").display().to_string();
+        notate_ok(&["find", &dir, "--moves", moves, "-o", &found]);
+        let selected = t.path("selected.pgn").display().to_string();
+        let mut args = vec!["select", "-q", "--position", fen, "-o", &selected];
+        args.extend_from_slice(&files);
+        let out = run(&args);
+        assert!(code(&out) <= 1, "{}", stderr(&out));
+        let found = std::fs::read_to_string(&found).expect("found");
+        let selected = std::fs::read_to_string(&selected).expect("selected");
+        assert!(found.contains("[Event"), "{moves}: no game found");
+        assert_eq!(found, selected, "{moves}");
+        // The references: one line per game, which `show` opens.
+        let lines = notate_ok(&["find", &dir, "--moves", moves]);
+        assert_eq!(lines.lines().count(), found.matches("[Event ").count());
+        let first: Vec<&str> = lines.lines().next().expect("a line").split('\t').collect();
+        let shown = notate_ok(&["show", first[0], "--game", first[1], "--ply", "0"]);
+        assert!(!shown.is_empty());
+        let limited = notate_ok(&["find", &dir, "--moves", moves, "--limit", "1"]);
+        assert_eq!(limited.lines().count(), 1);
+    }
+}
+
+#[test]
+fn transpositions_gather_the_games_of_every_move_order() {
+    let t = Temp::new("transpositions");
+    let a = t.file(
+        "a.pgn",
+        b"[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 1-0\n\n",
+    );
+    let b = t.file(
+        "b.pgn",
+        b"[Result \"0-1\"]\n\n1. Nf3 Nc6 2. e4 e5 3. Bc4 0-1\n\n",
+    );
+    let c = t.file(
+        "c.pgn",
+        b"[Result \"1/2-1/2\"]\n\n1. e4 Nc6 2. Nf3 e5 1/2-1/2\n\n",
+    );
+    let dir = index_of(&t, &[&a, &b, &c]);
+    let found = notate_ok(&["find", &dir, "--moves", "e4 e5 Nf3 Nc6"]);
+    assert_eq!(found.lines().count(), 3, "{found}");
+    let answer = json(&["explore", &dir, "--moves", "Nf3 Nc6 e4 e5", "--json"]);
+    assert_eq!(
+        (answer["white"].as_u64(), answer["black"].as_u64()),
+        (Some(1), Some(1))
+    );
+    let ucis: Vec<&str> = answer["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| m["uci"].as_str().expect("uci"))
+        .collect();
+    assert_eq!(ucis, ["f1b5", "f1c4"]);
+    // The draw ended there: found, but it played no move from it.
+    assert_eq!(answer["draws"].as_u64(), Some(0));
+}
+
+#[test]
+fn draughts_positions_are_explored_and_found() {
+    let t = Temp::new("draughts");
+    let games = t.file(
+        "games.pdn",
+        b"[Result \"2-0\"]\n\n1. 35-30 16-21 2. 31-26 20-25 2-0\n\n\
+          [Result \"0-2\"]\n\n1. 31-26 20-25 2. 35-30 16-21 0-2\n\n\
+          [Result \"1-1\"]\n\n1. 33-28 18-22 1-1\n\n",
+    );
+    let dir = index_of(&t, &[&games]);
+    let answer = json(&["explore", &dir, "--json"]);
+    let moves = answer["moves"].as_array().expect("moves");
+    assert!(!moves.is_empty(), "{answer}");
+    let ucis: Vec<&str> = moves
+        .iter()
+        .map(|m| m["uci"].as_str().expect("uci"))
+        .collect();
+    assert_eq!(ucis, ["31-26", "33-28", "35-30"]);
+    assert_eq!(
+        (answer["white"].as_u64(), answer["draws"].as_u64()),
+        (Some(1), Some(1))
+    );
+    // The first two games meet after two moves each, played in the other order.
+    for moves in ["35-30 16-21 31-26 20-25", "31-26,20-25,35-30,16-21"] {
+        let found = notate_ok(&["find", &dir, "--moves", moves]);
+        assert_eq!(found.lines().count(), 2, "{found}");
+    }
+    // Another game type's start is another position.
+    let russian = json(&["explore", &dir, "--variant", "russian", "--json"]);
+    assert_eq!(russian["moves"].as_array().map(Vec::len), Some(0));
+    // One index holds one game.
+    let out = run(&[
+        "index",
+        "-q",
+        "--append",
+        "-o",
+        &dir,
+        "corpus/pgn/model.pgn",
+    ]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("the index holds draughts games"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn append_adds_inputs_at_their_cost_and_refuses_one_twice() {
+    let t = Temp::new("append");
+    let dir = index_of(&t, &CHESS[..3]);
+    let appended = run(&[
+        "index", "-q", "--append", "-o", &dir, CHESS[3], CHESS[4], CHESS[5],
+    ]);
+    assert_eq!(code(&appended), 0, "{}", stderr(&appended));
+    let whole = Temp::new("append-whole");
+    let whole_dir = index_of(&whole, &CHESS);
+    for moves in ["", "e4", "e4 e5 Nf3", "d4 d5"] {
+        let a = json(&["explore", &dir, "--moves", moves, "--json"]);
+        let b = json(&["explore", &whole_dir, "--moves", moves, "--json"]);
+        assert_eq!(a, b, "{moves:?}");
+    }
+    let segments = std::fs::read_dir(&dir)
+        .expect("the index")
+        .filter(|e| {
+            e.as_ref()
+                .is_ok_and(|e| e.file_name().to_string_lossy().starts_with("segment-"))
+        })
+        .count();
+    assert_eq!(segments, 2);
+    let before = std::fs::read(Path::new(&dir).join("index.json")).expect("the manifest");
+    // The same file again, even under another name: refused, and the index unchanged.
+    let copy = t.path("copy.pgn");
+    std::fs::copy(root().join(CHESS[0]), &copy).expect("copied");
+    let again = run(&[
+        "index",
+        "--append",
+        "-o",
+        &dir,
+        copy.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code(&again), 2);
+    assert!(
+        stderr(&again).contains("already in the index"),
+        "{}",
+        stderr(&again)
+    );
+    assert_eq!(
+        std::fs::read(Path::new(&dir).join("index.json")).expect("the manifest"),
+        before
+    );
+}
+
+#[test]
+fn bad_questions_and_damaged_indexes_exit_2_with_a_message() {
+    let t = Temp::new("damaged");
+    let dir = index_of(&t, &CHESS[..2]);
+    let expect_2 = |args: &[&str], says: &str| {
+        let out = run(args);
+        assert_eq!(code(&out), 2, "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
+        assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+    };
+    expect_2(
+        &["explore", &dir, "--fen", "not a fen"],
+        "does not set up a position",
+    );
+    expect_2(
+        &["explore", &dir, "--moves", "e4 e4"],
+        "\"e4\" is not a legal move here",
+    );
+    expect_2(
+        &["find", &dir, "--moves", "Ke2 Ke7 Kf9"],
+        "is not a legal move here",
+    );
+    expect_2(&["explore", &dir, "--since", "2024-13"], "not a month");
+    let nowhere = t.path("nowhere").display().to_string();
+    expect_2(&["explore", &nowhere], "not an index");
+
+    let manifest = Path::new(&dir).join("index.json");
+    let text = std::fs::read_to_string(&manifest).expect("the manifest");
+    std::fs::write(&manifest, text.replace("\"version\": 1", "\"version\": 7")).expect("written");
+    expect_2(&["explore", &dir], "format 7");
+    std::fs::write(&manifest, &text[..text.len() / 3]).expect("written");
+    expect_2(&["find", &dir], "damaged index");
+    std::fs::write(&manifest, &text).expect("written");
+    notate_ok(&["explore", &dir]);
+
+    let segment = std::fs::read_dir(&dir)
+        .expect("the index")
+        .map(|e| e.expect("an entry").path())
+        .find(|p| p.extension().is_some_and(|e| e == "redb"))
+        .expect("a segment");
+    let bytes = std::fs::read(&segment).expect("the segment");
+    std::fs::write(&segment, &bytes[..bytes.len() / 2]).expect("cut");
+    let out = run(&["explore", &dir]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+    std::fs::remove_file(&segment).expect("removed");
+    expect_2(&["explore", &dir], "is missing");
+}
+
+/// The explorer's answers an index gives, for a few positions.
+fn answers(dir: &str) -> Vec<String> {
+    ["", "e4", "d4 d5", "Nf3"]
+        .iter()
+        .map(|moves| notate_ok(&["explore", dir, "--moves", moves, "--json"]))
+        .collect()
+}
+
+/// Runs `notate ARGS` and kills it (SIGKILL) after `after`, unless it ended before.
+fn kill_after(args: &[&str], after: Duration) -> bool {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_notate"))
+        .args(args)
+        .current_dir(root())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("notate runs");
+    let start = Instant::now();
+    while start.elapsed() < after {
+        if child.try_wait().expect("a status").is_some() {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let _ = kill(Pid::from_raw(child.id() as i32), Signal::SIGKILL);
+    let status = child.wait().expect("a status");
+    status.code().is_none()
+}
+
+#[test]
+fn a_build_or_append_killed_at_any_moment_leaves_the_index_answering_as_before() {
+    let t = Temp::new("killed");
+    let games = std::fs::read(root().join("corpus/pgn/generated.pgn")).expect("the corpus");
+    let mut big = Vec::new();
+    for _ in 0..400 {
+        big.extend_from_slice(&games);
+        big.extend_from_slice(b"\n");
+    }
+    let big_path = t.file("big.pgn", &big);
+    let dir = index_of(&t, &CHESS[..2]);
+    let before = answers(&dir);
+    // How long a whole run takes, as the runs below are started (the faster of two).
+    let whole = Temp::new("killed-whole");
+    let whole_dir = whole.path("index").display().to_string();
+    let took = (0..2)
+        .map(|_| {
+            let start = Instant::now();
+            assert!(!kill_after(
+                &["index", "-q", "-o", &whole_dir, &big_path],
+                Duration::MAX
+            ));
+            start.elapsed()
+        })
+        .min()
+        .expect("two runs");
+    let mut killed = 0;
+    let mut seed = std::process::id() as u64;
+    for n in 0..12 {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let after = took.mul_f64((seed >> 33) as f64 / (1u64 << 31) as f64);
+        let append = n % 2 == 0;
+        let mut args = vec!["index", "-q", "-o", &dir];
+        if append {
+            args.push("--append");
+        }
+        args.push(&big_path);
+        let was_killed = kill_after(&args, after);
+        killed += usize::from(was_killed);
+        if was_killed {
+            assert_eq!(
+                answers(&dir),
+                before,
+                "killed after {after:?} (seed {seed})"
+            );
+        } else {
+            // It finished: put the index back as it was for the next run.
+            let _ = std::fs::remove_dir_all(&dir);
+            index_of(&t, &CHESS[..2]);
+            assert_eq!(answers(&dir), before);
+        }
+    }
+    assert!(
+        killed >= 4,
+        "only {killed} runs were killed before their end"
+    );
+}
