@@ -50,5 +50,6 @@ pub use query::{
     Asked, Color, Explored, Filter, GameRef, GameSummary, Index, Limits, MoveStats, PlayerSummary,
     position_of,
 };
+pub use record::{GameId, GameRecord};
 pub use rules::{Game, IndexRules, MoveCode};
 pub use segment::Posting;

@@ -9,6 +9,7 @@
 mod annotating;
 mod errors;
 mod game;
+mod indexing;
 mod reading;
 mod source;
 mod tables;
@@ -200,5 +201,6 @@ fn _notate(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(perft, m)?)?;
     m.add_function(wrap_pyfunction!(annotating::annotate, m)?)?;
     tables::register(m)?;
+    indexing::register(m)?;
     Ok(())
 }

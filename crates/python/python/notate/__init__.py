@@ -1,7 +1,8 @@
 """Chess (PGN) and draughts (PDN) games at Rust speed.
 
 Read games lazily with :func:`read`, check a collection with :func:`check`, count positions
-with :func:`perft`, analyse chess games with a UCI engine with :func:`annotate`, and turn a collection into Arrow tables (:func:`to_arrow`,
+with :func:`perft`, index a collection by position with :func:`index` and ask it with
+:class:`Index` (the opening explorer and position search), analyse chess games with a UCI engine with :func:`annotate`, and turn a collection into Arrow tables (:func:`to_arrow`,
 :func:`to_arrow_reader`) or Parquet files (:func:`write_parquet`) for pandas, Polars, DuckDB
 or Spark. Every function takes a *source*: a path (``.gz``, ``.bz2`` and ``.zst`` files are
 decompressed), ``bytes``, or a binary file object.
@@ -20,13 +21,16 @@ from ._notate import (
     EngineError,
     Eval,
     FenError,
+    Found,
     Game,
     Games,
+    Index,
     Move,
     NotationError,
     Summary,
     annotate,
     check,
+    index,
     perft,
     read,
     to_arrow,
@@ -52,13 +56,16 @@ __all__ = [
     "EngineError",
     "Eval",
     "FenError",
+    "Found",
     "Game",
     "Games",
+    "Index",
     "Move",
     "NotationError",
     "Summary",
     "annotate",
     "check",
+    "index",
     "perft",
     "read",
     "to_arrow",

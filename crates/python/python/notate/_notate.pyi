@@ -1,7 +1,7 @@
 """Type stubs of the Rust half of ``notate``."""
 
 import os
-from typing import BinaryIO, Iterator, Mapping, Optional, Tuple, Union
+from typing import Any, BinaryIO, Iterator, Mapping, Optional, Sequence, Tuple, Union
 
 import pyarrow
 
@@ -220,3 +220,51 @@ def write_parquet(
     strict: bool = False,
 ) -> int:
     """Writes the games table (and the positions table) as Parquet; returns the games written."""
+
+def index(
+    paths: Sequence[Union[str, os.PathLike]],
+    out: Union[str, os.PathLike],
+    append: bool = False,
+    variant: Optional[str] = None,
+) -> int:
+    """Builds a position index of ``paths`` in the folder ``out`` (or adds them to it, with
+    ``append``), as ``notate index`` does; returns the games indexed."""
+
+class Found:
+    """The games ``Index.find`` found: dicts with ``file``, ``number`` and ``offset``."""
+    def __iter__(self) -> Iterator[dict[str, Any]]: ...
+    def __next__(self) -> dict[str, Any]: ...
+    def __len__(self) -> int: ...
+
+class Index:
+    """A position index, open for questions (``notate explore`` and ``notate find``)."""
+    def __init__(self, path: Union[str, os.PathLike]) -> None: ...
+    @property
+    def games(self) -> int: ...
+    @property
+    def game(self) -> str:
+        """``"chess"`` or ``"draughts"``."""
+    def explore(
+        self,
+        fen: Optional[str] = None,
+        moves: Optional[str] = None,
+        variant: Optional[str] = None,
+        since: Optional[str] = None,
+        until: Optional[str] = None,
+        ratings: Optional[Sequence[str]] = None,
+        speeds: Optional[Sequence[str]] = None,
+        player: Optional[str] = None,
+        color: Optional[str] = None,
+        max_moves: int = 12,
+        top_games: int = 4,
+        recent_games: int = 4,
+    ) -> dict[str, Any]:
+        """The dict of ``notate explore --json`` (lichess's explorer shape)."""
+    def find(
+        self,
+        fen: Optional[str] = None,
+        moves: Optional[str] = None,
+        variant: Optional[str] = None,
+        limit: Optional[int] = None,
+    ) -> Found:
+        """The games that reached the position, lazily."""

@@ -1,0 +1,273 @@
+//! `notate.index` and `notate.Index`: the position index ([`index`]) from Python, answering
+//! as `notate explore --json` and `notate find` do.
+
+use std::path::PathBuf;
+
+use ::index::{Filter, Game, GameId, Index, IndexRules, Limits, position_of};
+use collection::job::{Job, Silent};
+use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::errors::{FenError, NotationError};
+
+/// Builds an index of `paths` (files or folders, as `notate index` reads them) in the
+/// folder `out`, or with `append` adds them to the index there. Returns the number of
+/// games indexed by this call.
+#[pyfunction]
+#[pyo3(name = "index", signature = (paths, out, append=false, variant=None))]
+pub fn build_index(
+    py: Python<'_>,
+    paths: Vec<PathBuf>,
+    out: PathBuf,
+    append: bool,
+    variant: Option<&str>,
+) -> PyResult<u64> {
+    let game_type = crate::source::game_type(variant)?;
+    py.detach(|| {
+        let sources = collection::input::collect(&paths).map_err(PyOSError::new_err)?;
+        let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let mut job = Job::new(sources, jobs, &Silent);
+        job.variant = game_type;
+        let options = ::index::BuildOptions {
+            append,
+            ..::index::BuildOptions::default()
+        };
+        let built = ::index::build(&mut job, &out, &options).map_err(to_py)?;
+        if job.failed {
+            return Err(PyOSError::new_err(format!(
+                "some inputs could not be indexed ({} games were); `notate index` says which",
+                built.games
+            )));
+        }
+        Ok(built.games)
+    })
+}
+
+fn to_py(e: ::index::IndexError) -> PyErr {
+    match e {
+        ::index::IndexError::Query(m) => FenError::new_err(m),
+        ::index::IndexError::Io { .. } => PyOSError::new_err(e.to_string()),
+        e => NotationError::new_err(e.to_string()),
+    }
+}
+
+/// A position index, open for questions: `Index(path)`.
+#[pyclass(frozen, module = "notate", name = "Index", unsendable)]
+pub struct PyIndex {
+    index: Index,
+}
+
+/// What a query asks about: a position and filters, read from keyword arguments.
+struct Asked<'a> {
+    fen: Option<&'a str>,
+    moves: &'a str,
+    variant: Option<String>,
+}
+
+impl PyIndex {
+    fn variant(&self, variant: Option<&str>) -> PyResult<Option<String>> {
+        match (self.index.game(), variant) {
+            (_, None) => Ok(None),
+            (Game::Chess, Some(v)) => Ok(Some(v.to_owned())),
+            (Game::Draughts, Some(v)) => collection::rules::parse_game_type(v)
+                .map(|t| Some(t.to_string()))
+                .map_err(PyValueError::new_err),
+        }
+    }
+
+    fn explore_with<R: IndexRules>(
+        &self,
+        rules: &R,
+        asked: &Asked<'_>,
+        filter: &Filter,
+        limits: Limits,
+    ) -> PyResult<String> {
+        let position =
+            position_of(rules, asked.fen, asked.variant.as_deref(), asked.moves).map_err(to_py)?;
+        let mut explored = self
+            .index
+            .explore(rules, &position.position, filter, limits)
+            .map_err(to_py)?;
+        if explored.opening.is_none() {
+            explored.opening = position.opening;
+        }
+        Ok(::index::json::explored(&explored).to_string())
+    }
+
+    fn find_with<R: IndexRules>(&self, rules: &R, asked: &Asked<'_>) -> PyResult<Vec<GameId>> {
+        let position =
+            position_of(rules, asked.fen, asked.variant.as_deref(), asked.moves).map_err(to_py)?;
+        self.index
+            .find(rules.key(&position.position))
+            .map_err(to_py)
+    }
+}
+
+fn parse_all<T: std::str::FromStr<Err = String>>(values: Option<Vec<String>>) -> PyResult<Vec<T>> {
+    values
+        .unwrap_or_default()
+        .iter()
+        .map(|v| v.parse().map_err(PyValueError::new_err))
+        .collect()
+}
+
+#[pymethods]
+impl PyIndex {
+    /// Opens the index in the folder `path`.
+    #[new]
+    fn new(path: PathBuf) -> PyResult<PyIndex> {
+        Ok(PyIndex {
+            index: Index::open(&path).map_err(to_py)?,
+        })
+    }
+
+    /// The number of games in the index.
+    #[getter]
+    fn games(&self) -> u64 {
+        self.index.games()
+    }
+
+    /// `"chess"` or `"draughts"`.
+    #[getter]
+    fn game(&self) -> &'static str {
+        self.index.game().name()
+    }
+
+    /// What was played from a position and how it scored: the same dict as
+    /// `notate explore --json` (lichess's explorer shape). The position is `fen` (default
+    /// the start) and `moves` played from it (SAN, draughts moves or UCI, separated by
+    /// spaces or commas); filters as lichess names them.
+    #[pyo3(signature = (
+        fen=None, moves=None, variant=None, since=None, until=None, ratings=None,
+        speeds=None, player=None, color=None, max_moves=12, top_games=4, recent_games=4
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn explore(
+        &self,
+        py: Python<'_>,
+        fen: Option<&str>,
+        moves: Option<&str>,
+        variant: Option<&str>,
+        since: Option<&str>,
+        until: Option<&str>,
+        ratings: Option<Vec<String>>,
+        speeds: Option<Vec<String>>,
+        player: Option<String>,
+        color: Option<&str>,
+        max_moves: usize,
+        top_games: usize,
+        recent_games: usize,
+    ) -> PyResult<Py<PyAny>> {
+        let month = |m: Option<&str>| {
+            m.map(|m| m.parse().map_err(PyValueError::new_err))
+                .transpose()
+        };
+        let filter = Filter {
+            since: month(since)?,
+            until: month(until)?,
+            ratings: parse_all(ratings)?,
+            speeds: parse_all(speeds)?,
+            color: color
+                .map(|c| c.parse().map_err(PyValueError::new_err))
+                .transpose()?,
+            player,
+        };
+        let asked = Asked {
+            fen,
+            moves: moves.unwrap_or(""),
+            variant: self.variant(variant)?,
+        };
+        let limits = Limits {
+            moves: max_moves,
+            top_games,
+            recent_games,
+        };
+        let text = match self.index.game() {
+            Game::Chess => self.explore_with(&pgn::ChessRules, &asked, &filter, limits)?,
+            Game::Draughts => {
+                self.explore_with(&collection::rules::draughts(None), &asked, &filter, limits)?
+            }
+        };
+        let json = py.import("json")?;
+        Ok(json.call_method1("loads", (text,))?.unbind())
+    }
+
+    /// The games that reached a position, lazily, in the order they were indexed: dicts
+    /// with `file`, `number` (from 1, as `notate show --game` counts) and `offset`.
+    #[pyo3(signature = (fen=None, moves=None, variant=None, limit=None))]
+    fn find(
+        slf: Bound<'_, Self>,
+        fen: Option<&str>,
+        moves: Option<&str>,
+        variant: Option<&str>,
+        limit: Option<usize>,
+    ) -> PyResult<Found> {
+        let this = slf.get();
+        let asked = Asked {
+            fen,
+            moves: moves.unwrap_or(""),
+            variant: this.variant(variant)?,
+        };
+        let mut games = match this.index.game() {
+            Game::Chess => this.find_with(&pgn::ChessRules, &asked)?,
+            Game::Draughts => this.find_with(&collection::rules::draughts(None), &asked)?,
+        };
+        if let Some(limit) = limit {
+            games.truncate(limit);
+        }
+        Ok(Found {
+            index: slf.unbind(),
+            games: games.into_iter(),
+        })
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<Index {} games of {} in {}>",
+            self.index.games(),
+            self.index.game().name(),
+            self.index.dir().display()
+        )
+    }
+}
+
+/// The games `Index.find` found, as references read one at a time.
+#[pyclass(module = "notate", unsendable)]
+pub struct Found {
+    index: Py<PyIndex>,
+    games: std::vec::IntoIter<GameId>,
+}
+
+#[pymethods]
+impl Found {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Py<PyDict>>> {
+        let Some(id) = self.games.next() else {
+            return Ok(None);
+        };
+        let index = &self.index.get().index;
+        let record = index.record(id).map_err(to_py)?;
+        let at = index.reference(&record);
+        let dict = PyDict::new(py);
+        dict.set_item("file", at.path)?;
+        dict.set_item("number", at.number)?;
+        dict.set_item("offset", at.offset)?;
+        Ok(Some(dict.unbind()))
+    }
+
+    fn __len__(&self) -> usize {
+        self.games.len()
+    }
+}
+
+/// Adds the index's classes and function to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyIndex>()?;
+    m.add_class::<Found>()?;
+    m.add_function(wrap_pyfunction!(build_index, m)?)?;
+    Ok(())
+}
