@@ -34,6 +34,8 @@ pub struct BuildOptions {
     pub sort_memory: usize,
     /// How games are read.
     pub read: ReadOptions,
+    /// Index the positions of variations too, not the main line's alone.
+    pub variations: bool,
 }
 
 impl Default for BuildOptions {
@@ -42,6 +44,7 @@ impl Default for BuildOptions {
             append: false,
             sort_memory: 256 << 20,
             read: ReadOptions::default(),
+            variations: false,
         }
     }
 }
@@ -74,6 +77,7 @@ struct IndexedGame {
 struct IndexTask<'r, R> {
     rules: &'r R,
     read: ReadOptions,
+    variations: bool,
 }
 
 impl<R: IndexRules> Task for IndexTask<'_, R> {
@@ -94,14 +98,21 @@ impl<R: IndexRules> Task for IndexTask<'_, R> {
             let mut positions =
                 Vec::with_capacity(game.line(notation::LineId::MAIN).moves.len() + 1);
             if let Some(start) = self.rules.start(game) {
-                collection::mainline::walk(self.rules, start, game, |position, mv| {
+                let mut each = |position: &R::Position, mv: Option<&R::Move>| {
                     let code = match mv {
                         Some(mv) => self.rules.move_code(position, mv),
                         None => MoveCode::NONE,
                     };
                     positions.push((self.rules.key(position), code));
-                    true
-                });
+                };
+                if self.variations {
+                    every_line(self.rules, start, game, &mut each);
+                } else {
+                    collection::mainline::walk(self.rules, start, game, |position, mv| {
+                        each(position, mv);
+                        true
+                    });
+                }
             }
             let errors = read
                 .diagnostics
@@ -124,6 +135,44 @@ impl<R: IndexRules> Task for IndexTask<'_, R> {
         let buffer = reader.into_reader().into_vec();
         input.give_back(buffer);
         Ok(games)
+    }
+}
+
+/// Calls `each` with every position of every line of a game (variations at any depth)
+/// and the move played from it (`None` at a line's end), each line from the position its
+/// first move is played in. A line whose set-up cannot be set up is passed over (the
+/// reader reported it). No recursion: a stack of lines to walk.
+fn every_line<R: IndexRules>(
+    rules: &R,
+    start: R::Position,
+    game: &notation::GameTree<R::Move>,
+    each: &mut impl FnMut(&R::Position, Option<&R::Move>),
+) {
+    let setup = |position: &R::Position, text: &Option<String>| match text {
+        Some(text) => rules.inline_setup(position, text).ok().map(|s| s.position),
+        None => Some(position.clone()),
+    };
+    let mut lines = vec![(notation::LineId::MAIN, start)];
+    while let Some((line_id, start)) = lines.pop() {
+        let line = game.line(line_id);
+        let Some(mut position) = setup(&start, &line.setup) else {
+            continue;
+        };
+        for &node_id in &line.moves {
+            let node = game.node(node_id);
+            for &variation in &node.variations {
+                lines.push((variation, position.clone()));
+            }
+            each(&position, Some(&node.mv));
+            rules.play(&mut position, &node.mv);
+            if node.setup.is_some() {
+                match setup(&position, &node.setup) {
+                    Some(after) => position = after,
+                    None => break,
+                }
+            }
+        }
+        each(&position, None);
     }
 }
 
@@ -214,11 +263,30 @@ pub fn build(job: &mut Job<'_>, dir: &Path, options: &BuildOptions) -> Result<Bu
             path: dir.to_owned(),
         });
     }
+    if let Some(previous) = previous.as_ref().filter(|_| options.append)
+        && previous.variations != options.variations
+    {
+        return Err(IndexError::Input(format!(
+            "{}: the index holds {}; append {} --variations",
+            dir.display(),
+            if previous.variations {
+                "the positions of variations"
+            } else {
+                "the main lines' positions alone"
+            },
+            if previous.variations {
+                "with"
+            } else {
+                "without"
+            }
+        )));
+    }
     remove_strays(dir, previous.as_ref());
     let mut manifest = match (&previous, options.append) {
         (Some(m), true) => m.clone(),
         _ => Manifest::new(""),
     };
+    manifest.variations = options.variations;
     let number = next_segment_number(dir);
     let file = format!("segment-{number:06}.redb");
     let partial = dir.join(format!("{file}.partial"));
@@ -310,6 +378,7 @@ fn gather(
     let mut sources: Vec<SourceEntry> = Vec::new();
     let jobs = job.jobs;
     let read = options.read;
+    let variations = options.variations;
     let stopped = job.each(|source, opened, job| {
         let entry = source_entry(source)?;
         if let Some(entry) = &entry
@@ -334,6 +403,7 @@ fn gather(
             job,
             jobs,
             read,
+            variations,
             source_number,
         )?;
         let mut entry = entry.unwrap_or_else(|| SourceEntry {
@@ -417,6 +487,7 @@ fn remove_strays(dir: &Path, manifest: Option<&Manifest>) {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn read_source(
     gathering: &mut Gathering<'_>,
     source: &Source,
@@ -424,6 +495,7 @@ fn read_source(
     job: &Job<'_>,
     jobs: usize,
     read: ReadOptions,
+    variations: bool,
     source_number: u32,
 ) -> io::Result<()> {
     let game = match opened.format {
@@ -456,6 +528,7 @@ fn read_source(
             let task = IndexTask {
                 rules: &rules,
                 read,
+                variations,
             };
             pipeline::drive(&task, opened, jobs, &mut |g, before| {
                 emit(g, before, gathering)
@@ -466,6 +539,7 @@ fn read_source(
             let task = IndexTask {
                 rules: &rules,
                 read,
+                variations,
             };
             pipeline::drive(&task, opened, jobs, &mut |g, before| {
                 emit(g, before, gathering)

@@ -32,6 +32,9 @@ pub struct Manifest {
     pub version: u64,
     /// `chess` or `draughts`.
     pub game: String,
+    /// Whether the positions of variations are indexed, not the main lines' alone.
+    #[serde(default)]
+    pub variations: bool,
     /// The segments, in order of their games.
     pub segments: Vec<SegmentEntry>,
     /// Every input read, in order: a game's record names its input by its place here.
@@ -111,6 +114,7 @@ impl Manifest {
             format: FORMAT_NAME.to_owned(),
             version: FORMAT_VERSION,
             game: game.to_owned(),
+            variations: false,
             segments: Vec::new(),
             sources: Vec::new(),
         }

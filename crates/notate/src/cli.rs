@@ -306,6 +306,10 @@ pub enum Command {
         /// already in it (the same size and content at its start and end) is refused.
         #[arg(long)]
         append: bool,
+        /// Index the positions of variations too (at any depth), not the main lines'
+        /// alone; an index is built one way or the other, and appended to the same way.
+        #[arg(long)]
+        variations: bool,
     },
     /// What was played from a position in an index's games, how it scored, at what
     /// rating, and its top and recent games (lichess's opening explorer).

@@ -169,7 +169,8 @@ fn main() -> ExitCode {
             inputs,
             output,
             append,
-        } => positions::index(&inputs, &output, append),
+            variations,
+        } => positions::index(&inputs, &output, append, variations),
         Command::Explore {
             index,
             position,

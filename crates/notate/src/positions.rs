@@ -12,11 +12,17 @@ use crate::cli::{AskedPosition, ExploreFilter, Inputs};
 use crate::terminal::{self, Output, Terminal, complain};
 
 /// `notate index`.
-pub fn index(inputs: &Inputs, dir: &Path, append: bool) -> Result<Ended, Stopped> {
+pub fn index(
+    inputs: &Inputs,
+    dir: &Path,
+    append: bool,
+    variations: bool,
+) -> Result<Ended, Stopped> {
     let (terminal, sources) = Terminal::new(inputs, true)?;
     let mut job = terminal.job(inputs, sources);
     let options = BuildOptions {
         append,
+        variations,
         ..BuildOptions::default()
     };
     let built = index::build(&mut job, dir, &options).map_err(complain)?;

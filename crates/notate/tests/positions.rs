@@ -399,3 +399,53 @@ fn a_build_or_append_killed_at_any_moment_leaves_the_index_answering_as_before()
         "only {killed} runs were killed before their end"
     );
 }
+
+#[test]
+fn variations_are_indexed_when_asked_at_any_depth() {
+    let t = Temp::new("variations");
+    // Variations 3,000 deep inside the first, and a side line with a position of its own.
+    let mut text = String::from("[Result \"1-0\"]\n\n1. e4 e5 ( 1... c5 2. Nf3 ");
+    for _ in 0..3_000 {
+        text.push_str("( 2. Nf3 ");
+    }
+    for _ in 0..3_001 {
+        text.push_str(") ");
+    }
+    text.push_str("2. Nf3 ( 2. Bc4 Nf6 ) Nc6 1-0\n\n");
+    let file = t.file("deep.pgn", text.as_bytes());
+    let main_only = index_of(&t, &[&file]);
+    let found =
+        |dir: &str, moves: &str| notate_ok(&["find", dir, "--moves", moves]).lines().count();
+    assert_eq!(found(&main_only, "e4 e5 Nf3 Nc6"), 1);
+    assert_eq!(found(&main_only, "e4 c5 Nf3"), 0);
+    assert_eq!(found(&main_only, "e4 e5 Bc4 Nf6"), 0);
+    let all = t.path("all").display().to_string();
+    notate_ok(&["index", "-q", "--variations", "-o", &all, &file]);
+    assert_eq!(found(&all, "e4 e5 Nf3 Nc6"), 1);
+    assert_eq!(found(&all, "e4 c5 Nf3"), 1);
+    assert_eq!(found(&all, "e4 e5 Bc4 Nf6"), 1);
+    // From the position after 1. e4, the game played e5 and, in its variations, c5.
+    let answer = json(&["explore", &all, "--moves", "e4", "--json"]);
+    let ucis: Vec<&str> = answer["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| m["uci"].as_str().expect("uci"))
+        .collect();
+    assert_eq!(ucis, ["c7c5", "e7e5"]);
+    // Appended to the same way, or refused.
+    let out = run(&[
+        "index",
+        "-q",
+        "--append",
+        "-o",
+        &all,
+        "corpus/pgn/model.pgn",
+    ]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("append with --variations"),
+        "{}",
+        stderr(&out)
+    );
+}
