@@ -181,6 +181,8 @@ struct Gathering<'w> {
     games: redb::Table<'w, u32, &'static [u8]>,
     game: Option<Game>,
     next: GameId,
+    /// The games the index has room for.
+    room: u32,
     sorter: Sorter,
     players: HashMap<String, PlayerId>,
     names: Vec<String>,
@@ -203,9 +205,12 @@ impl Gathering<'_> {
 
     fn take(&mut self, game: IndexedGame, source: u32, before: u64) -> Result<(), IndexError> {
         let id = self.next;
-        self.next = GameId(id.0.checked_add(1).ok_or_else(|| {
-            IndexError::Input("an index holds at most 4,294,967,295 games".into())
-        })?);
+        if id.0 >= self.room {
+            return Err(IndexError::Input(
+                "an index holds at most 4,294,967,295 games".into(),
+            ));
+        }
+        self.next = GameId(id.0 + 1);
         let d = &game.described;
         let white = self.player(&d.white);
         let black = self.player(&d.black);
@@ -302,7 +307,9 @@ pub fn build(job: &mut Job<'_>, dir: &Path, options: &BuildOptions) -> Result<Bu
         "draughts" => Some(Game::Draughts),
         _ => None,
     };
-    let gathered = gather(job, &writer, &manifest, dir, &partial, game, first, options)?;
+    // The segment numbers its games from 0; the largest id it may reach in the index.
+    let room = u32::MAX - first.0;
+    let gathered = gather(job, &writer, &manifest, dir, &partial, game, room, options)?;
     writer
         .write_players(&gathered.names)
         .map_err(|e| IndexError::store(&partial, e))?;
@@ -311,15 +318,17 @@ pub fn build(job: &mut Job<'_>, dir: &Path, options: &BuildOptions) -> Result<Bu
     if let Some(game) = gathered.game {
         manifest.game = game.name().to_owned();
     }
-    let count = u64::from(gathered.next.0 - first.0);
+    let count = u64::from(gathered.next.0);
     writer
-        .commit(first, count)
+        .commit(count)
         .map_err(|e| IndexError::store(&partial, e))?;
     if count > 0 {
         manifest.segments.push(SegmentEntry {
             file: file.clone(),
             first_game: first.0,
             games: count,
+            first_source: u32::try_from(manifest.sources.len())
+                .map_err(|_| IndexError::Input("too many inputs".into()))?,
         });
     }
     built.total_games = manifest.games();
@@ -360,14 +369,15 @@ fn gather(
     dir: &Path,
     partial: &Path,
     game: Option<Game>,
-    first: GameId,
+    room: u32,
     options: &BuildOptions,
 ) -> Result<Gathered, IndexError> {
     let games = writer.games().map_err(|e| IndexError::store(partial, e))?;
     let mut gathering = Gathering {
         games,
         game,
-        next: first,
+        next: GameId(0),
+        room,
         sorter: Sorter::new(dir, options.sort_memory),
         players: HashMap::new(),
         names: Vec::new(),
@@ -393,8 +403,8 @@ fn gather(
                 kept.path
             )));
         }
-        let source_number = u32::try_from(manifest.sources.len() + sources.len())
-            .map_err(|_| io::Error::other("too many inputs"))?;
+        let source_number =
+            u32::try_from(sources.len()).map_err(|_| io::Error::other("too many inputs"))?;
         let before = gathering.built.games;
         read_source(
             &mut gathering,
@@ -588,4 +598,106 @@ fn write_positions(
         flush(key, &mut postings, built)?;
     }
     Ok(())
+}
+
+/// Merges indexes (shards built apart, one per machine or per part of a collection) into
+/// one in `dir`: their segments copied as they are, in the order given, their games and
+/// inputs numbered after those of the shards before. The answers are those of one build
+/// over the shards' inputs in that order. What `dir` held is replaced, as by a build.
+///
+/// # Errors
+/// A shard that is not an index, shards of different games or built one with variations
+/// and one without, an input held by two shards, or files that cannot be copied.
+pub fn merge(shards: &[PathBuf], dir: &Path) -> Result<Built, IndexError> {
+    fs::create_dir_all(dir).map_err(|e| IndexError::io(dir, e))?;
+    let mut merged: Option<Manifest> = None;
+    let mut copies = Vec::new();
+    let mut number = next_segment_number(dir);
+    for shard in shards {
+        // Opened whole, so that a damaged shard is an error before anything is copied.
+        crate::Index::open(shard)?;
+        let manifest = Manifest::load(shard)?;
+        let into = merged.get_or_insert_with(|| {
+            let mut m = Manifest::new(&manifest.game);
+            m.variations = manifest.variations;
+            m
+        });
+        if into.game != manifest.game || into.variations != manifest.variations {
+            return Err(IndexError::Input(format!(
+                "{}: an index of {} games{}, and the shards before it are of {} games{}",
+                shard.display(),
+                manifest.game,
+                if manifest.variations {
+                    " with variations"
+                } else {
+                    ""
+                },
+                into.game,
+                if into.variations {
+                    " with variations"
+                } else {
+                    ""
+                },
+            )));
+        }
+        if let Some(twice) = manifest
+            .sources
+            .iter()
+            .find(|s| into.sources.iter().any(|o| o.same_file(s)))
+        {
+            return Err(IndexError::Input(format!(
+                "{}: holds {}, which a shard before it holds too",
+                shard.display(),
+                twice.path
+            )));
+        }
+        let first_source = u32::try_from(into.sources.len())
+            .map_err(|_| IndexError::Input("too many inputs".into()))?;
+        for segment in &manifest.segments {
+            let first_game = u32::try_from(into.games())
+                .ok()
+                .filter(|&f| u64::from(f) + segment.games <= u64::from(u32::MAX))
+                .ok_or_else(|| {
+                    IndexError::Input("an index holds at most 4,294,967,295 games".into())
+                })?;
+            let file = format!("segment-{number:06}.redb");
+            number += 1;
+            copies.push((shard.join(&segment.file), file.clone()));
+            into.segments.push(SegmentEntry {
+                file,
+                first_game,
+                games: segment.games,
+                first_source: first_source + segment.first_source,
+            });
+        }
+        into.sources.extend(manifest.sources.iter().cloned());
+    }
+    let Some(manifest) = merged else {
+        return Err(IndexError::Input("no index to merge".into()));
+    };
+    // Copied under temporary names, then renamed into place, then named by the manifest:
+    // a merge killed halfway leaves what `dir` held.
+    let mut cleanups = Vec::new();
+    for (from, file) in &copies {
+        let partial = dir.join(format!("{file}.partial"));
+        cleanups.push(RemoveOnDrop(partial.clone()));
+        fs::copy(from, &partial).map_err(|e| IndexError::io(from, e))?;
+        fs::File::open(&partial)
+            .and_then(|f| f.sync_all())
+            .map_err(|e| IndexError::io(&partial, e))?;
+    }
+    for (_, file) in &copies {
+        let partial = dir.join(format!("{file}.partial"));
+        let path = dir.join(file);
+        fs::rename(&partial, &path).map_err(|e| IndexError::io(&path, e))?;
+    }
+    manifest::sync_dir(dir)?;
+    drop(cleanups);
+    manifest.store(dir)?;
+    remove_strays(dir, Some(&manifest));
+    Ok(Built {
+        total_games: manifest.games(),
+        games: manifest.games(),
+        ..Built::default()
+    })
 }

@@ -43,7 +43,7 @@ pub mod rules;
 mod runs;
 mod segment;
 
-pub use build::{BuildOptions, Built, build};
+pub use build::{BuildOptions, Built, build, merge};
 pub use error::IndexError;
 pub use key::PositionKey;
 pub use query::{

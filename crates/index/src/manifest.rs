@@ -50,6 +50,9 @@ pub struct SegmentEntry {
     pub first_game: u32,
     /// How many games it holds.
     pub games: u64,
+    /// The place of its first input in the list of inputs (its games name their inputs
+    /// from there).
+    pub first_source: u32,
 }
 
 /// An input as the manifest lists it: where it was, and what tells it apart from another
@@ -236,6 +239,7 @@ mod tests {
             file: "segment-000001.redb".into(),
             first_game: 0,
             games: 10,
+            first_source: 0,
         });
         manifest.store(dir.path()).expect("written");
         assert_eq!(Manifest::load(dir.path()).expect("read"), manifest);

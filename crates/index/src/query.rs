@@ -190,8 +190,8 @@ impl Index {
                     what: format!("its segment {} is missing", entry.file),
                 });
             }
-            let segment = Segment::open(&path)?;
-            if segment.first.0 != entry.first_game || segment.count != entry.games {
+            let segment = Segment::open(&path, GameId(entry.first_game), entry.first_source)?;
+            if segment.count != entry.games {
                 return Err(IndexError::Damaged {
                     path,
                     what: "the segment does not hold the games the manifest says".into(),

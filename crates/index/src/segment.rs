@@ -6,15 +6,19 @@
 //!
 //! | table | key | value |
 //! |---|---|---|
-//! | `meta` | a name | the segment's format version, its first game and its number of games |
-//! | `games` | game id | a [`GameRecord`] |
+//! | `meta` | a name | the segment's format version and its number of games |
+//! | `games` | game number in the segment | a [`GameRecord`], its input numbered within the segment |
 //! | `positions` | position key | its postings: every game that reached it, with the move played |
 //! | `player_names` | player id | the name as first written |
 //! | `players` | the name in lower case | player id |
 //!
 //! Postings are a count, then for each game (ascending) the difference from the previous
-//! game's id and the move's code, as variable-length integers: a game met twice in a
+//! game's number and the move's code, as variable-length integers: a game met twice in a
 //! position (with two different moves from it) is listed twice.
+//!
+//! A segment numbers its games and its inputs from 0: where they stand in the index (its
+//! first game's id, its first input's place) is the manifest's to say, so that a segment
+//! file moves from one index to another as it is (`notate index --merge`).
 
 use std::path::Path;
 
@@ -105,12 +109,11 @@ impl SegmentWriter {
         Ok(())
     }
 
-    /// Commits the segment, `games` games from `first`.
-    pub(crate) fn commit(self, first: GameId, games: u64) -> Result<(), redb::Error> {
+    /// Commits the segment, of `games` games.
+    pub(crate) fn commit(self, games: u64) -> Result<(), redb::Error> {
         {
             let mut meta = self.txn.open_table(META)?;
             meta.insert("format", SEGMENT_FORMAT)?;
-            meta.insert("first_game", u64::from(first.0))?;
             meta.insert("games", games)?;
         }
         self.txn.commit()?;
@@ -124,15 +127,23 @@ pub(crate) struct Segment {
     positions: redb::ReadOnlyTable<u128, &'static [u8]>,
     player_names: redb::ReadOnlyTable<u32, &'static str>,
     players: redb::ReadOnlyTable<&'static str, u32>,
-    /// The first game's id.
+    /// The id its first game has in the index.
     pub(crate) first: GameId,
+    /// The place of its first input in the index's list.
+    first_source: u32,
     /// How many games.
     pub(crate) count: u64,
     name: String,
 }
 
 impl Segment {
-    pub(crate) fn open(path: &Path) -> Result<Segment, IndexError> {
+    /// Opens a segment whose first game has the id `first` in the index, and its first
+    /// input the place `first_source`.
+    pub(crate) fn open(
+        path: &Path,
+        first: GameId,
+        first_source: u32,
+    ) -> Result<Segment, IndexError> {
         let store = |e: redb::Error| IndexError::store(path, e);
         let db = redb::ReadOnlyDatabase::open(path).map_err(|e| store(e.into()))?;
         let txn = db.begin_read().map_err(|e| store(e.into()))?;
@@ -154,10 +165,6 @@ impl Segment {
                 expected: SEGMENT_FORMAT,
             });
         }
-        let first = u32::try_from(get("first_game")?).map_err(|_| IndexError::Damaged {
-            path: path.to_owned(),
-            what: "its first game is out of range".into(),
-        })?;
         let count = get("games")?;
         let open = |e: redb::TableError| store(e.into());
         Ok(Segment {
@@ -165,7 +172,8 @@ impl Segment {
             positions: txn.open_table(POSITIONS).map_err(open)?,
             player_names: txn.open_table(PLAYER_NAMES).map_err(open)?,
             players: txn.open_table(PLAYERS).map_err(open)?,
-            first: GameId(first),
+            first,
+            first_source,
             count,
             name: path.display().to_string(),
         })
@@ -197,19 +205,32 @@ impl Segment {
         let Some(value) = self.positions.get(key.0).map_err(|e| self.read_error(e))? else {
             return Ok(());
         };
+        let from = out.len();
         decode_postings(value.value(), out)
-            .ok_or_else(|| self.damaged(format!("the postings of position {key} do not read")))
+            .filter(|()| out.last().is_none_or(|p| u64::from(p.game.0) < self.count))
+            .ok_or_else(|| self.damaged(format!("the postings of position {key} do not read")))?;
+        for posting in &mut out[from..] {
+            posting.game = GameId(self.first.0 + posting.game.0);
+        }
+        Ok(())
     }
 
-    /// The record of a game of this segment.
+    /// The record of a game of this segment (by its id in the index), its input placed
+    /// in the index's list.
     pub(crate) fn game(&self, game: GameId) -> Result<GameRecord, IndexError> {
+        let local = game.0.wrapping_sub(self.first.0);
         let value = self
             .games
-            .get(game.0)
+            .get(local)
             .map_err(|e| self.read_error(e))?
             .ok_or_else(|| self.damaged(format!("game {} is missing", game.0)))?;
-        GameRecord::decode(value.value())
-            .ok_or_else(|| self.damaged(format!("game {} does not read", game.0)))
+        let mut record = GameRecord::decode(value.value())
+            .ok_or_else(|| self.damaged(format!("game {} does not read", game.0)))?;
+        record.source = record
+            .source
+            .checked_add(self.first_source)
+            .ok_or_else(|| self.damaged(format!("game {} names no input", game.0)))?;
+        Ok(record)
     }
 
     /// A player's name.

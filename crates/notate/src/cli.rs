@@ -291,6 +291,9 @@ pub enum Command {
     },
     /// Build a position index of the inputs in a folder, for `explore` and `find`.
     ///
+    /// `notate index FILE… -o DIR`, `notate index --append FILE… -o DIR`,
+    /// `notate index --merge SHARD… -o DIR`.
+    ///
     /// Every position of every game's main line is indexed with the move played from it,
     /// and each game with its players, ratings, month, speed and result, so that a query
     /// filters without reading the files again. One index holds one game (chess or
@@ -310,6 +313,11 @@ pub enum Command {
         /// alone; an index is built one way or the other, and appended to the same way.
         #[arg(long)]
         variations: bool,
+        /// The PATHs are indexes (shards built apart, on other machines or from other
+        /// files): merge them into one in DIR, as one build over their inputs in that
+        /// order would be.
+        #[arg(long, conflicts_with_all = ["append", "variations"])]
+        merge: bool,
     },
     /// What was played from a position in an index's games, how it scored, at what
     /// rating, and its top and recent games (lichess's opening explorer).

@@ -170,7 +170,11 @@ fn main() -> ExitCode {
             output,
             append,
             variations,
-        } => positions::index(&inputs, &output, append, variations),
+            merge,
+        } => match merge {
+            true => positions::merge(&inputs, &output),
+            false => positions::index(&inputs, &output, append, variations),
+        },
         Command::Explore {
             index,
             position,

@@ -43,6 +43,20 @@ pub fn index(
     Ok(job.ended(built.games_with_errors > 0))
 }
 
+/// `notate index --merge`.
+pub fn merge(inputs: &Inputs, dir: &Path) -> Result<Ended, Stopped> {
+    let built = index::merge(&inputs.paths, dir).map_err(complain)?;
+    if !inputs.quiet {
+        eprintln!(
+            "notate: merged {} indexes; {} holds {} games",
+            inputs.paths.len(),
+            dir.display(),
+            built.total_games
+        );
+    }
+    Ok(Ended::default())
+}
+
 /// The game type or variant a query's position is set up in, as its tags give it.
 fn variant_tag(game: Game, variant: Option<&str>) -> Result<Option<String>, Stopped> {
     match (game, variant) {

@@ -449,3 +449,79 @@ fn variations_are_indexed_when_asked_at_any_depth() {
         stderr(&out)
     );
 }
+
+#[test]
+fn shards_merge_into_the_index_of_one_build() {
+    let t = Temp::new("merge");
+    let shard = |name: &str, files: &[&str]| {
+        let dir = t.path(name).display().to_string();
+        let mut args = vec!["index", "-q", "-o", &dir];
+        args.extend_from_slice(files);
+        notate_ok(&args);
+        dir
+    };
+    let a = shard("a", &CHESS[..2]);
+    let b = shard("b", &CHESS[2..4]);
+    let c = shard("c", &CHESS[4..]);
+    // A shard of two segments.
+    notate_ok(&[
+        "index",
+        "-q",
+        "--append",
+        "-o",
+        &c,
+        "corpus/pgn/variants.pgn",
+    ]);
+    let merged = t.path("merged").display().to_string();
+    notate_ok(&["index", "-q", "--merge", "-o", &merged, &a, &b, &c]);
+    let mut all: Vec<&str> = CHESS.to_vec();
+    all.push("corpus/pgn/variants.pgn");
+    let whole = shard("whole", &all);
+    for moves in ["", "e4", "e4 e5 Nf3 Nc6", "d4"] {
+        assert_eq!(
+            notate_ok(&[
+                "explore", &merged, "--moves", moves, "--json", "--top", "10", "--recent", "10"
+            ]),
+            notate_ok(&[
+                "explore", &whole, "--moves", moves, "--json", "--top", "10", "--recent", "10"
+            ]),
+            "{moves:?}"
+        );
+        assert_eq!(
+            notate_ok(&["find", &merged, "--moves", moves]),
+            notate_ok(&["find", &whole, "--moves", moves])
+        );
+    }
+    // A shard twice, or shards of two games: refused.
+    let twice = run(&[
+        "index",
+        "-q",
+        "--merge",
+        "-o",
+        &t.path("bad").display().to_string(),
+        &a,
+        &a,
+    ]);
+    assert_eq!(code(&twice), 2);
+    assert!(
+        stderr(&twice).contains("which a shard before it holds too"),
+        "{}",
+        stderr(&twice)
+    );
+    let draughts = shard("d", &["corpus/pdn/variant-russian.pdn"]);
+    let mixed = run(&[
+        "index",
+        "-q",
+        "--merge",
+        "-o",
+        &t.path("bad").display().to_string(),
+        &a,
+        &draughts,
+    ]);
+    assert_eq!(code(&mixed), 2);
+    assert!(
+        stderr(&mixed).contains("draughts games"),
+        "{}",
+        stderr(&mixed)
+    );
+}
