@@ -33,6 +33,12 @@ pub trait Report {
     /// written); the job goes on where it can.
     fn error(&self, message: &str);
 
+    /// What a job counts as it goes, for a progress bar's message (`notate index`: games
+    /// and positions). The default tells nothing.
+    fn counts(&self, text: &str) {
+        let _ = text;
+    }
+
     /// The inputs are read (or the job stops): a progress bar is cleared.
     fn end_inputs(&self) {}
 }

@@ -183,6 +183,8 @@ struct Gathering<'w> {
     next: GameId,
     /// The games the index has room for.
     room: u32,
+    /// Positions met so far (for the progress bar).
+    positions: u64,
     sorter: Sorter,
     players: HashMap<String, PlayerId>,
     names: Vec<String>,
@@ -378,6 +380,7 @@ fn gather(
         game,
         next: GameId(0),
         room,
+        positions: 0,
         sorter: Sorter::new(dir, options.sort_memory),
         players: HashMap::new(),
         names: Vec::new(),
@@ -523,9 +526,20 @@ fn read_source(
         _ => gathering.game = Some(game),
     }
     let placed = source.placed(opened.rows);
+    let started = std::time::Instant::now();
+    let at_start = gathering.built.games;
     let emit = |g: IndexedGame, before: u64, gathering: &mut Gathering<'_>| {
         for d in &g.errors {
             job.report.error(&placed.diagnostic(d));
+        }
+        gathering.positions += g.positions.len() as u64;
+        if gathering.built.games.is_multiple_of(4096) {
+            let games = gathering.built.games - at_start;
+            let rate = games as f64 / started.elapsed().as_secs_f64().max(1e-3);
+            job.report.counts(&format!(
+                "{} games ({rate:.0}/s), {} positions",
+                gathering.built.games, gathering.positions
+            ));
         }
         gathering
             .take(g, source_number, before)

@@ -76,6 +76,10 @@ impl Report for Terminal {
         self.progress.suspend(|| eprintln!("notate: {message}"));
     }
 
+    fn counts(&self, text: &str) {
+        self.progress.set_message(text.to_owned());
+    }
+
     fn end_inputs(&self) {
         self.progress.finish_and_clear();
     }
