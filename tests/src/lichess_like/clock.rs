@@ -58,7 +58,8 @@ impl Clock {
     /// The seconds each move of a side takes before scaling: nothing for the first, a
     /// little for book moves, more later, spread widely with now and then a long think.
     fn thinking(self, rng: &mut Rng, plies: &[usize], book_plies: usize) -> Vec<f64> {
-        let per_move = f64::from(self.base + 40 * self.increment) / 40.0;
+        // Spread so that a game of 35 moves each uses about 70% of the time it had.
+        let per_move = f64::from(self.base + 40 * self.increment) / 70.0;
         plies
             .iter()
             .enumerate()
@@ -81,11 +82,11 @@ impl Clock {
 
     /// The factor on a side's thinking times: the one that brings its lowest clock to
     /// `target` seconds (the last one is then brought there too), or at most 1 that keeps
-    /// it above one second.
+    /// it at two seconds or more.
     fn scale(self, thinking: &[f64], target: Option<f64>) -> f64 {
         let mut spent = 0.0;
         let mut limit = f64::INFINITY;
-        let floor = target.unwrap_or(1.0);
+        let floor = target.unwrap_or(2.0);
         for (k, think) in thinking.iter().enumerate() {
             spent += think;
             if spent <= 0.0 {
@@ -120,8 +121,11 @@ mod tests {
                     for (ply, &seconds) in left.iter().enumerate() {
                         assert!(seconds <= base + increment * (ply as u32 / 2), "{left:?}");
                     }
+                    if !flagged {
+                        assert!(left.iter().all(|&s| s >= 1), "{left:?}");
+                    }
                     let to_move = plies % 2;
-                    let last = left.iter().skip(to_move).step_by(2).last().copied();
+                    let last = left.iter().skip(to_move).step_by(2).next_back().copied();
                     if flagged && plies > 4 {
                         let most = (base / 20).min(5);
                         assert!(
