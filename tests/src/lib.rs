@@ -25,6 +25,34 @@ impl Rng {
     pub fn one_in(&mut self, n: usize) -> bool {
         self.below(n) == 0
     }
+
+    /// A generator for one of many independent streams of a seed (stream `i` for the `i`th
+    /// game, say): the pair is mixed by SplitMix64, so that neighbouring streams share
+    /// nothing, and never gives the state 0, where xorshift would stay.
+    pub fn stream(seed: u64, stream: u64) -> Rng {
+        let mut z = seed ^ stream.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        Rng(if z == 0 { 0x2545_f491_4f6c_dd1d } else { z })
+    }
+
+    /// A number in `[0, 1)`.
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// A number of the standard normal distribution (Box-Muller).
+    pub fn normal(&mut self) -> f64 {
+        let u = 1.0 - self.unit();
+        let v = self.unit();
+        (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+    }
+
+    /// True with probability `p`.
+    pub fn chance(&mut self, p: f64) -> bool {
+        self.unit() < p
+    }
 }
 
 /// The workspace root.
@@ -71,6 +99,7 @@ pub mod arbitrary;
 pub mod arbitrary_chess;
 pub mod arbitrary_draughts;
 pub mod chess_gen;
+pub mod lichess_like;
 
 #[cfg(doctest)]
 mod readmes;

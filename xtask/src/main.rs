@@ -58,6 +58,11 @@ const TASKS: &[Task] = &[
         run: same_output::same_output,
     },
     Task {
+        name: "collection",
+        about: "--games N [--seed S] [-o FILE] [--threads T]: a lichess-like chess collection for benchmarks (N games in PGN, the same bytes for the same N and seed), built in release",
+        run: collection,
+    },
+    Task {
         name: "ci",
         about: "run .ci/run: format check, clippy, and the test suite",
         run: ci,
@@ -179,6 +184,23 @@ fn test(root: &Path) -> Result<(), String> {
         .current_dir(root)
         .args(["test", "--workspace"]))?;
     python::test(root)
+}
+
+/// A lichess-like collection of chess games: the `lichess-like` binary of the tests' crate
+/// (`tests/src/lichess_like.rs`), built in release, given this task's arguments.
+fn collection(root: &Path) -> Result<(), String> {
+    run(Command::new(cargo())
+        .current_dir(root)
+        .args([
+            "run",
+            "--release",
+            "-p",
+            "workspace-tests",
+            "--bin",
+            "lichess-like",
+            "--",
+        ])
+        .args(std::env::args().skip(2)))
 }
 
 fn ci(root: &Path) -> Result<(), String> {
