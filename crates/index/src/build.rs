@@ -23,7 +23,7 @@ use crate::manifest::{self, Manifest, SegmentEntry, SourceEntry};
 use crate::record::{Described, GameId, GameRecord, PlayerId};
 use crate::rules::{Game, IndexRules, MoveCode};
 use crate::runs::{Occurrence, Sorter};
-use crate::segment::{Posting, SegmentWriter, encode_postings};
+use crate::segment::{BlockWriter, Posting, SegmentWriter};
 
 /// How a build runs.
 #[derive(Clone, Debug)]
@@ -580,21 +580,20 @@ fn write_positions(
     built: &mut Built,
 ) -> Result<(), IndexError> {
     let mut sorted = sorter.finish().map_err(|e| IndexError::io(path, e))?;
-    let mut table = writer.positions().map_err(|e| IndexError::store(path, e))?;
+    let table = writer.positions().map_err(|e| IndexError::store(path, e))?;
+    let mut blocks = BlockWriter::new(table);
     let mut current: Option<PositionKey> = None;
     let mut postings: Vec<Posting> = Vec::new();
-    let mut bytes = Vec::new();
     let mut flush = |key: PositionKey, postings: &mut Vec<Posting>, built: &mut Built| {
-        encode_postings(postings, &mut bytes);
         built.positions += 1;
         let mut games: Vec<GameId> = postings.iter().map(|p| p.game).collect();
         games.dedup();
         built.occurrences += games.len() as u64;
+        let pushed = blocks
+            .push(key, postings)
+            .map_err(|e| IndexError::store(path, e));
         postings.clear();
-        table
-            .insert(key.0, bytes.as_slice())
-            .map(|_| ())
-            .map_err(|e| IndexError::store(path, e))
+        pushed
     };
     while let Some(o) = sorted.next().map_err(|e| IndexError::io(path, e))? {
         if current != Some(o.key()) {
@@ -611,7 +610,7 @@ fn write_positions(
     if let Some(key) = current {
         flush(key, &mut postings, built)?;
     }
-    Ok(())
+    blocks.finish().map_err(|e| IndexError::store(path, e))
 }
 
 /// Merges indexes (shards built apart, one per machine or per part of a collection) into

@@ -10,6 +10,15 @@ pub(crate) fn put_varint(out: &mut Vec<u8>, mut value: u64) {
     out.push(value as u8);
 }
 
+/// Appends a 128-bit `value` as a LEB128 variable-length integer.
+pub(crate) fn put_varint128(out: &mut Vec<u8>, mut value: u128) {
+    while value >= 0x80 {
+        out.push((value as u8) | 0x80);
+        value >>= 7;
+    }
+    out.push(value as u8);
+}
+
 /// Reads values back from bytes; every read says `None` where the bytes end early or
 /// hold a value too large, so that a damaged file gives an error, never a panic.
 pub(crate) struct Cursor<'a> {
@@ -30,6 +39,22 @@ impl<'a> Cursor<'a> {
         for (i, &byte) in self.bytes.iter().enumerate().take(10) {
             let bits = u64::from(byte & 0x7f);
             if i == 9 && bits > 1 {
+                return None;
+            }
+            value |= bits << (7 * i);
+            if byte & 0x80 == 0 {
+                self.bytes = &self.bytes[i + 1..];
+                return Some(value);
+            }
+        }
+        None
+    }
+
+    pub(crate) fn varint128(&mut self) -> Option<u128> {
+        let mut value = 0_u128;
+        for (i, &byte) in self.bytes.iter().enumerate().take(19) {
+            let bits = u128::from(byte & 0x7f);
+            if i == 18 && bits > 3 {
                 return None;
             }
             value |= bits << (7 * i);
@@ -86,5 +111,15 @@ mod tests {
         // Eleven bytes of continuation: too large.
         assert_eq!(Cursor::new(&[0xff; 11]).varint(), None);
         assert_eq!(Cursor::new(&[1, 2, 3]).u32(), None);
+        let wide = [0, 1, 1 << 70, u128::MAX];
+        let mut bytes = Vec::new();
+        for v in wide {
+            put_varint128(&mut bytes, v);
+        }
+        let mut cursor = Cursor::new(&bytes);
+        for v in wide {
+            assert_eq!(cursor.varint128(), Some(v));
+        }
+        assert_eq!(Cursor::new(&[0xff; 19]).varint128(), None);
     }
 }

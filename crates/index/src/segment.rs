@@ -8,9 +8,17 @@
 //! |---|---|---|
 //! | `meta` | a name | the segment's format version and its number of games |
 //! | `games` | game number in the segment | a [`GameRecord`], its input numbered within the segment |
-//! | `positions` | position key | its postings: every game that reached it, with the move played |
+//! | `positions` | the first key of a block | a block of positions, each with its postings: every game that reached it, with the move played |
 //! | `player_names` | player id | the name as first written |
 //! | `players` | the name in lower case | player id |
+//!
+//! Positions are kept by the high 96 bits of their key (as lila's explorer keeps them: a
+//! year of lichess gives no two positions the same 96 bits in practice), sorted, in blocks
+//! of up to 64 positions or 4 KiB: one store entry per block, not per position, which took
+//! most of a build's time and most of its size. A block is its positions one after the
+//! other: the key's difference from the one before (0 for the first, whose key is the
+//! entry's), then the postings. A position is found in the last block whose first key is
+//! not above its own.
 //!
 //! Postings are a count, then for each game (ascending) the difference from the previous
 //! game's number and the move's code, as variable-length integers: a game met twice in a
@@ -24,7 +32,7 @@ use std::path::Path;
 
 use redb::{ReadableDatabase, TableDefinition};
 
-use crate::codec::{Cursor, put_varint};
+use crate::codec::{Cursor, put_varint, put_varint128};
 use crate::error::IndexError;
 use crate::key::PositionKey;
 use crate::record::{GameId, GameRecord, PlayerId};
@@ -37,7 +45,17 @@ const PLAYER_NAMES: TableDefinition<u32, &str> = TableDefinition::new("player_na
 const PLAYERS: TableDefinition<&str, u32> = TableDefinition::new("players");
 
 /// The version of a segment's tables: a segment of another version is not read.
-pub(crate) const SEGMENT_FORMAT: u64 = 1;
+pub(crate) const SEGMENT_FORMAT: u64 = 2;
+
+/// A block is written when it holds this many positions…
+const BLOCK_POSITIONS: u32 = 64;
+/// …or this many bytes.
+const BLOCK_BYTES: usize = 4096;
+
+/// The part of a key a segment keeps: its high 96 bits.
+fn stored(key: PositionKey) -> u128 {
+    key.0 >> 32
+}
 
 /// A game reached a position and played a move from it (or none: it ended there).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -50,7 +68,6 @@ pub struct Posting {
 
 /// Postings encoded as the `positions` table holds them.
 pub(crate) fn encode_postings(postings: &[Posting], out: &mut Vec<u8>) {
-    out.clear();
     put_varint(out, postings.len() as u64);
     let mut previous = 0;
     for p in postings {
@@ -60,19 +77,107 @@ pub(crate) fn encode_postings(postings: &[Posting], out: &mut Vec<u8>) {
     }
 }
 
+#[cfg(test)]
 fn decode_postings(bytes: &[u8], out: &mut Vec<Posting>) -> Option<()> {
     let mut c = Cursor::new(bytes);
+    read_postings(&mut c, Some(out))?;
+    c.is_empty().then_some(())
+}
+
+/// Reads one position's postings, into `out` when given (else passes over them).
+fn read_postings(c: &mut Cursor<'_>, mut out: Option<&mut Vec<Posting>>) -> Option<()> {
     let count = c.varint()?;
     let mut game = 0_u32;
     for _ in 0..count {
         game = game.checked_add(u32::try_from(c.varint()?).ok()?)?;
         let code = u16::try_from(c.varint()?).ok()?;
-        out.push(Posting {
-            game: GameId(game),
-            code: MoveCode(code),
-        });
+        if let Some(out) = out.as_deref_mut() {
+            out.push(Posting {
+                game: GameId(game),
+                code: MoveCode(code),
+            });
+        }
     }
-    c.is_empty().then_some(())
+    Some(())
+}
+
+/// Positions written into blocks, in key order.
+pub(crate) struct BlockWriter<'t> {
+    table: redb::Table<'t, u128, &'static [u8]>,
+    block: Vec<u8>,
+    first: u128,
+    last: u128,
+    positions: u32,
+}
+
+impl<'t> BlockWriter<'t> {
+    pub(crate) fn new(table: redb::Table<'t, u128, &'static [u8]>) -> BlockWriter<'t> {
+        BlockWriter {
+            table,
+            block: Vec::with_capacity(2 * BLOCK_BYTES),
+            first: 0,
+            last: 0,
+            positions: 0,
+        }
+    }
+
+    /// Adds a position (keys in ascending order) with its postings.
+    pub(crate) fn push(
+        &mut self,
+        key: PositionKey,
+        postings: &[Posting],
+    ) -> Result<(), redb::Error> {
+        let key = stored(key);
+        // Two keys of the same high bits stay in one block, where a lookup finds both.
+        let full = self.positions >= BLOCK_POSITIONS || self.block.len() >= BLOCK_BYTES;
+        if full && key != self.last {
+            self.flush()?;
+        }
+        if self.positions == 0 {
+            self.first = key;
+            self.last = key;
+        }
+        put_varint128(&mut self.block, key - self.last);
+        encode_postings(postings, &mut self.block);
+        self.last = key;
+        self.positions += 1;
+        Ok(())
+    }
+
+    fn flush(&mut self) -> Result<(), redb::Error> {
+        if self.positions > 0 {
+            self.table.insert(self.first, self.block.as_slice())?;
+        }
+        self.block.clear();
+        self.positions = 0;
+        Ok(())
+    }
+
+    /// Writes the last block.
+    pub(crate) fn finish(mut self) -> Result<(), redb::Error> {
+        self.flush()
+    }
+}
+
+/// Appends the postings of the positions of `wanted` key in a block (nothing when there
+/// are none); `None` when the block does not read.
+fn find_in_block(first: u128, block: &[u8], wanted: u128, out: &mut Vec<Posting>) -> Option<()> {
+    let mut c = Cursor::new(block);
+    let mut key = first;
+    let mut start = true;
+    while !c.is_empty() {
+        let step = c.varint128()?;
+        if start && step != 0 {
+            return None;
+        }
+        start = false;
+        key = key.checked_add(step)?;
+        if key > wanted {
+            break;
+        }
+        read_postings(&mut c, (key == wanted).then_some(&mut *out))?;
+    }
+    Some(())
 }
 
 /// A segment being written: everything goes into one write transaction, committed by
@@ -202,13 +307,21 @@ impl Segment {
         key: PositionKey,
         out: &mut Vec<Posting>,
     ) -> Result<(), IndexError> {
-        let Some(value) = self.positions.get(key.0).map_err(|e| self.read_error(e))? else {
+        let wanted = stored(key);
+        let block = self
+            .positions
+            .range(..=wanted)
+            .map_err(|e| self.read_error(e))?
+            .next_back()
+            .transpose()
+            .map_err(|e| self.read_error(e))?;
+        let Some((first, block)) = block else {
             return Ok(());
         };
         let from = out.len();
-        decode_postings(value.value(), out)
-            .filter(|()| out.last().is_none_or(|p| u64::from(p.game.0) < self.count))
-            .ok_or_else(|| self.damaged(format!("the postings of position {key} do not read")))?;
+        find_in_block(first.value(), block.value(), wanted, out)
+            .filter(|()| out[from..].iter().all(|p| u64::from(p.game.0) < self.count))
+            .ok_or_else(|| self.damaged(format!("the block of position {key} does not read")))?;
         for posting in &mut out[from..] {
             posting.game = GameId(self.first.0 + posting.game.0);
         }
@@ -283,5 +396,40 @@ mod tests {
         let mut longer = bytes.clone();
         longer.push(0);
         assert_eq!(decode_postings(&longer, &mut Vec::new()), None);
+    }
+
+    #[test]
+    fn a_block_gives_the_postings_of_its_positions_and_no_others() {
+        let posting = |game| Posting {
+            game: GameId(game),
+            code: MoveCode(7),
+        };
+        // Keys 100, 150, 150 (the same high bits twice), 400.
+        let entries = [(100_u128, 1), (150, 2), (150, 3), (400, 4)];
+        let mut block = Vec::new();
+        let mut last = entries[0].0;
+        for (key, game) in entries {
+            put_varint128(&mut block, key - last);
+            encode_postings(&[posting(game)], &mut block);
+            last = key;
+        }
+        let find = |wanted| {
+            let mut out = Vec::new();
+            find_in_block(100, &block, wanted, &mut out).map(|()| out)
+        };
+        assert_eq!(find(100), Some(vec![posting(1)]));
+        assert_eq!(find(150), Some(vec![posting(2), posting(3)]));
+        assert_eq!(find(400), Some(vec![posting(4)]));
+        assert_eq!(find(120), Some(vec![]));
+        assert_eq!(find(999), Some(vec![]));
+        // Cut, or not starting at its own key: does not read.
+        let mut out = Vec::new();
+        assert_eq!(
+            find_in_block(100, &block[..block.len() - 1], 400, &mut out),
+            None
+        );
+        let mut shifted = vec![1];
+        shifted.extend_from_slice(&block[1..]);
+        assert_eq!(find_in_block(100, &shifted, 400, &mut out), None);
     }
 }

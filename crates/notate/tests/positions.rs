@@ -352,7 +352,8 @@ fn a_build_or_append_killed_at_any_moment_leaves_the_index_answering_as_before()
     let big_path = t.file("big.pgn", &big);
     let dir = index_of(&t, &CHESS[..2]);
     let before = answers(&dir);
-    // How long a whole run takes, as the runs below are started (the faster of two).
+    // How long a whole run takes, as the runs below are started (the faster of two), and
+    // what a run that ends gives: the big file alone (built anew), or added (appended).
     let whole = Temp::new("killed-whole");
     let whole_dir = whole.path("index").display().to_string();
     let took = (0..2)
@@ -366,6 +367,13 @@ fn a_build_or_append_killed_at_any_moment_leaves_the_index_answering_as_before()
         })
         .min()
         .expect("two runs");
+    let built_anew = answers(&whole_dir);
+    let appended_dir = whole.path("appended").display().to_string();
+    let mut args = vec!["index", "-q", "-o", &appended_dir];
+    args.extend_from_slice(&CHESS[..2]);
+    notate_ok(&args);
+    notate_ok(&["index", "-q", "--append", "-o", &appended_dir, &big_path]);
+    let appended = answers(&appended_dir);
     let mut killed = 0;
     let mut seed = std::process::id() as u64;
     for n in 0..12 {
@@ -381,18 +389,22 @@ fn a_build_or_append_killed_at_any_moment_leaves_the_index_answering_as_before()
         args.push(&big_path);
         let was_killed = kill_after(&args, after);
         killed += usize::from(was_killed);
-        if was_killed {
-            assert_eq!(
-                answers(&dir),
-                before,
-                "killed after {after:?} (seed {seed})"
-            );
-        } else {
-            // It finished: put the index back as it was for the next run.
-            let _ = std::fs::remove_dir_all(&dir);
-            index_of(&t, &CHESS[..2]);
-            assert_eq!(answers(&dir), before);
+        let now = answers(&dir);
+        let finished = if append { &appended } else { &built_anew };
+        // Killed before its manifest was renamed into place: the index as before; after
+        // (or not killed at all): the whole run's. Nothing else.
+        if now == before {
+            assert!(was_killed, "a run that ended left the index as before");
+            continue;
         }
+        assert!(
+            now == *finished,
+            "killed after {after:?} (seed {seed}), append {append}: neither before nor after"
+        );
+        // Put the index back as it was for the next run.
+        let _ = std::fs::remove_dir_all(&dir);
+        index_of(&t, &CHESS[..2]);
+        assert_eq!(answers(&dir), before);
     }
     assert!(
         killed >= 4,
