@@ -14,8 +14,9 @@
 //!
 //! Positions are kept by the high 96 bits of their key (as lila's explorer keeps them: a
 //! year of lichess gives no two positions the same 96 bits in practice), sorted, in blocks
-//! of up to 64 positions or 4 KiB: one store entry per block, not per position, which took
-//! most of a build's time and most of its size. A block is its positions one after the
+//! of up to 32 positions or about 480 bytes: one store entry per block, not per position
+//! (which took most of a build's time), and several blocks to a 4 KiB page of the store
+//! (blocks of 4 KiB left half of each page unused). A block is its positions one after the
 //! other: the key's difference from the one before (0 for the first, whose key is the
 //! entry's), then the postings. A position is found in the last block whose first key is
 //! not above its own.
@@ -48,9 +49,9 @@ const PLAYERS: TableDefinition<&str, u32> = TableDefinition::new("players");
 pub(crate) const SEGMENT_FORMAT: u64 = 2;
 
 /// A block is written when it holds this many positions…
-const BLOCK_POSITIONS: u32 = 64;
+const BLOCK_POSITIONS: u32 = 32;
 /// …or this many bytes.
-const BLOCK_BYTES: usize = 4096;
+const BLOCK_BYTES: usize = 480;
 
 /// The part of a key a segment keeps: its high 96 bits.
 fn stored(key: PositionKey) -> u128 {
