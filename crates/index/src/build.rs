@@ -481,8 +481,8 @@ fn next_segment_number(dir: &Path) -> u64 {
     highest + 1
 }
 
-/// Removes the segment files of the folder that the manifest does not name: what a run
-/// killed before its end left, or what a build anew replaced.
+/// Removes the segment files of the folder that the manifest does not name, and manifests
+/// never finished: what a run killed before its end left, or what a build anew replaced.
 fn remove_strays(dir: &Path, manifest: Option<&Manifest>) {
     let Ok(entries) = fs::read_dir(dir) else {
         return;
@@ -490,6 +490,10 @@ fn remove_strays(dir: &Path, manifest: Option<&Manifest>) {
     for entry in entries.flatten() {
         let name = entry.file_name();
         let name = name.to_string_lossy();
+        if name.starts_with(manifest::STRAY_PREFIX) && name.ends_with(".partial") {
+            let _ = fs::remove_file(entry.path());
+            continue;
+        }
         if !name.starts_with("segment-") {
             continue;
         }

@@ -16,6 +16,9 @@ use crate::error::IndexError;
 /// The manifest's name in an index folder.
 pub const MANIFEST: &str = "index.json";
 
+/// How a manifest being written is named (then `….partial`).
+pub(crate) const STRAY_PREFIX: &str = "index.json.";
+
 /// What the `format` field says.
 const FORMAT_NAME: &str = "notate position index";
 
@@ -193,7 +196,12 @@ impl Manifest {
             what: e.to_string(),
         })?;
         let io = |e| IndexError::io(&path, e);
-        let mut file = tempfile::NamedTempFile::new_in(dir).map_err(io)?;
+        // Named so that the next run knows it for one a killed run left, and removes it.
+        let mut file = tempfile::Builder::new()
+            .prefix(STRAY_PREFIX)
+            .suffix(".partial")
+            .tempfile_in(dir)
+            .map_err(io)?;
         file.write_all(text.as_bytes()).map_err(io)?;
         file.write_all(b"\n").map_err(io)?;
         // A temporary file is made readable by its owner alone; the manifest is read by

@@ -406,6 +406,28 @@ fn a_build_or_append_killed_at_any_moment_leaves_the_index_answering_as_before()
         index_of(&t, &CHESS[..2]);
         assert_eq!(answers(&dir), before);
     }
+    // The next run removes what the killed ones left: the folder holds the manifest and
+    // the segments it names.
+    notate_ok(&[
+        "index",
+        "-q",
+        "--append",
+        "-o",
+        &dir,
+        "corpus/pgn/model.pgn",
+    ]);
+    let manifest = std::fs::read_to_string(Path::new(&dir).join("index.json")).expect("read");
+    for entry in std::fs::read_dir(&dir).expect("the index") {
+        let name = entry
+            .expect("an entry")
+            .file_name()
+            .to_string_lossy()
+            .into_owned();
+        assert!(
+            name == "index.json" || manifest.contains(&format!("\"{name}\"")),
+            "{name} left in the index"
+        );
+    }
     assert!(
         killed >= 4,
         "only {killed} runs were killed before their end"
