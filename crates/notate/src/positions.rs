@@ -1,4 +1,4 @@
-//! `index`, `explore` and `find`: the position index ([`index`]) on the command line.
+//! `index`, `explore` and `find`: the position index ([`mod@index`]) on the command line.
 
 use std::io::{self, Write};
 use std::path::Path;

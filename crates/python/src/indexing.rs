@@ -1,4 +1,4 @@
-//! `notate.index` and `notate.Index`: the position index ([`index`]) from Python, answering
+//! `notate.index` and `notate.Index`: the position index ([`mod@index`]) from Python, answering
 //! as `notate explore --json` and `notate find` do.
 
 use std::path::PathBuf;
