@@ -23,7 +23,8 @@ use crate::manifest::{self, Manifest, SegmentEntry, SourceEntry};
 use crate::record::{Described, GameId, GameRecord, PlayerId};
 use crate::rules::{Game, IndexRules, MoveCode};
 use crate::runs::{Occurrence, Sorter};
-use crate::segment::{BlockWriter, Posting, SegmentWriter};
+use crate::segment::{BlockWriter, Posting, SegmentWriter, stored};
+use crate::summary::{Dims, Summary};
 
 /// How a build runs.
 #[derive(Clone, Debug)]
@@ -36,6 +37,9 @@ pub struct BuildOptions {
     pub read: ReadOptions,
     /// Index the positions of variations too, not the main line's alone.
     pub variations: bool,
+    /// A position at least this many of a segment's games reached gets a summary, so that
+    /// the explorer answers without reading its games one by one.
+    pub popular: u64,
 }
 
 impl Default for BuildOptions {
@@ -45,6 +49,7 @@ impl Default for BuildOptions {
             sort_memory: 256 << 20,
             read: ReadOptions::default(),
             variations: false,
+            popular: 256,
         }
     }
 }
@@ -230,6 +235,7 @@ impl Gathering<'_> {
             winner: d.winner,
             rated: d.rated,
         };
+        let dims = Dims::of(&record);
         self.record.clear();
         record.encode(&mut self.record);
         self.games
@@ -237,7 +243,7 @@ impl Gathering<'_> {
             .map_err(|e| IndexError::store(&self.segment_path, e))?;
         for (key, code) in game.positions {
             self.sorter
-                .push(Occurrence::new(key, id, code))
+                .push(Occurrence::new(key, id, code, dims))
                 .map_err(|e| IndexError::io(&self.segment_path, e))?;
         }
         self.built.games += 1;
@@ -316,7 +322,13 @@ pub fn build(job: &mut Job<'_>, dir: &Path, options: &BuildOptions) -> Result<Bu
         .write_players(&gathered.names)
         .map_err(|e| IndexError::store(&partial, e))?;
     let mut built = gathered.built;
-    write_positions(&writer, gathered.sorter, &partial, &mut built)?;
+    write_positions(
+        &writer,
+        gathered.sorter,
+        &partial,
+        options.popular,
+        &mut built,
+    )?;
     if let Some(game) = gathered.game {
         manifest.game = game.name().to_owned();
     }
@@ -581,23 +593,35 @@ fn write_positions(
     writer: &SegmentWriter,
     sorter: Sorter,
     path: &Path,
+    popular: u64,
     built: &mut Built,
 ) -> Result<(), IndexError> {
+    let store = |e: redb::Error| IndexError::store(path, e);
     let mut sorted = sorter.finish().map_err(|e| IndexError::io(path, e))?;
-    let table = writer.positions().map_err(|e| IndexError::store(path, e))?;
+    let table = writer.positions().map_err(store)?;
+    let mut summaries = writer.summaries().map_err(store)?;
     let mut blocks = BlockWriter::new(table);
     let mut current: Option<PositionKey> = None;
-    let mut postings: Vec<Posting> = Vec::new();
-    let mut flush = |key: PositionKey, postings: &mut Vec<Posting>, built: &mut Built| {
+    let mut postings: Vec<(Posting, Dims)> = Vec::new();
+    let mut plain: Vec<Posting> = Vec::new();
+    let mut bytes = Vec::new();
+    let mut flush = |key: PositionKey, postings: &mut Vec<(Posting, Dims)>, built: &mut Built| {
         built.positions += 1;
-        let mut games: Vec<GameId> = postings.iter().map(|p| p.game).collect();
+        let mut games: Vec<GameId> = postings.iter().map(|(p, _)| p.game).collect();
         games.dedup();
         built.occurrences += games.len() as u64;
-        let pushed = blocks
-            .push(key, postings)
-            .map_err(|e| IndexError::store(path, e));
+        plain.clear();
+        plain.extend(postings.iter().map(|(p, _)| *p));
+        blocks.push(key, &plain).map_err(store)?;
+        if games.len() as u64 >= popular {
+            bytes.clear();
+            Summary::of(postings).encode(&mut bytes);
+            summaries
+                .insert(stored(key), bytes.as_slice())
+                .map_err(|e| store(e.into()))?;
+        }
         postings.clear();
-        pushed
+        Ok::<(), IndexError>(())
     };
     while let Some(o) = sorted.next().map_err(|e| IndexError::io(path, e))? {
         if current != Some(o.key()) {
@@ -606,15 +630,18 @@ fn write_positions(
             }
             current = Some(o.key());
         }
-        postings.push(Posting {
-            game: o.game(),
-            code: o.code(),
-        });
+        postings.push((
+            Posting {
+                game: o.game(),
+                code: o.code(),
+            },
+            o.dims(),
+        ));
     }
     if let Some(key) = current {
         flush(key, &mut postings, built)?;
     }
-    blocks.finish().map_err(|e| IndexError::store(path, e))
+    blocks.finish().map_err(store)
 }
 
 /// Merges indexes (shards built apart, one per machine or per part of a collection) into

@@ -42,6 +42,7 @@ pub mod record;
 pub mod rules;
 mod runs;
 mod segment;
+mod summary;
 
 pub use build::{BuildOptions, Built, build, merge};
 pub use error::IndexError;

@@ -13,6 +13,7 @@ use crate::manifest::{Manifest, SourceEntry};
 use crate::record::{GameId, GameRecord};
 use crate::rules::{Game, IndexRules, MoveCode};
 use crate::segment::{Posting, Segment};
+use crate::summary::{self, Dims};
 
 /// A side, for the player explorer's `color`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -284,22 +285,7 @@ impl Index {
         filter: &Filter,
         player: Option<(&Segment, Option<crate::record::PlayerId>)>,
     ) -> bool {
-        if filter.since.is_some() || filter.until.is_some() {
-            let Some(month) = record.month else {
-                return false;
-            };
-            if filter.since.is_some_and(|s| month < s) || filter.until.is_some_and(|u| month > u) {
-                return false;
-            }
-        }
-        if !filter.ratings.is_empty()
-            && !record
-                .rating_group()
-                .is_some_and(|g| filter.ratings.contains(&g))
-        {
-            return false;
-        }
-        if !filter.speeds.is_empty() && !record.speed.is_some_and(|s| filter.speeds.contains(&s)) {
+        if !Dims::of(record).passes(filter) {
             return false;
         }
         if let Some((_, id)) = player {
@@ -353,6 +339,10 @@ impl Index {
     /// What was played from a position in the games that pass the filter, and how it
     /// scored; its top and recent games.
     ///
+    /// A segment's position that many games reached is answered from its summary (written
+    /// with the segment), unless the question is a player's or asks for more games than
+    /// a summary keeps; any other, from its games one by one. Both give the same answer.
+    ///
     /// # Errors
     /// A damaged index.
     pub fn explore<R: IndexRules>(
@@ -363,19 +353,44 @@ impl Index {
         limits: Limits,
     ) -> Result<Explored, IndexError> {
         let key = rules.key(position);
-        #[derive(Default)]
-        struct Tally {
-            white: u64,
-            draws: u64,
-            black: u64,
-            rating_sum: u64,
-            rated: u64,
-            last: Option<(GameId, GameRecord)>,
-        }
+        let summaries_answer = filter.player.is_none()
+            && limits.top_games <= summary::KEPT
+            && limits.recent_games <= summary::KEPT;
         let mut tallies: HashMap<MoveCode, Tally> = HashMap::new();
-        // Each game once for the lists of games: (its record, the first move it played).
-        let mut games: Vec<(GameId, GameRecord, MoveCode)> = Vec::new();
+        // Games for the lists: each game once, with the first move it played from here.
+        let mut games: Vec<Candidate> = Vec::new();
         for segment in &self.segments {
+            if summaries_answer && let Some(summary) = segment.summary(key)? {
+                for cell in summary.cells.iter().filter(|c| c.dims.passes(filter)) {
+                    for row in &cell.rows {
+                        let tally = tallies.entry(row.code).or_default();
+                        tally.white += row.white;
+                        tally.draws += row.draws;
+                        tally.black += row.black;
+                        tally.rating_sum += row.rating_sum;
+                        tally.rated += row.rated;
+                        let last = segment.global(row.last);
+                        tally.last = Some(tally.last.map_or(last, |l| l.max(last)));
+                    }
+                    for kept in &cell.top {
+                        games.push(Candidate {
+                            id: segment.global(kept.game),
+                            average: Some(kept.value),
+                            day: None,
+                            code: kept.code,
+                        });
+                    }
+                    for kept in &cell.recent {
+                        games.push(Candidate {
+                            id: segment.global(kept.game),
+                            average: None,
+                            day: Some(kept.value),
+                            code: kept.code,
+                        });
+                    }
+                }
+                continue;
+            }
             let player = match &filter.player {
                 Some(name) => Some((segment, segment.player(name)?)),
                 None => None,
@@ -391,9 +406,15 @@ impl Index {
                 if !self.passes(&record, filter, player) {
                     continue;
                 }
+                let dims = Dims::of(&record);
                 if last_game != Some(posting.game) {
                     last_game = Some(posting.game);
-                    games.push((posting.game, record.clone(), posting.code));
+                    games.push(Candidate {
+                        id: posting.game,
+                        average: dims.average(),
+                        day: Some(dims.day),
+                        code: posting.code,
+                    });
                 }
                 if posting.code == MoveCode::NONE {
                     continue;
@@ -405,11 +426,11 @@ impl Index {
                     Winner::Black => tally.black += 1,
                     Winner::Unknown => continue,
                 }
-                if let Some(average) = record.average_rating() {
+                if let Some(average) = dims.average() {
                     tally.rating_sum += u64::from(average);
                     tally.rated += 1;
                 }
-                tally.last = Some((posting.game, record));
+                tally.last = Some(posting.game);
             }
         }
         let mut explored = Explored {
@@ -432,8 +453,11 @@ impl Index {
             explored.white += tally.white;
             explored.draws += tally.draws;
             explored.black += tally.black;
-            let game = match (&tally.last, count) {
-                (Some((id, record)), 1) => Some(self.summary(rules, position, *id, record, code)?),
+            let game = match (tally.last, count) {
+                (Some(id), 1) => {
+                    let record = self.record(id)?;
+                    Some(self.summary(rules, position, id, &record, code)?)
+                }
                 _ => None,
             };
             moves.push(MoveStats {
@@ -450,29 +474,49 @@ impl Index {
         moves.truncate(limits.moves);
         explored.moves = moves;
 
-        let mut top: Vec<&(GameId, GameRecord, MoveCode)> = games
-            .iter()
-            .filter(|(_, r, _)| r.average_rating().is_some())
-            .collect();
-        top.sort_by(|a, b| {
-            b.1.average_rating()
-                .cmp(&a.1.average_rating())
-                .then_with(|| b.0.cmp(&a.0))
-        });
-        for (id, record, code) in top.into_iter().take(limits.top_games) {
+        // Highest average first, then the later game; most recent first, then the later.
+        let mut top: Vec<&Candidate> = games.iter().filter(|c| c.average.is_some()).collect();
+        top.sort_by_key(|c| std::cmp::Reverse((c.average, c.id)));
+        top.dedup_by_key(|c| c.id);
+        for c in top.into_iter().take(limits.top_games) {
+            let record = self.record(c.id)?;
             explored
                 .top_games
-                .push(self.summary(rules, position, *id, record, *code)?);
+                .push(self.summary(rules, position, c.id, &record, c.code)?);
         }
-        let mut recent: Vec<&(GameId, GameRecord, MoveCode)> = games.iter().collect();
-        recent.sort_by(|a, b| b.1.day.cmp(&a.1.day).then_with(|| b.0.cmp(&a.0)));
-        for (id, record, code) in recent.into_iter().take(limits.recent_games) {
+        let mut recent: Vec<&Candidate> = games.iter().filter(|c| c.day.is_some()).collect();
+        recent.sort_by_key(|c| std::cmp::Reverse((c.day, c.id)));
+        recent.dedup_by_key(|c| c.id);
+        for c in recent.into_iter().take(limits.recent_games) {
+            let record = self.record(c.id)?;
             explored
                 .recent_games
-                .push(self.summary(rules, position, *id, record, *code)?);
+                .push(self.summary(rules, position, c.id, &record, c.code)?);
         }
         Ok(explored)
     }
+}
+
+/// A move's counts as the explorer gathers them.
+#[derive(Default)]
+struct Tally {
+    white: u64,
+    draws: u64,
+    black: u64,
+    rating_sum: u64,
+    rated: u64,
+    /// The highest game counted.
+    last: Option<GameId>,
+}
+
+/// A game that may be listed among the top or the recent games: its average rating (for
+/// the top games) and its date (for the recent), and the first move it played from the
+/// position.
+struct Candidate {
+    id: GameId,
+    average: Option<u32>,
+    day: Option<u32>,
+    code: MoveCode,
 }
 
 /// A position asked about: its set-up (a FEN, or the variant's start) and moves played

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use crate::key::PositionKey;
 use crate::record::GameId;
 use crate::rules::MoveCode;
+use crate::summary::Dims;
 
 /// A position met in a game, and the move the game played from it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -19,18 +20,25 @@ pub(crate) struct Occurrence {
     key_low: u64,
     game: u32,
     code: u16,
+    /// The game's values, carried along so that a position's summary needs no lookup.
+    dims: Dims,
 }
 
-const OCCURRENCE_BYTES: usize = 8 + 8 + 4 + 2;
+const OCCURRENCE_BYTES: usize = 8 + 8 + 4 + 2 + 2 + 1 + 1 + 2 + 4;
 
 impl Occurrence {
-    pub(crate) fn new(key: PositionKey, game: GameId, code: MoveCode) -> Occurrence {
+    pub(crate) fn new(key: PositionKey, game: GameId, code: MoveCode, dims: Dims) -> Occurrence {
         Occurrence {
             key_high: (key.0 >> 64) as u64,
             key_low: key.0 as u64,
             game: game.0,
             code: code.0,
+            dims,
         }
+    }
+
+    pub(crate) fn dims(&self) -> Dims {
+        self.dims
     }
 
     pub(crate) fn key(&self) -> PositionKey {
@@ -50,7 +58,13 @@ impl Occurrence {
         bytes[..8].copy_from_slice(&self.key_high.to_be_bytes());
         bytes[8..16].copy_from_slice(&self.key_low.to_be_bytes());
         bytes[16..20].copy_from_slice(&self.game.to_be_bytes());
-        bytes[20..].copy_from_slice(&self.code.to_be_bytes());
+        bytes[20..22].copy_from_slice(&self.code.to_be_bytes());
+        let d = &self.dims;
+        bytes[22..24].copy_from_slice(&d.month.to_be_bytes());
+        bytes[24] = d.cell;
+        bytes[25] = d.winner;
+        bytes[26..28].copy_from_slice(&d.average.to_be_bytes());
+        bytes[28..32].copy_from_slice(&d.day.to_be_bytes());
         out.write_all(&bytes)
     }
 
@@ -71,6 +85,13 @@ impl Occurrence {
             key_low: u64_at(8),
             game: u32::from_be_bytes([bytes[16], bytes[17], bytes[18], bytes[19]]),
             code: u16::from_be_bytes([bytes[20], bytes[21]]),
+            dims: Dims {
+                month: u16::from_be_bytes([bytes[22], bytes[23]]),
+                cell: bytes[24],
+                winner: bytes[25],
+                average: u16::from_be_bytes([bytes[26], bytes[27]]),
+                day: u32::from_be_bytes([bytes[28], bytes[29], bytes[30], bytes[31]]),
+            },
         }))
     }
 }
@@ -215,10 +236,18 @@ mod tests {
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
             let key = PositionKey(u128::from(state >> 50) << 70 | u128::from(state % 7));
+            // A game's values go with it through the runs.
+            let dims = Dims {
+                month: (i % 300) as u16,
+                day: i % 300 * 7,
+                average: 1000 + (i % 300) as u16,
+                ..Dims::default()
+            };
             all.push(Occurrence::new(
                 key,
                 GameId(i % 300),
                 MoveCode((state % 5) as u16),
+                dims,
             ));
         }
         // A budget of a few hundred occurrences: many runs.

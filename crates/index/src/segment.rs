@@ -9,6 +9,7 @@
 //! | `meta` | a name | the segment's format version and its number of games |
 //! | `games` | game number in the segment | a [`GameRecord`], its input numbered within the segment |
 //! | `positions` | the first key of a block | a block of positions, each with its postings: every game that reached it, with the move played |
+//! | `summaries` | a position's key (96 bits) | for a position many games reached, what the explorer needs of them ([`Summary`]) |
 //! | `player_names` | player id | the name as first written |
 //! | `players` | the name in lower case | player id |
 //!
@@ -38,15 +39,17 @@ use crate::error::IndexError;
 use crate::key::PositionKey;
 use crate::record::{GameId, GameRecord, PlayerId};
 use crate::rules::MoveCode;
+use crate::summary::Summary;
 
 const META: TableDefinition<&str, u64> = TableDefinition::new("meta");
 const GAMES: TableDefinition<u32, &[u8]> = TableDefinition::new("games");
 const POSITIONS: TableDefinition<u128, &[u8]> = TableDefinition::new("positions");
+const SUMMARIES: TableDefinition<u128, &[u8]> = TableDefinition::new("summaries");
 const PLAYER_NAMES: TableDefinition<u32, &str> = TableDefinition::new("player_names");
 const PLAYERS: TableDefinition<&str, u32> = TableDefinition::new("players");
 
 /// The version of a segment's tables: a segment of another version is not read.
-pub(crate) const SEGMENT_FORMAT: u64 = 2;
+pub(crate) const SEGMENT_FORMAT: u64 = 3;
 
 /// A block is written when it holds this many positions…
 const BLOCK_POSITIONS: u32 = 32;
@@ -54,7 +57,7 @@ const BLOCK_POSITIONS: u32 = 32;
 const BLOCK_BYTES: usize = 480;
 
 /// The part of a key a segment keeps: its high 96 bits.
-fn stored(key: PositionKey) -> u128 {
+pub(crate) fn stored(key: PositionKey) -> u128 {
     key.0 >> 32
 }
 
@@ -204,6 +207,10 @@ impl SegmentWriter {
         Ok(self.txn.open_table(POSITIONS)?)
     }
 
+    pub(crate) fn summaries(&self) -> Result<redb::Table<'_, u128, &'static [u8]>, redb::Error> {
+        Ok(self.txn.open_table(SUMMARIES)?)
+    }
+
     pub(crate) fn write_players(&self, names: &[String]) -> Result<(), redb::Error> {
         let mut by_id = self.txn.open_table(PLAYER_NAMES)?;
         let mut by_name = self.txn.open_table(PLAYERS)?;
@@ -231,6 +238,7 @@ impl SegmentWriter {
 pub(crate) struct Segment {
     games: redb::ReadOnlyTable<u32, &'static [u8]>,
     positions: redb::ReadOnlyTable<u128, &'static [u8]>,
+    summaries: redb::ReadOnlyTable<u128, &'static [u8]>,
     player_names: redb::ReadOnlyTable<u32, &'static str>,
     players: redb::ReadOnlyTable<&'static str, u32>,
     /// The id its first game has in the index.
@@ -276,6 +284,7 @@ impl Segment {
         Ok(Segment {
             games: txn.open_table(GAMES).map_err(open)?,
             positions: txn.open_table(POSITIONS).map_err(open)?,
+            summaries: txn.open_table(SUMMARIES).map_err(open)?,
             player_names: txn.open_table(PLAYER_NAMES).map_err(open)?,
             players: txn.open_table(PLAYERS).map_err(open)?,
             first,
@@ -327,6 +336,35 @@ impl Segment {
             posting.game = GameId(self.first.0 + posting.game.0);
         }
         Ok(())
+    }
+
+    /// The summary of a position many of this segment's games reached, if it has one.
+    /// Its games are numbered within the segment.
+    pub(crate) fn summary(&self, key: PositionKey) -> Result<Option<Summary>, IndexError> {
+        let Some(value) = self
+            .summaries
+            .get(stored(key))
+            .map_err(|e| self.read_error(e))?
+        else {
+            return Ok(None);
+        };
+        Summary::decode(value.value())
+            .filter(|s| {
+                s.cells.iter().all(|c| {
+                    c.rows.iter().all(|r| u64::from(r.last) < self.count)
+                        && c.top
+                            .iter()
+                            .chain(&c.recent)
+                            .all(|k| u64::from(k.game) < self.count)
+                })
+            })
+            .map(Some)
+            .ok_or_else(|| self.damaged(format!("the summary of position {key} does not read")))
+    }
+
+    /// The id in the index of one of this segment's games.
+    pub(crate) fn global(&self, local: u32) -> GameId {
+        GameId(self.first.0 + local)
     }
 
     /// The record of a game of this segment (by its id in the index), its input placed

@@ -357,8 +357,27 @@ fn check_all<R: IndexRules>(
         index::Game::Chess => collection::input::Format::Pgn,
         index::Game::Draughts => collection::input::Format::Pdn,
     });
-    let built = index::build(&mut job, &index_dir, &BuildOptions::default()).expect("built");
+    // Every position summarised (the explorer answers from the summaries), and none (from
+    // the games one by one): each is held to the scan, and the two to each other.
+    let summarised = BuildOptions {
+        popular: 1,
+        ..BuildOptions::default()
+    };
+    let built = index::build(&mut job, &index_dir, &summarised).expect("built");
     let index = Index::open(&index_dir).expect("opened");
+    let plain_dir = dir.path().join("plain");
+    let sources = collection::input::collect(std::slice::from_ref(&file)).expect("the file");
+    let mut job = Job::new(sources, 2, &Silent);
+    job.format = Some(match R::GAME {
+        index::Game::Chess => collection::input::Format::Pgn,
+        index::Game::Draughts => collection::input::Format::Pdn,
+    });
+    let unsummarised = BuildOptions {
+        popular: u64::MAX,
+        ..BuildOptions::default()
+    };
+    index::build(&mut job, &plain_dir, &unsummarised).expect("built");
+    let plain = Index::open(&plain_dir).expect("opened");
     let scan = scan(rules, &file, game_name);
     assert_eq!(built.games, scan.games.len() as u64);
     assert_eq!(
@@ -385,7 +404,29 @@ fn check_all<R: IndexRules>(
         let expected: BTreeSet<u64> = pairs.iter().map(|(g, _)| scan.games[*g].number).collect();
         assert_eq!(found, expected, "find at {id}");
         for filter in &filters {
-            let explored = index
+            // The two ways, with their lists of games too.
+            let all = Limits {
+                moves: usize::MAX,
+                top_games: 8,
+                recent_games: 8,
+            };
+            let from_summaries = index
+                .explore(rules, position, filter, all)
+                .expect("explored");
+            let from_games = plain
+                .explore(rules, position, filter, all)
+                .expect("explored");
+            assert_eq!(
+                from_summaries, from_games,
+                "explore at {id} with {filter:?}"
+            );
+            for (answer, limit) in [
+                (&from_summaries.top_games, 8),
+                (&from_summaries.recent_games, 8),
+            ] {
+                assert!(answer.len() <= limit);
+            }
+            let explored = plain
                 .explore(rules, position, filter, limits)
                 .unwrap_or_else(|e| panic!("explore at {id}: {e}"));
             let got: MoveTable = explored

@@ -1,0 +1,340 @@
+//! What the explorer needs of a position that many games reached, computed once when the
+//! segment is written, so that asking about it does not read each of its games.
+//!
+//! A position's games are grouped by cell (month, speed, rating group: the values the
+//! explorer filters by); a cell keeps per move the games White won, drew and Black won,
+//! the sum of their average ratings and the highest game id counted, and its
+//! [`KEPT`] games of the highest average rating and its [`KEPT`] most recent. A query
+//! sums the cells its filter lets through and merges their games: the top games over the
+//! cells are among the cells' own top games, so the answer is exactly the one the games
+//! themselves give (a test holds the two to each other).
+
+use crate::codec::{Cursor, put_varint};
+use crate::dims::{Month, RatingGroup, Speed, Winner};
+use crate::query::Filter;
+use crate::record::GameRecord;
+use crate::rules::MoveCode;
+use crate::segment::Posting;
+
+/// The games of the highest average rating, and the most recent, that each cell keeps:
+/// a query asking for more reads the position's games instead.
+pub(crate) const KEPT: usize = 8;
+
+/// What the explorer filters and sorts a game by, packed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) struct Dims {
+    /// The month's code, `u16::MAX` when unknown.
+    pub month: u16,
+    /// The speed's code in the high four bits (15 unknown), the rating group's place in
+    /// the low four (15 unknown).
+    pub cell: u8,
+    /// The winner's code.
+    pub winner: u8,
+    /// The average rating, 0 when unknown.
+    pub average: u16,
+    /// The date as `year << 9 | month << 5 | day`, which orders as dates do.
+    pub day: u32,
+}
+
+impl Dims {
+    pub(crate) fn of(record: &GameRecord) -> Dims {
+        let speed = record.speed.map_or(15, Speed::code);
+        let group = record
+            .rating_group()
+            .and_then(|g| RatingGroup::BOUNDS.iter().position(|&b| b == g.bound()))
+            .map_or(15, |i| i as u8);
+        Dims {
+            month: record.month.map_or(u16::MAX, Month::code),
+            cell: speed << 4 | group,
+            winner: record.winner.code(),
+            average: record
+                .average_rating()
+                .and_then(|a| u16::try_from(a).ok())
+                .unwrap_or(0),
+            day: u32::from(record.day.year) << 9
+                | u32::from(record.day.month) << 5
+                | u32::from(record.day.day),
+        }
+    }
+
+    pub(crate) fn average(self) -> Option<u32> {
+        (self.average > 0).then_some(u32::from(self.average))
+    }
+
+    pub(crate) fn winner(self) -> Winner {
+        Winner::from_code(self.winner)
+    }
+
+    /// Whether a game of these values passes the filter (all but its player).
+    pub(crate) fn passes(self, filter: &Filter) -> bool {
+        if filter.since.is_some() || filter.until.is_some() {
+            if self.month == u16::MAX {
+                return false;
+            }
+            let month = Month::from_code(self.month);
+            if filter.since.is_some_and(|s| month < s) || filter.until.is_some_and(|u| month > u) {
+                return false;
+            }
+        }
+        if !filter.ratings.is_empty() {
+            let group = RatingGroup::BOUNDS.get(usize::from(self.cell & 15));
+            if !group.is_some_and(|&b| filter.ratings.iter().any(|g| g.bound() == b)) {
+                return false;
+            }
+        }
+        if !filter.speeds.is_empty() {
+            let speed = Speed::from_code(self.cell >> 4);
+            if !speed.is_some_and(|s| filter.speeds.contains(&s)) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// A move's tally in a cell.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Row {
+    pub code: MoveCode,
+    pub white: u64,
+    pub draws: u64,
+    pub black: u64,
+    pub rating_sum: u64,
+    pub rated: u64,
+    /// The highest game (in the segment) counted.
+    pub last: u32,
+}
+
+/// A game kept by a cell: its sort value (average rating or day), its number in the
+/// segment, and the first move it played from the position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Kept {
+    pub value: u32,
+    pub game: u32,
+    pub code: MoveCode,
+}
+
+/// A cell: the games of one month, speed and rating group.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Cell {
+    /// Its values (`winner`, `average` and `day` unused).
+    pub dims: Dims,
+    pub rows: Vec<Row>,
+    pub top: Vec<Kept>,
+    pub recent: Vec<Kept>,
+}
+
+/// The summary of a position.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Summary {
+    pub cells: Vec<Cell>,
+}
+
+/// Keeps the best [`KEPT`] of a list sorted best first: by value, then by game, higher
+/// first.
+fn keep(list: &mut Vec<Kept>, kept: Kept) {
+    let better = |a: &Kept, b: &Kept| (a.value, a.game) > (b.value, b.game);
+    let at = list
+        .iter()
+        .position(|k| better(&kept, k))
+        .unwrap_or(list.len());
+    if at < KEPT {
+        list.insert(at, kept);
+        list.truncate(KEPT);
+    }
+}
+
+impl Summary {
+    /// The summary of a position's postings (sorted by game, then move), each with its
+    /// game's values.
+    pub(crate) fn of(postings: &[(Posting, Dims)]) -> Summary {
+        let mut cells: std::collections::BTreeMap<(u16, u8), Cell> = Default::default();
+        let mut previous = None;
+        for &(posting, dims) in postings {
+            let cell = cells
+                .entry((dims.month, dims.cell))
+                .or_insert_with(|| Cell {
+                    dims: Dims {
+                        month: dims.month,
+                        cell: dims.cell,
+                        ..Dims::default()
+                    },
+                    ..Cell::default()
+                });
+            if previous != Some(posting.game) {
+                previous = Some(posting.game);
+                if let Some(average) = dims.average() {
+                    keep(
+                        &mut cell.top,
+                        Kept {
+                            value: average,
+                            game: posting.game.0,
+                            code: posting.code,
+                        },
+                    );
+                }
+                keep(
+                    &mut cell.recent,
+                    Kept {
+                        value: dims.day,
+                        game: posting.game.0,
+                        code: posting.code,
+                    },
+                );
+            }
+            if posting.code == MoveCode::NONE || dims.winner() == Winner::Unknown {
+                continue;
+            }
+            let row = match cell.rows.iter_mut().position(|r| r.code == posting.code) {
+                Some(i) => &mut cell.rows[i],
+                None => {
+                    cell.rows.push(Row {
+                        code: posting.code,
+                        white: 0,
+                        draws: 0,
+                        black: 0,
+                        rating_sum: 0,
+                        rated: 0,
+                        last: 0,
+                    });
+                    let last = cell.rows.len() - 1;
+                    &mut cell.rows[last]
+                }
+            };
+            match dims.winner() {
+                Winner::White => row.white += 1,
+                Winner::Draw => row.draws += 1,
+                Winner::Black => row.black += 1,
+                Winner::Unknown => {}
+            }
+            if let Some(average) = dims.average() {
+                row.rating_sum += u64::from(average);
+                row.rated += 1;
+            }
+            row.last = row.last.max(posting.game.0);
+        }
+        Summary {
+            cells: cells.into_values().collect(),
+        }
+    }
+
+    pub(crate) fn encode(&self, out: &mut Vec<u8>) {
+        put_varint(out, self.cells.len() as u64);
+        for cell in &self.cells {
+            put_varint(out, u64::from(cell.dims.month));
+            out.push(cell.dims.cell);
+            put_varint(out, cell.rows.len() as u64);
+            for row in &cell.rows {
+                for v in [
+                    u64::from(row.code.0),
+                    row.white,
+                    row.draws,
+                    row.black,
+                    row.rating_sum,
+                    row.rated,
+                    u64::from(row.last),
+                ] {
+                    put_varint(out, v);
+                }
+            }
+            for list in [&cell.top, &cell.recent] {
+                put_varint(out, list.len() as u64);
+                for kept in list {
+                    put_varint(out, u64::from(kept.value));
+                    put_varint(out, u64::from(kept.game));
+                    put_varint(out, u64::from(kept.code.0));
+                }
+            }
+        }
+    }
+
+    pub(crate) fn decode(bytes: &[u8]) -> Option<Summary> {
+        let mut c = Cursor::new(bytes);
+        let u32_of = |v: u64| u32::try_from(v).ok();
+        let u16_of = |v: u64| u16::try_from(v).ok();
+        let cells = c.varint()?;
+        let mut summary = Summary::default();
+        for _ in 0..cells {
+            let mut cell = Cell {
+                dims: Dims {
+                    month: u16_of(c.varint()?)?,
+                    cell: c.u8()?,
+                    ..Dims::default()
+                },
+                ..Cell::default()
+            };
+            let rows = c.varint()?;
+            for _ in 0..rows {
+                cell.rows.push(Row {
+                    code: MoveCode(u16_of(c.varint()?)?),
+                    white: c.varint()?,
+                    draws: c.varint()?,
+                    black: c.varint()?,
+                    rating_sum: c.varint()?,
+                    rated: c.varint()?,
+                    last: u32_of(c.varint()?)?,
+                });
+            }
+            for list in [&mut cell.top, &mut cell.recent] {
+                let count = c.varint()?;
+                if count > KEPT as u64 {
+                    return None;
+                }
+                for _ in 0..count {
+                    list.push(Kept {
+                        value: u32_of(c.varint()?)?,
+                        game: u32_of(c.varint()?)?,
+                        code: MoveCode(u16_of(c.varint()?)?),
+                    });
+                }
+            }
+            summary.cells.push(cell);
+        }
+        c.is_empty().then_some(summary)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::GameId;
+
+    #[test]
+    fn a_summary_round_trips_and_keeps_the_best_games() {
+        let dims = |average, day, winner| Dims {
+            month: 24_300,
+            cell: 2 << 4 | 4,
+            winner,
+            average,
+            day,
+        };
+        let posting = |game, code| Posting {
+            game: GameId(game),
+            code: MoveCode(code),
+        };
+        let mut postings = Vec::new();
+        for game in 0..20_u32 {
+            postings.push((
+                posting(game, 5),
+                dims(1500 + game as u16 % 7, game * 3 % 11, (game % 3) as u8),
+            ));
+        }
+        postings.push((posting(20, MoveCode::NONE.0), dims(0, 99, 3)));
+        let summary = Summary::of(&postings);
+        assert_eq!(summary.cells.len(), 1);
+        let cell = &summary.cells[0];
+        assert_eq!(cell.rows.len(), 1);
+        let row = &cell.rows[0];
+        assert_eq!(row.white + row.draws + row.black, 20);
+        assert_eq!(row.last, 19);
+        // The best averages (1506 for games 6 and 13, then 1505 …), ties by the later game.
+        let top: Vec<u32> = cell.top.iter().map(|k| k.game).collect();
+        assert_eq!(top, [13, 6, 19, 12, 5, 18, 11, 4]);
+        // The most recent: game 20 (day 99) first, though it played no move from here.
+        assert_eq!(cell.recent[0].game, 20);
+        let mut bytes = Vec::new();
+        summary.encode(&mut bytes);
+        assert_eq!(Summary::decode(&bytes), Some(summary));
+        assert_eq!(Summary::decode(&bytes[..bytes.len() - 1]), None);
+    }
+}
