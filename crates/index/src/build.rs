@@ -20,10 +20,10 @@ use notation::{Diagnostic, GameReader, KeepRaw, ReadOptions, Severity};
 use crate::error::IndexError;
 use crate::key::PositionKey;
 use crate::manifest::{self, Manifest, SegmentEntry, SourceEntry};
-use crate::record::{Described, GameId, GameRecord, PlayerId};
+use crate::record::{Described, GameId, GameRecord, PlayerId, Posting};
 use crate::rules::{Game, IndexRules, MoveCode};
 use crate::runs::{Occurrence, Sorter};
-use crate::segment::{BlockWriter, Posting, SegmentWriter, stored};
+use crate::segment::{BlockWriter, SegmentWriter, stored};
 use crate::summary::{Dims, Summary};
 
 /// How a build runs.

@@ -33,6 +33,7 @@ mod build;
 mod codec;
 pub mod dims;
 mod error;
+mod filter;
 pub mod games;
 pub mod json;
 pub mod key;
@@ -46,11 +47,10 @@ mod summary;
 
 pub use build::{BuildOptions, Built, build, merge};
 pub use error::IndexError;
+pub use filter::{Color, Filter};
 pub use key::PositionKey;
 pub use query::{
-    Asked, Color, Explored, Filter, GameRef, GameSummary, Index, Limits, MoveStats, PlayerSummary,
-    position_of,
+    Asked, Explored, GameRef, GameSummary, Index, Limits, MoveStats, PlayerSummary, position_of,
 };
-pub use record::{GameId, GameRecord};
+pub use record::{GameId, GameRecord, Posting};
 pub use rules::{Game, IndexRules, MoveCode};
-pub use segment::Posting;

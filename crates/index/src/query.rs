@@ -6,54 +6,16 @@ use std::path::{Path, PathBuf};
 
 use notation::MoveContext;
 
-use crate::dims::{Month, RatingGroup, Speed, Winner};
+use crate::dims::{Speed, Winner};
 use crate::error::IndexError;
+use crate::filter::{Color, Filter};
 use crate::key::PositionKey;
 use crate::manifest::{Manifest, SourceEntry};
+use crate::record::Posting;
 use crate::record::{GameId, GameRecord};
 use crate::rules::{Game, IndexRules, MoveCode};
-use crate::segment::{Posting, Segment};
+use crate::segment::Segment;
 use crate::summary::{self, Dims};
-
-/// A side, for the player explorer's `color`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Color {
-    /// White, the first player.
-    White,
-    /// Black, the second player.
-    Black,
-}
-
-impl std::str::FromStr for Color {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Color, String> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "white" | "w" => Ok(Color::White),
-            "black" | "b" => Ok(Color::Black),
-            _ => Err(format!("{s:?} is not a colour; expected white or black")),
-        }
-    }
-}
-
-/// Which games a query counts; an empty list or `None` lets every game through. A
-/// game that a given filter cannot place (no month, no ratings, no time control) does
-/// not pass it.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Filter {
-    /// The first month counted.
-    pub since: Option<Month>,
-    /// The last month counted.
-    pub until: Option<Month>,
-    /// The rating groups counted.
-    pub ratings: Vec<RatingGroup>,
-    /// The speeds counted.
-    pub speeds: Vec<Speed>,
-    /// Only the games of this player (by name, in any case).
-    pub player: Option<String>,
-    /// With `player`: only the games where they had this colour.
-    pub color: Option<Color>,
-}
 
 /// How much an explorer answer lists.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

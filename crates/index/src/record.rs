@@ -5,10 +5,20 @@ use notation::{GameResult, Tags};
 
 use crate::codec::Cursor;
 use crate::dims::{Month, RatingGroup, Speed, Winner, month_of};
+use crate::rules::MoveCode;
 
 /// The number of a game in an index: its order among the games indexed, from 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct GameId(pub u32);
+
+/// A game reached a position and played a move from it (or none: it ended there).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Posting {
+    /// The game.
+    pub game: GameId,
+    /// The move it played, [`MoveCode::NONE`] if it ended there.
+    pub code: MoveCode,
+}
 
 /// A player's number within one segment of an index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

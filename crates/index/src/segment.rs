@@ -37,7 +37,7 @@ use redb::{ReadableDatabase, TableDefinition};
 use crate::codec::{Cursor, put_varint, put_varint128};
 use crate::error::IndexError;
 use crate::key::PositionKey;
-use crate::record::{GameId, GameRecord, PlayerId};
+use crate::record::{GameId, GameRecord, PlayerId, Posting};
 use crate::rules::MoveCode;
 use crate::summary::Summary;
 
@@ -64,15 +64,6 @@ const BLOCK_BYTES: usize = 480;
 /// The part of a key a segment keeps: its high 96 bits.
 pub(crate) fn stored(key: PositionKey) -> u128 {
     key.0 >> 32
-}
-
-/// A game reached a position and played a move from it (or none: it ended there).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Posting {
-    /// The game.
-    pub game: GameId,
-    /// The move it played, [`MoveCode::NONE`] if it ended there.
-    pub code: MoveCode,
 }
 
 /// Postings encoded as the `positions` table holds them.

@@ -11,10 +11,9 @@
 
 use crate::codec::{Cursor, put_varint};
 use crate::dims::{Month, RatingGroup, Speed, Winner};
-use crate::query::Filter;
-use crate::record::GameRecord;
+use crate::filter::Filter;
+use crate::record::{GameRecord, Posting};
 use crate::rules::MoveCode;
-use crate::segment::Posting;
 
 /// The games of the highest average rating, and the most recent, that each cell keeps:
 /// a query asking for more reads the position's games instead.
