@@ -50,7 +50,8 @@ pub use error::IndexError;
 pub use filter::{Color, Filter};
 pub use key::PositionKey;
 pub use query::{
-    Asked, Explored, GameRef, GameSummary, Index, Limits, MoveStats, PlayerSummary, position_of,
+    Answer, Asked, Explored, GameRef, GameSummary, Index, Limits, MoveStats, PlayerSummary,
+    Question, position_of,
 };
 pub use record::{GameId, GameRecord, Posting};
 pub use rules::{Game, IndexRules, MoveCode};

@@ -540,3 +540,107 @@ pub fn position_of<R: IndexRules>(
     }
     Ok(Asked { position, opening })
 }
+
+/// A position as a person or a script asks about it, in the index's own game: a FEN (the
+/// start when none), moves played from it, and the variant of a chess FEN or the game type
+/// of a draughts one (`crazyhouse`, `russian`, `25`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Question<'a> {
+    /// The FEN, or `None` for the start position.
+    pub fen: Option<&'a str>,
+    /// Moves played from it (see [`position_of`]).
+    pub moves: &'a str,
+    /// The variant or game type.
+    pub variant: Option<&'a str>,
+}
+
+/// The explorer's answer to a [`Question`], with the position asked as FEN.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    /// What the explorer says.
+    pub explored: Explored,
+    /// The position, as FEN.
+    pub fen: String,
+}
+
+impl Index {
+    /// The position a question asks about, in the rules of the index's game, given to
+    /// `then` with those rules.
+    fn asking<T>(
+        &self,
+        question: &Question<'_>,
+        then: &mut dyn FnMut(&dyn AskedRules) -> Result<T, IndexError>,
+    ) -> Result<T, IndexError> {
+        match self.game() {
+            Game::Chess => then(&(pgn::ChessRules, question)),
+            Game::Draughts => {
+                let variant = question
+                    .variant
+                    .map(|v| collection::rules::parse_game_type(v).map(|t| t.to_string()))
+                    .transpose()
+                    .map_err(IndexError::Query)?;
+                let question = Question {
+                    variant: variant.as_deref(),
+                    ..*question
+                };
+                then(&(collection::rules::draughts(None), &question))
+            }
+        }
+    }
+
+    /// [`Index::explore`] of the position a question asks about; the opening is the
+    /// position's own, else the deepest one named along the question's moves.
+    ///
+    /// # Errors
+    /// A question that does not read ([`IndexError::Query`]), a damaged index.
+    pub fn explore_question(
+        &self,
+        question: &Question<'_>,
+        filter: &Filter,
+        limits: Limits,
+    ) -> Result<Answer, IndexError> {
+        self.asking(question, &mut |asked| asked.explore(self, filter, limits))
+    }
+
+    /// [`Index::find`] of the position a question asks about.
+    ///
+    /// # Errors
+    /// A question that does not read ([`IndexError::Query`]), a damaged index.
+    pub fn find_question(&self, question: &Question<'_>) -> Result<Vec<GameId>, IndexError> {
+        self.asking(question, &mut |asked| asked.find(self))
+    }
+}
+
+/// A question read in a game's rules: what [`Index::asking`] hands on, so that the game is
+/// chosen once.
+trait AskedRules {
+    fn explore(&self, index: &Index, filter: &Filter, limits: Limits)
+    -> Result<Answer, IndexError>;
+    fn find(&self, index: &Index) -> Result<Vec<GameId>, IndexError>;
+}
+
+impl<R: IndexRules> AskedRules for (R, &Question<'_>) {
+    fn explore(
+        &self,
+        index: &Index,
+        filter: &Filter,
+        limits: Limits,
+    ) -> Result<Answer, IndexError> {
+        let (rules, question) = self;
+        let asked = position_of(rules, question.fen, question.variant, question.moves)?;
+        let mut explored = index.explore(rules, &asked.position, filter, limits)?;
+        if explored.opening.is_none() {
+            explored.opening = asked.opening;
+        }
+        Ok(Answer {
+            explored,
+            fen: rules.fen(&asked.position).unwrap_or_default(),
+        })
+    }
+
+    fn find(&self, index: &Index) -> Result<Vec<GameId>, IndexError> {
+        let (rules, question) = self;
+        let asked = position_of(rules, question.fen, question.variant, question.moves)?;
+        index.find(rules.key(&asked.position))
+    }
+}

@@ -4,9 +4,7 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use collection::job::{Ended, Stopped};
-use index::{
-    BuildOptions, Explored, Filter, Game, GameSummary, Index, IndexRules, Limits, position_of,
-};
+use index::{BuildOptions, Explored, Filter, GameSummary, Index, Limits, Question};
 
 use crate::cli::{AskedPosition, ExploreFilter, Inputs};
 use crate::terminal::{self, Output, Terminal, complain};
@@ -57,17 +55,6 @@ pub fn merge(inputs: &Inputs, dir: &Path) -> Result<Ended, Stopped> {
     Ok(Ended::default())
 }
 
-/// The game type or variant a query's position is set up in, as its tags give it.
-fn variant_tag(game: Game, variant: Option<&str>) -> Result<Option<String>, Stopped> {
-    match (game, variant) {
-        (_, None) => Ok(None),
-        (Game::Chess, Some(v)) => Ok(Some(v.to_owned())),
-        (Game::Draughts, Some(v)) => collection::rules::parse_game_type(v)
-            .map(|t| Some(t.to_string()))
-            .map_err(complain),
-    }
-}
-
 /// `notate explore`.
 pub fn explore(
     dir: &Path,
@@ -85,30 +72,15 @@ pub fn explore(
         player: filter.player.clone(),
         color: filter.color,
     };
-    let variant = variant_tag(index.game(), position.variant.as_deref())?;
+    let answer = index
+        .explore_question(&question(position), &filter, limits)
+        .map_err(complain)?;
     let mut out = Output::create(None)?;
-    let written = match index.game() {
-        Game::Chess => explore_with(
-            &pgn::ChessRules,
-            &index,
-            position,
-            variant.as_deref(),
-            &filter,
-            json,
-            limits,
-            &mut out,
-        ),
-        Game::Draughts => explore_with(
-            &collection::rules::draughts(None),
-            &index,
-            position,
-            variant.as_deref(),
-            &filter,
-            json,
-            limits,
-            &mut out,
-        ),
-    }?;
+    let written = if json {
+        writeln!(out, "{}", index::json::explored(&answer.explored))
+    } else {
+        write_explored(&answer.explored, &answer.fen, &mut out)
+    };
     written.map_err(|e| write_failed(&e))?;
     terminal::commit(Ended::default(), [Some(out)])
 }
@@ -121,30 +93,13 @@ fn write_failed(e: &io::Error) -> Stopped {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn explore_with<R: IndexRules>(
-    rules: &R,
-    index: &Index,
-    position: &AskedPosition,
-    variant: Option<&str>,
-    filter: &Filter,
-    json: bool,
-    limits: Limits,
-    out: &mut dyn Write,
-) -> Result<io::Result<()>, Stopped> {
-    let asked =
-        position_of(rules, position.fen.as_deref(), variant, &position.moves).map_err(complain)?;
-    let mut explored = index
-        .explore(rules, &asked.position, filter, limits)
-        .map_err(complain)?;
-    if explored.opening.is_none() {
-        explored.opening = asked.opening;
+/// The question `explore` and `find` are asked.
+fn question(position: &AskedPosition) -> Question<'_> {
+    Question {
+        fen: position.fen.as_deref(),
+        moves: &position.moves,
+        variant: position.variant.as_deref(),
     }
-    if json {
-        return Ok(writeln!(out, "{}", index::json::explored(&explored)));
-    }
-    let fen = rules.fen(&asked.position).unwrap_or_default();
-    Ok(write_explored(&explored, &fen, out))
 }
 
 /// Percent of `part` in `whole`, one decimal.
@@ -248,16 +203,7 @@ pub fn find(
     output: Option<&Path>,
 ) -> Result<Ended, Stopped> {
     let index = Index::open(dir).map_err(complain)?;
-    let variant = variant_tag(index.game(), position.variant.as_deref())?;
-    let key = match index.game() {
-        Game::Chess => key_of(&pgn::ChessRules, position, variant.as_deref())?,
-        Game::Draughts => key_of(
-            &collection::rules::draughts(None),
-            position,
-            variant.as_deref(),
-        )?,
-    };
-    let mut games = index.find(key).map_err(complain)?;
+    let mut games = index.find_question(&question(position)).map_err(complain)?;
     if let Some(limit) = limit {
         games.truncate(limit);
     }
@@ -277,14 +223,4 @@ pub fn find(
         }
     }
     terminal::commit(Ended::default(), [Some(out)])
-}
-
-fn key_of<R: IndexRules>(
-    rules: &R,
-    position: &AskedPosition,
-    variant: Option<&str>,
-) -> Result<index::PositionKey, Stopped> {
-    let asked =
-        position_of(rules, position.fen.as_deref(), variant, &position.moves).map_err(complain)?;
-    Ok(rules.key(&asked.position))
 }

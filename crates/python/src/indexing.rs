@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use ::index::{Filter, Game, GameId, Index, IndexRules, Limits, position_of};
+use ::index::{Filter, GameId, Index, Limits, Question};
 use collection::job::{Job, Silent};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
@@ -56,52 +56,6 @@ fn to_py(e: ::index::IndexError) -> PyErr {
 #[pyclass(frozen, module = "notate", name = "Index", unsendable)]
 pub struct PyIndex {
     index: Index,
-}
-
-/// What a query asks about: a position and filters, read from keyword arguments.
-struct Asked<'a> {
-    fen: Option<&'a str>,
-    moves: &'a str,
-    variant: Option<String>,
-}
-
-impl PyIndex {
-    fn variant(&self, variant: Option<&str>) -> PyResult<Option<String>> {
-        match (self.index.game(), variant) {
-            (_, None) => Ok(None),
-            (Game::Chess, Some(v)) => Ok(Some(v.to_owned())),
-            (Game::Draughts, Some(v)) => collection::rules::parse_game_type(v)
-                .map(|t| Some(t.to_string()))
-                .map_err(PyValueError::new_err),
-        }
-    }
-
-    fn explore_with<R: IndexRules>(
-        &self,
-        rules: &R,
-        asked: &Asked<'_>,
-        filter: &Filter,
-        limits: Limits,
-    ) -> PyResult<String> {
-        let position =
-            position_of(rules, asked.fen, asked.variant.as_deref(), asked.moves).map_err(to_py)?;
-        let mut explored = self
-            .index
-            .explore(rules, &position.position, filter, limits)
-            .map_err(to_py)?;
-        if explored.opening.is_none() {
-            explored.opening = position.opening;
-        }
-        Ok(::index::json::explored(&explored).to_string())
-    }
-
-    fn find_with<R: IndexRules>(&self, rules: &R, asked: &Asked<'_>) -> PyResult<Vec<GameId>> {
-        let position =
-            position_of(rules, asked.fen, asked.variant.as_deref(), asked.moves).map_err(to_py)?;
-        self.index
-            .find(rules.key(&position.position))
-            .map_err(to_py)
-    }
 }
 
 fn parse_all<T: std::str::FromStr<Err = String>>(values: Option<Vec<String>>) -> PyResult<Vec<T>> {
@@ -173,22 +127,21 @@ impl PyIndex {
                 .transpose()?,
             player,
         };
-        let asked = Asked {
+        let question = Question {
             fen,
             moves: moves.unwrap_or(""),
-            variant: self.variant(variant)?,
+            variant,
         };
         let limits = Limits {
             moves: max_moves,
             top_games,
             recent_games,
         };
-        let text = match self.index.game() {
-            Game::Chess => self.explore_with(&pgn::ChessRules, &asked, &filter, limits)?,
-            Game::Draughts => {
-                self.explore_with(&collection::rules::draughts(None), &asked, &filter, limits)?
-            }
-        };
+        let answer = self
+            .index
+            .explore_question(&question, &filter, limits)
+            .map_err(to_py)?;
+        let text = ::index::json::explored(&answer.explored).to_string();
         let json = py.import("json")?;
         Ok(json.call_method1("loads", (text,))?.unbind())
     }
@@ -203,16 +156,12 @@ impl PyIndex {
         variant: Option<&str>,
         limit: Option<usize>,
     ) -> PyResult<Found> {
-        let this = slf.get();
-        let asked = Asked {
+        let question = Question {
             fen,
             moves: moves.unwrap_or(""),
-            variant: this.variant(variant)?,
+            variant,
         };
-        let mut games = match this.index.game() {
-            Game::Chess => this.find_with(&pgn::ChessRules, &asked)?,
-            Game::Draughts => this.find_with(&collection::rules::draughts(None), &asked)?,
-        };
+        let mut games = slf.get().index.find_question(&question).map_err(to_py)?;
         if let Some(limit) = limit {
             games.truncate(limit);
         }
