@@ -37,6 +37,7 @@ mod filter;
 pub mod games;
 pub mod json;
 pub mod key;
+mod line;
 pub mod manifest;
 mod query;
 pub mod record;
