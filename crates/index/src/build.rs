@@ -664,6 +664,14 @@ fn write_positions(
             on_lines = true;
         }
         on_lines &= o.on_line();
+        // A game that played the same move from the position on its main line and in a
+        // variation counts once.
+        if postings
+            .last()
+            .is_some_and(|(p, _)| p.game == o.game() && p.code == o.code())
+        {
+            continue;
+        }
         postings.push((
             Posting {
                 game: o.game(),

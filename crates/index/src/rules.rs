@@ -124,10 +124,19 @@ const LINE_ESCAPE: u8 = 0xc0;
 /// piece reaching `to`, taking what stands there, en passant for a pawn moving aslant
 /// to an empty square.
 fn line_byte_move(position: &pgn::Position, byte: u8) -> Option<pgn::Move> {
-    let board = position.board();
     let to = pgn::Square::from_index(u32::from(byte & 63))?;
-    let mut reaching = reaching(board, position.turn(), to);
-    for _ in 0..byte >> 6 {
+    let reaching = reaching(position.board(), position.turn(), to);
+    move_from_place(position.board(), reaching, byte >> 6, to)
+}
+
+/// The move to `to` of the `place`th piece of `reaching` (see [`line_byte_move`]).
+fn move_from_place(
+    board: &pgn::Board,
+    mut reaching: u64,
+    place: u8,
+    to: pgn::Square,
+) -> Option<pgn::Move> {
+    for _ in 0..place {
         reaching &= reaching.wrapping_sub(1);
     }
     let from = pgn::Square::from_index(reaching.trailing_zeros())?;
@@ -247,11 +256,11 @@ impl IndexRules for pgn::ChessRules {
         };
         if let Some((from, to)) = from_to {
             let reaching = reaching(position.board(), position.turn(), to);
-            let place = (reaching & ((1 << from.index()) - 1)).count_ones();
+            let place = (reaching & ((1 << from.index()) - 1)).count_ones() as u8;
             if reaching & 1 << from.index() != 0 && place < 3 {
-                let byte = to.index() as u8 | (place as u8) << 6;
+                let byte = to.index() as u8 | place << 6;
                 // Read back as written, or kept by its code.
-                if line_byte_move(position, byte).as_ref() == Some(mv) {
+                if move_from_place(position.board(), reaching, place, to).as_ref() == Some(mv) {
                     out.push(byte);
                     return;
                 }

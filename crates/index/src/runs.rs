@@ -7,6 +7,8 @@ use std::collections::BinaryHeap;
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::thread;
 
 use crate::key::PositionKey;
 use crate::record::GameId;
@@ -112,19 +114,59 @@ impl Occurrence {
 }
 
 /// Occurrences gathered, then given back sorted and without repeats.
+///
+/// A full buffer is sorted and written as a run on a thread of its own while the next one
+/// fills (the reading of games goes on meanwhile: sorting on the reading thread held the
+/// readers up for a third of a build), so that two buffers are held at most; and the runs
+/// are merged on a thread of their own while the segment is written.
 pub(crate) struct Sorter {
     buffer: Vec<Occurrence>,
     capacity: usize,
     dir: PathBuf,
     runs: Vec<File>,
     pushed: u64,
+    /// The run being sorted and written, which gives its buffer back.
+    spilling: Option<thread::JoinHandle<Spilled>>,
+}
+
+/// Sorts occurrences by key, then game and move (the order the segment is written in),
+/// and drops repeats.
+fn sort(buffer: &mut Vec<Occurrence>) {
+    buffer.sort_unstable_by(|a, b| {
+        (a.key_high, a.key_low, a.game, a.code).cmp(&(b.key_high, b.key_low, b.game, b.code))
+    });
+    buffer.dedup();
+}
+
+/// A run written, and the buffer it was sorted in, given back empty.
+type Spilled = io::Result<(File, Vec<Occurrence>)>;
+
+/// Sorts a buffer and writes it to a new run under `dir`; gives the buffer back, empty.
+fn write_run(mut buffer: Vec<Occurrence>, dir: &Path) -> Spilled {
+    sort(&mut buffer);
+    let mut file = BufWriter::with_capacity(1 << 20, tempfile::tempfile_in(dir)?);
+    for o in &buffer {
+        o.write(&mut file)?;
+    }
+    let mut file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
+    std::io::Seek::rewind(&mut file)?;
+    buffer.clear();
+    Ok((file, buffer))
+}
+
+/// What a thread of the sorter gave, or why it gave nothing.
+fn joined<T>(handle: thread::JoinHandle<io::Result<T>>) -> io::Result<T> {
+    handle
+        .join()
+        .map_err(|_| io::Error::other("the sort of positions stopped"))?
 }
 
 impl Sorter {
-    /// A sorter that holds at most `budget` bytes of occurrences in memory and writes its
-    /// runs under `dir` (files that are gone once closed, even if the process is killed).
+    /// A sorter that holds at most `budget` bytes of occurrences in memory (two buffers
+    /// of half that) and writes its runs under `dir` (files that are gone once closed,
+    /// even if the process is killed).
     pub(crate) fn new(dir: &Path, budget: usize) -> Sorter {
-        let capacity = (budget / std::mem::size_of::<Occurrence>()).max(1024);
+        let capacity = (budget / 2 / std::mem::size_of::<Occurrence>()).max(1024);
         Sorter {
             // Reserved whole (address space, not memory: a page is taken when first
             // written), so that the buffer never grows by copying: growing it by doubling
@@ -134,6 +176,7 @@ impl Sorter {
             dir: dir.to_owned(),
             runs: Vec::new(),
             pushed: 0,
+            spilling: None,
         }
     }
 
@@ -151,64 +194,101 @@ impl Sorter {
         self.pushed
     }
 
-    fn sorted_buffer(&mut self) -> Vec<Occurrence> {
-        let mut buffer = std::mem::take(&mut self.buffer);
-        buffer.sort_unstable();
-        buffer.dedup();
-        buffer
-    }
-
+    /// Hands the full buffer to a thread that sorts and writes it, once the run before it
+    /// is written (whose buffer is filled next).
     fn spill(&mut self) -> io::Result<()> {
-        let buffer = self.sorted_buffer();
-        let mut file = BufWriter::with_capacity(1 << 20, tempfile::tempfile_in(&self.dir)?);
-        for o in &buffer {
-            o.write(&mut file)?;
-        }
-        let mut file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
-        std::io::Seek::rewind(&mut file)?;
-        self.runs.push(file);
-        // The buffer's memory is kept for the next run.
-        self.buffer = buffer;
-        self.buffer.clear();
+        let next = match self.spilling.take() {
+            Some(handle) => {
+                let (file, buffer) = joined(handle)?;
+                self.runs.push(file);
+                buffer
+            }
+            None => Vec::with_capacity(self.capacity),
+        };
+        let full = std::mem::replace(&mut self.buffer, next);
+        let dir = self.dir.clone();
+        self.spilling = Some(thread::spawn(move || write_run(full, &dir)));
         Ok(())
     }
 
     /// Every occurrence pushed, sorted, each once.
     pub(crate) fn finish(mut self) -> io::Result<Sorted> {
+        if let Some(handle) = self.spilling.take() {
+            self.runs.push(joined(handle)?.0);
+        }
+        let mut last = std::mem::take(&mut self.buffer);
+        sort(&mut last);
         if self.runs.is_empty() {
-            let buffer = self.sorted_buffer();
-            return Ok(Sorted::Memory(buffer.into_iter()));
+            return Ok(Sorted::Memory(last.into_iter()));
         }
-        if !self.buffer.is_empty() {
-            self.spill()?;
-        }
-        self.buffer = Vec::new();
-        let mut readers: Vec<BufReader<File>> = self
-            .runs
-            .into_iter()
-            .map(|f| BufReader::with_capacity(1 << 16, f))
-            .collect();
-        let mut heap = BinaryHeap::new();
-        for (i, reader) in readers.iter_mut().enumerate() {
-            if let Some(o) = Occurrence::read(reader)? {
-                heap.push(Reverse((o, i)));
-            }
-        }
-        Ok(Sorted::Merge {
-            readers,
-            heap,
-            last: None,
+        let runs = std::mem::take(&mut self.runs);
+        let (sender, receiver) = mpsc::sync_channel(4);
+        let merging = thread::spawn(move || merge(runs, last, &sender));
+        Ok(Sorted::Merged {
+            receiver,
+            batch: Vec::new().into_iter(),
+            merging: Some(merging),
         })
     }
 }
 
-/// The sorted occurrences: from memory, or merged from runs.
+/// How many occurrences the merging thread hands over at a time.
+const BATCH: usize = 1 << 14;
+
+/// Merges sorted runs and a sorted buffer into batches sent in order, each occurrence
+/// once; stops when the receiver is gone.
+fn merge(
+    runs: Vec<File>,
+    last: Vec<Occurrence>,
+    sender: &mpsc::SyncSender<Vec<Occurrence>>,
+) -> io::Result<()> {
+    let mut readers: Vec<BufReader<File>> = runs
+        .into_iter()
+        .map(|f| BufReader::with_capacity(1 << 16, f))
+        .collect();
+    let mut memory = last.into_iter();
+    // The buffer is the source numbered after the runs.
+    let mut next_of = |i: usize, readers: &mut Vec<BufReader<File>>| match readers.get_mut(i) {
+        Some(reader) => Occurrence::read(reader),
+        None => Ok(memory.next()),
+    };
+    let mut heap = BinaryHeap::new();
+    for i in 0..=readers.len() {
+        if let Some(o) = next_of(i, &mut readers)? {
+            heap.push(Reverse((o, i)));
+        }
+    }
+    let mut batch = Vec::with_capacity(BATCH);
+    let mut previous: Option<Occurrence> = None;
+    while let Some(Reverse((o, i))) = heap.pop() {
+        if let Some(next) = next_of(i, &mut readers)? {
+            heap.push(Reverse((next, i)));
+        }
+        if previous == Some(o) {
+            continue;
+        }
+        previous = Some(o);
+        batch.push(o);
+        if batch.len() == BATCH {
+            let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
+            if sender.send(full).is_err() {
+                return Ok(());
+            }
+        }
+    }
+    if !batch.is_empty() {
+        let _ = sender.send(batch);
+    }
+    Ok(())
+}
+
+/// The sorted occurrences: from memory, or merged from runs on another thread.
 pub(crate) enum Sorted {
     Memory(std::vec::IntoIter<Occurrence>),
-    Merge {
-        readers: Vec<BufReader<File>>,
-        heap: BinaryHeap<Reverse<(Occurrence, usize)>>,
-        last: Option<Occurrence>,
+    Merged {
+        receiver: mpsc::Receiver<Vec<Occurrence>>,
+        batch: std::vec::IntoIter<Occurrence>,
+        merging: Option<thread::JoinHandle<io::Result<()>>>,
     },
 }
 
@@ -217,20 +297,23 @@ impl Sorted {
     pub(crate) fn next(&mut self) -> io::Result<Option<Occurrence>> {
         match self {
             Sorted::Memory(iter) => Ok(iter.next()),
-            Sorted::Merge {
-                readers,
-                heap,
-                last,
+            Sorted::Merged {
+                receiver,
+                batch,
+                merging,
             } => loop {
-                let Some(Reverse((o, i))) = heap.pop() else {
-                    return Ok(None);
-                };
-                if let Some(next) = Occurrence::read(&mut readers[i])? {
-                    heap.push(Reverse((next, i)));
-                }
-                if *last != Some(o) {
-                    *last = Some(o);
+                if let Some(o) = batch.next() {
                     return Ok(Some(o));
+                }
+                match receiver.recv() {
+                    Ok(next) => *batch = next.into_iter(),
+                    // The merge ended: all sent, or an error to give.
+                    Err(_) => {
+                        return match merging.take() {
+                            Some(handle) => joined(handle).map(|()| None),
+                            None => Ok(None),
+                        };
+                    }
                 }
             },
         }
