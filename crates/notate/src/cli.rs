@@ -292,7 +292,7 @@ pub enum Command {
     /// Build a position index of the inputs in a folder, for `explore` and `find`.
     ///
     /// `notate index FILE… -o DIR`, `notate index --append FILE… -o DIR`,
-    /// `notate index --merge SHARD… -o DIR`.
+    /// `notate index --range START..END FILE -o SHARD`, `notate index --merge SHARD… -o DIR`.
     ///
     /// Every position of every game's main line is indexed with the move played from it,
     /// and each game with its players, ratings, month, speed and result, so that a query
@@ -315,9 +315,18 @@ pub enum Command {
         variations: bool,
         /// The PATHs are indexes (shards built apart, on other machines or from other
         /// files): merge them into one in DIR, as one build over their inputs in that
-        /// order would be.
+        /// order would be. Shards of ranges of one file (--range) are given one after
+        /// another, in the order of their ranges, which must cover the file exactly.
         #[arg(long, conflicts_with_all = ["append", "variations"])]
         merge: bool,
+        /// Index only the games that begin in this byte range of one uncompressed file,
+        /// as `notate parquet --range` reads them: DIR is then a shard, which --merge
+        /// joins to the shards of the file's other ranges (0..a, a..b, …, z..) into the
+        /// index of the whole file. A shard of a range that does not start the file
+        /// cannot be asked before it is merged (it does not know how many games come
+        /// before it).
+        #[arg(long, value_name = "START..END", conflicts_with_all = ["append", "merge"])]
+        range: Option<range::ByteRange>,
     },
     /// What was played from a position in an index's games, how it scored, at what
     /// rating, and its top and recent games (lichess's opening explorer).

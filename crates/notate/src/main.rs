@@ -171,9 +171,10 @@ fn main() -> ExitCode {
             append,
             variations,
             merge,
+            range,
         } => match merge {
             true => positions::merge(&inputs, &output),
-            false => positions::index(&inputs, &output, append, variations),
+            false => positions::index(&inputs, &output, append, variations, range),
         },
         Command::Explore {
             index,

@@ -4,6 +4,7 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use collection::job::{Ended, Stopped};
+use collection::range::ByteRange;
 use index::{BuildOptions, Explored, Filter, GameSummary, Index, Limits, Question};
 
 use crate::cli::{AskedPosition, ExploreFilter, Inputs};
@@ -15,12 +16,14 @@ pub fn index(
     dir: &Path,
     append: bool,
     variations: bool,
+    range: Option<ByteRange>,
 ) -> Result<Ended, Stopped> {
-    let (terminal, sources) = Terminal::new(inputs, true)?;
+    let (terminal, sources) = Terminal::new(inputs, range.is_none())?;
     let mut job = terminal.job(inputs, sources);
     let options = BuildOptions {
         append,
         variations,
+        range,
         ..BuildOptions::default()
     };
     let built = index::build(&mut job, dir, &options).map_err(complain)?;

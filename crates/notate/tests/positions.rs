@@ -559,3 +559,248 @@ fn shards_merge_into_the_index_of_one_build() {
         stderr(&mixed)
     );
 }
+
+/// The shards of `file`'s byte ranges between consecutive `cuts` (the last one's to the
+/// file's end), built in `t`: their folders, in order.
+fn range_shards(t: &Temp, name: &str, file: &str, cuts: &[u64]) -> Vec<String> {
+    (0..cuts.len())
+        .map(|i| {
+            let dir = t.path(&format!("{name}-{i:02}")).display().to_string();
+            let range = match cuts.get(i + 1) {
+                Some(end) => format!("{}..{end}", cuts[i]),
+                None => format!("{}..", cuts[i]),
+            };
+            notate_ok(&["index", "-q", "--range", &range, "-o", &dir, file]);
+            dir
+        })
+        .collect()
+}
+
+/// What an index answers of each position: the explorer (with ten top and recent games)
+/// and `find`'s references and games.
+fn every_answer(t: &Temp, dir: &str, questions: &[&[&str]]) -> Vec<String> {
+    let games = t.path("found.txt").display().to_string();
+    let mut out = Vec::new();
+    for question in questions {
+        let mut explore = vec!["explore", dir, "--json", "--top", "10", "--recent", "10"];
+        explore.extend_from_slice(question);
+        out.push(notate_ok(&explore));
+        let mut find = vec!["find", dir];
+        find.extend_from_slice(question);
+        out.push(notate_ok(&find));
+        find.extend_from_slice(&["-o", &games]);
+        notate_ok(&find);
+        out.push(std::fs::read_to_string(&games).expect("the games found"));
+    }
+    out
+}
+
+#[test]
+fn shards_of_byte_ranges_merge_into_the_index_of_the_whole_file() {
+    let t = Temp::new("ranges");
+    let chess: &[&[&str]] = &[
+        &[],
+        &["--moves", "e4"],
+        &["--moves", "d4"],
+        &["--moves", "e4 e5 Nf3"],
+        &["--variant", "crazyhouse"],
+        &["--variant", "atomic", "--moves", "e4"],
+        &["--variant", "horde"],
+        &["--variant", "racingkings"],
+    ];
+    let draughts: &[&[&str]] = &[
+        &[],
+        &["--variant", "pool"],
+        &["--variant", "russian"],
+        &["--variant", "brazilian", "--moves", "c3-d4"],
+    ];
+    for (file, questions) in [
+        ("corpus/pgn/generated.pgn", chess),
+        ("corpus/pgn/variants.pgn", chess),
+        ("corpus/pdn/variant-pool.pdn", draughts),
+    ] {
+        let text = std::fs::read(root().join(file)).expect("the corpus");
+        let size = text.len() as u64;
+        // A game's first byte, and the byte after it.
+        let game = text
+            .windows(3)
+            .position(|w| w == b"\n\n[")
+            .expect("a second game") as u64
+            + 2;
+        let whole = t.path("whole").display().to_string();
+        notate_ok(&["index", "-q", "-o", &whole, file]);
+        let expected = every_answer(&t, &whole, questions);
+        assert!(
+            expected.iter().any(|a| a.contains("[Event")),
+            "{file}: no game found"
+        );
+        // Ranges empty at both ends, cut at a game's first byte, inside games, and at
+        // the end of the file.
+        let mut cuts = vec![
+            0,
+            0,
+            game,
+            game + 1,
+            size / 3,
+            size / 2 + 17,
+            size - 5,
+            size,
+        ];
+        cuts.sort_unstable();
+        let shards = range_shards(&t, "shard", file, &cuts);
+        let merged = t.path("merged").display().to_string();
+        let mut args = vec!["index", "-q", "--merge", "-o", &merged];
+        args.extend(shards.iter().map(String::as_str));
+        notate_ok(&args);
+        assert_eq!(every_answer(&t, &merged, questions), expected, "{file}");
+        // The first shard numbers its games as the whole file does, and may be asked;
+        // a shard after it may not, before it is merged.
+        let first = range_shards(&t, "first", file, &[0, size / 2]);
+        notate_ok(&["find", &first[0]]);
+        let out = run(&["find", &shards[4]]);
+        assert_eq!(code(&out), 2, "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("merge it with the shards of the rest of the file"),
+            "{}",
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
+fn shards_of_ranges_and_of_whole_files_merge_in_the_order_of_one_build() {
+    let t = Temp::new("ranges-files");
+    let file = "corpus/pgn/generated.pgn";
+    let size = std::fs::metadata(root().join(file))
+        .expect("the corpus")
+        .len();
+    let ranges = range_shards(&t, "generated", file, &[0, size / 4, size / 2]);
+    let model = t.path("model").display().to_string();
+    notate_ok(&["index", "-q", "-o", &model, "corpus/pgn/model.pgn"]);
+    let lenient = t.path("lenient").display().to_string();
+    notate_ok(&["index", "-q", "-o", &lenient, "corpus/pgn/lenient.pgn"]);
+    let merged = t.path("merged").display().to_string();
+    let mut args = vec!["index", "-q", "--merge", "-o", &merged, &model];
+    args.extend(ranges.iter().map(String::as_str));
+    args.push(&lenient);
+    notate_ok(&args);
+    let whole = t.path("whole").display().to_string();
+    notate_ok(&[
+        "index",
+        "-q",
+        "-o",
+        &whole,
+        "corpus/pgn/model.pgn",
+        file,
+        "corpus/pgn/lenient.pgn",
+    ]);
+    let questions: &[&[&str]] = &[&[], &["--moves", "e4"], &["--moves", "d4 d5"]];
+    assert_eq!(
+        every_answer(&t, &merged, questions),
+        every_answer(&t, &whole, questions)
+    );
+    // A merged index is appended to as one built whole.
+    notate_ok(&[
+        "index",
+        "-q",
+        "--append",
+        "-o",
+        &merged,
+        "corpus/pgn/annotated.pgn",
+    ]);
+    notate_ok(&[
+        "index",
+        "-q",
+        "--append",
+        "-o",
+        &whole,
+        "corpus/pgn/annotated.pgn",
+    ]);
+    assert_eq!(
+        every_answer(&t, &merged, questions),
+        every_answer(&t, &whole, questions)
+    );
+}
+
+#[test]
+fn ranges_that_leave_bytes_out_or_read_them_twice_are_refused() {
+    let t = Temp::new("ranges-bad");
+    let file = "corpus/pgn/generated.pgn";
+    let size = std::fs::metadata(root().join(file))
+        .expect("the corpus")
+        .len();
+    let (a, b) = (size / 3, 2 * size / 3);
+    let shards = range_shards(&t, "s", file, &[0, a, b]);
+    let overlapping = range_shards(&t, "o", file, &[a - 100, size]);
+    let other = t.path("other").display().to_string();
+    notate_ok(&["index", "-q", "-o", &other, "corpus/pgn/model.pgn"]);
+    let whole = t.path("whole").display().to_string();
+    notate_ok(&["index", "-q", "-o", &whole, file]);
+    let out = t.path("out").display().to_string();
+    let merge_fails = |shards: &[&str], says: &str| {
+        let mut args = vec!["index", "-q", "--merge", "-o", &out];
+        args.extend_from_slice(shards);
+        let run = run(&args);
+        assert_eq!(code(&run), 2, "{shards:?}: {}", stderr(&run));
+        assert!(stderr(&run).contains(says), "{shards:?}: {}", stderr(&run));
+        assert!(!Path::new(&out).join("index.json").exists());
+    };
+    let [s0, s1, s2] = [&shards[0], &shards[1], &shards[2]].map(String::as_str);
+    merge_fails(&[s0, s2], &format!("no shard holds its bytes {a}..{b}"));
+    merge_fails(&[s1, s2], &format!("no shard holds its bytes 0..{a}"));
+    merge_fails(&[s0, s1], &format!("no shard holds its bytes {b}..{size}"));
+    merge_fails(
+        &[s0, s2, s1],
+        "give the shards of a file in the order of their ranges",
+    );
+    merge_fails(
+        &[s0, &overlapping[0]],
+        &format!("its bytes {}..{a} are in two shards' ranges", a - 100),
+    );
+    merge_fails(&[s0, s1, &other, s2], "give the shards of a file together");
+    merge_fails(&[&whole, s0, s1, s2], "which a shard before it holds too");
+    // A range reads one uncompressed file, and builds a shard anew.
+    let bad = |args: &[&str], says: &str| {
+        let run = run(args);
+        assert_eq!(code(&run), 2, "{args:?}: {}", stderr(&run));
+        assert!(stderr(&run).contains(says), "{args:?}: {}", stderr(&run));
+    };
+    bad(
+        &[
+            "index",
+            "--range",
+            "0..10",
+            "-o",
+            &out,
+            file,
+            "corpus/pgn/model.pgn",
+        ],
+        "--range reads one file",
+    );
+    let packed = t.path("generated.pgn.gz").display().to_string();
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(
+        &mut encoder,
+        &std::fs::read(root().join(file)).expect("the corpus"),
+    )
+    .expect("compressed");
+    std::fs::write(&packed, encoder.finish().expect("compressed")).expect("written");
+    bad(
+        &["index", "--range", "0..10", "-o", &out, &packed],
+        "a compressed input is read whole",
+    );
+    bad(
+        &["index", "--range", "0..10", "--append", "-o", &whole, file],
+        "cannot be used with",
+    );
+    bad(
+        &[
+            "index",
+            "--append",
+            "-o",
+            &shards[1],
+            "corpus/pgn/model.pgn",
+        ],
+        "merge the shards",
+    );
+}
