@@ -7,7 +7,8 @@
 //! and are written grouped by key. The segment is committed, renamed into place, and only
 //! then named by a new manifest.
 
-use std::collections::HashMap;
+use std::borrow::Cow;
+use std::collections::{BTreeSet, HashMap};
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -81,6 +82,8 @@ struct IndexedGame {
     offset: u64,
     described: Described,
     positions: Vec<(PositionKey, MoveCode)>,
+    /// Its ruleset or game type ([`IndexRules::kind`]), when its start could be set up.
+    kind: Option<Cow<'static, str>>,
     errors: Vec<Diagnostic>,
 }
 
@@ -108,7 +111,9 @@ impl<R: IndexRules> Task for IndexTask<'_, R> {
             let game = &read.game;
             let mut positions =
                 Vec::with_capacity(game.line(notation::LineId::MAIN).moves.len() + 1);
+            let mut kind = None;
             if let Some(start) = self.rules.start(game) {
+                kind = Some(self.rules.kind(&start));
                 let mut each = |position: &R::Position, mv: Option<&R::Move>| {
                     let code = match mv {
                         Some(mv) => self.rules.move_code(position, mv),
@@ -140,6 +145,7 @@ impl<R: IndexRules> Task for IndexTask<'_, R> {
                 offset: origin.offset + read.span.start,
                 described: Described::of(&game.tags, game.result),
                 positions,
+                kind,
                 errors,
             })?;
         }
@@ -202,6 +208,8 @@ struct Gathering<'w> {
     built: Built,
     record: Vec<u8>,
     segment_path: PathBuf,
+    /// The kinds of the current input's games ([`SourceEntry::kinds`]).
+    kinds: BTreeSet<String>,
 }
 
 impl Gathering<'_> {
@@ -255,6 +263,11 @@ impl Gathering<'_> {
         self.built.games += 1;
         if !game.errors.is_empty() {
             self.built.games_with_errors += 1;
+        }
+        if let Some(kind) = game.kind
+            && !self.kinds.contains(kind.as_ref())
+        {
+            self.kinds.insert(kind.into_owned());
         }
         Ok(())
     }
@@ -422,6 +435,7 @@ fn gather(
         built: Built::default(),
         record: Vec::new(),
         segment_path: partial.to_owned(),
+        kinds: BTreeSet::new(),
     };
     let mut sources: Vec<SourceEntry> = Vec::new();
     let mut ranged = ranged;
@@ -457,6 +471,7 @@ fn gather(
             ),
             None => (opened, None),
         };
+        gathering.kinds.clear();
         read_source(
             &mut gathering,
             source,
@@ -476,11 +491,13 @@ fn gather(
             games: 0,
             variant: None,
             range: None,
+            kinds: None,
         });
         entry.games = gathering.built.games - before;
         if gathering.game == Some(Game::Draughts) {
             entry.variant = job.variant.map(|v| v.to_string());
         }
+        entry.kinds = Some(std::mem::take(&mut gathering.kinds).into_iter().collect());
         if let Some(range) = options.range {
             let start = range.start.min(entry.size);
             entry.range = Some(SourceRange {

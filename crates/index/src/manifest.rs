@@ -80,6 +80,11 @@ pub struct SourceEntry {
     /// (`notate index --range`: a shard); `None` for the whole file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub range: Option<SourceRange>,
+    /// The games' rulesets (chess: `chess`, `crazyhouse`, … as a `Variant` tag names
+    /// them) or game types (draughts, as a `GameType` tag writes them), each once, in
+    /// order; `None` in an index built before they were recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kinds: Option<Vec<String>>,
 }
 
 /// The part of a file a shard read: the games that begin in the bytes `start..end`
@@ -140,6 +145,7 @@ pub fn fingerprint(path: &Path) -> io::Result<SourceEntry> {
         games: 0,
         variant: None,
         range: None,
+        kinds: None,
     })
 }
 

@@ -1,6 +1,8 @@
 //! What the index needs of a game's rules beyond [`FormatRules`]: a position's key, a
 //! move as a small number and back, and a move as lichess's explorer writes it.
 
+use std::borrow::Cow;
+
 use collection::rules::FormatRules;
 use notation::Tags;
 
@@ -66,6 +68,12 @@ pub trait IndexRules: FormatRules {
     fn opening_of(&self, _position: &Self::Position) -> Option<(String, String)> {
         None
     }
+
+    /// What kind of game a position is of, as the manifest lists an input's kinds
+    /// ([`SourceEntry::kinds`](crate::manifest::SourceEntry::kinds)): its ruleset as a
+    /// `Variant` tag names it (chess), its game type as a `GameType` tag writes it
+    /// (draughts). Every position of a game is of the same kind as its start.
+    fn kind(&self, position: &Self::Position) -> Cow<'static, str>;
 }
 
 /// The code of a chess move: from and to squares in 12 bits, then what kind of move in 4
@@ -138,6 +146,10 @@ impl IndexRules for pgn::ChessRules {
         pgn::openings::classify_position(position)
             .map(|o| (o.eco().to_string(), o.name().to_owned()))
     }
+
+    fn kind(&self, position: &pgn::Position) -> Cow<'static, str> {
+        Cow::Borrowed(position.ruleset().name())
+    }
 }
 
 impl IndexRules for pdn::DraughtsRules {
@@ -190,6 +202,10 @@ impl IndexRules for pdn::DraughtsRules {
             tags.set("FEN", fen);
         }
         tags
+    }
+
+    fn kind(&self, position: &pdn::PdnPosition) -> Cow<'static, str> {
+        Cow::Owned(position.game_type().to_string())
     }
 }
 
