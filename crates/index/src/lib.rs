@@ -38,6 +38,7 @@ pub mod games;
 pub mod json;
 pub mod key;
 pub mod manifest;
+mod placement;
 mod query;
 pub mod record;
 pub mod rules;
