@@ -123,6 +123,15 @@ pub enum Command {
         /// Write the games that do not match instead.
         #[arg(long)]
         invert: bool,
+        /// Find the games that reach --position in this position index (`notate index`
+        /// of the same files) instead of reading every game: only the games it found are
+        /// read again, judged by every criterion, and written as the scan writes them (the
+        /// same games, in the same order). The FILEs must be files the index holds
+        /// (checked by their size and content), read as it read them; games it did not
+        /// find are not read, so that those that cannot be read are not reported.
+        #[arg(long, value_name = "DIR", requires = "position",
+              conflicts_with_all = ["invert", "rejects"])]
+        index: Option<PathBuf>,
         #[command(flatten)]
         criteria: Criteria,
     },

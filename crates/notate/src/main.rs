@@ -87,8 +87,13 @@ fn main() -> ExitCode {
             output,
             rejects,
             invert,
+            index,
             criteria,
-        } => select(&inputs, output, rejects, invert, &criteria.into()),
+        } => match index {
+            // clap refuses --index with --invert or --rejects.
+            Some(index) => positions::select(&inputs, output, &index, &criteria.into()),
+            None => select(&inputs, output, rejects, invert, &criteria.into()),
+        },
         Command::Dedupe {
             inputs,
             output,

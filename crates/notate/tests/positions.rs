@@ -804,3 +804,304 @@ fn ranges_that_leave_bytes_out_or_read_them_twice_are_refused() {
         "merge the shards",
     );
 }
+
+/// `select --position` patterns drawn from the games of `files`: positions along each
+/// game's main line (its start, early plies, every ninth, its end), each as its placement
+/// and side to move and as its placement alone (draughts: the side `?`), each once; 300
+/// or so of them.
+fn patterns_of<R: collection::rules::FormatRules>(rules: &R, files: &[&str]) -> Vec<String> {
+    let mut patterns = Vec::new();
+    for file in files {
+        let bytes = std::fs::read(root().join(file)).expect("the corpus");
+        let games = notation::GameReader::new(rules, bytes.as_slice(), Default::default());
+        for read in games {
+            let read = read.expect("in memory");
+            let Some(start) = rules.start(&read.game) else {
+                continue;
+            };
+            let mut fens = Vec::new();
+            collection::mainline::walk(rules, start, &read.game, |position, _| {
+                fens.push(rules.fen(position).expect("a FEN"));
+                true
+            });
+            let last = fens.len().saturating_sub(1);
+            for (ply, fen) in fens.iter().enumerate() {
+                if !(ply < 3 || ply % 9 == 4 || ply == last) {
+                    continue;
+                }
+                let fields: Vec<&str> = fen.split(' ').collect();
+                if fields.len() > 1 {
+                    // Chess: the placement and the side to move, or the placement alone.
+                    patterns.push(format!("{} {}", fields[0], fields[1]));
+                    patterns.push(fields[0].to_owned());
+                } else {
+                    patterns.push(fen.clone());
+                    patterns.push(format!("?{}", &fen[1..]));
+                }
+            }
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    patterns.retain(|p| seen.insert(p.clone()));
+    // At most 300 or so, spread over the games (each is two runs of notate).
+    let step = patterns.len().div_ceil(300).max(1);
+    patterns.into_iter().step_by(step).collect()
+}
+
+/// `select` of `files` with `args`, by a scan and with the index in `dir`: the same
+/// games, the same bytes, the same exit code, and the same count of games selected out of
+/// the same number.
+fn same_selection(dir: &str, files: &[&str], args: &[&str]) -> usize {
+    let mut scan = vec!["select"];
+    scan.extend_from_slice(args);
+    scan.extend_from_slice(files);
+    let mut indexed = scan.clone();
+    indexed.extend_from_slice(&["--index", dir]);
+    let (a, b) = (run(&scan), run(&indexed));
+    assert_eq!(stdout(&b), stdout(&a), "{args:?}: {}", stderr(&b));
+    assert_eq!(code(&b), code(&a), "{args:?}: {}", stderr(&b));
+    if code(&a) == 2 {
+        // A pattern no game reads (a draughts FEN of a board another game type cannot
+        // read): the same usage error.
+        assert_eq!(stderr(&b), stderr(&a), "{args:?}");
+        return 0;
+    }
+    // `N of M games selected`: the same N out of the same M.
+    let tally = |text: String| {
+        let line = text
+            .lines()
+            .find(|l| l.contains("games selected"))
+            .map(str::to_owned)
+            .unwrap_or_else(|| panic!("{args:?}: no tally in {text}"));
+        let words: Vec<String> = line.split(' ').map(str::to_owned).collect();
+        (words[1].clone(), words[3].clone())
+    };
+    let (selected, games) = tally(stderr(&a));
+    assert_eq!(tally(stderr(&b)), (selected.clone(), games), "{args:?}");
+    selected.parse().expect("a count")
+}
+
+/// The games of variants.pgn but its crazyhouse ones, in a file of their own.
+fn variants_but_crazyhouse(t: &Temp) -> String {
+    let text = std::fs::read_to_string(root().join("corpus/pgn/variants.pgn")).expect("read");
+    let kept: Vec<&str> = text
+        .split("\n\n[Event")
+        .filter(|game| !game.contains("[Variant \"Crazyhouse\"]"))
+        .collect();
+    t.file("variants.pgn", kept.join("\n\n[Event").as_bytes())
+}
+
+#[test]
+fn select_with_an_index_gives_the_games_of_the_scan_chess() {
+    let t = Temp::new("select-index");
+    let variants = variants_but_crazyhouse(&t);
+    let files: Vec<&str> = CHESS
+        .into_iter()
+        .filter(|f| !f.contains("forgiven"))
+        .chain([variants.as_str()])
+        .collect();
+    let dir = index_of(&t, &files);
+    let patterns = patterns_of(&pgn::ChessRules, &files);
+    assert!(patterns.len() > 200, "{}", patterns.len());
+    let mut selected = 0;
+    for pattern in &patterns {
+        selected += same_selection(&dir, &files, &["--position", pattern]);
+    }
+    assert!(selected > patterns.len(), "{selected} games selected");
+    // Other criteria apply to the games the index found; files in another order, or
+    // some of the index's files alone, select as the scan of those files.
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+    let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b";
+    for args in [
+        &["--position", start, "--result", "1-0"][..],
+        &["--position", after_e4, "--player", "a", "--plies", "20.."],
+        &["--position", after_e4, "--tag", "Date>=2000"],
+        &["--position", start, "--with-errors"],
+        &["--position", start, "--without-errors", "--moves", "..30"],
+        &["--position", start, "--opening", "1. d4"],
+        &["--position", "8/8/8/8/8/8/8/8"],
+    ] {
+        same_selection(&dir, &files, args);
+    }
+    let mut backwards = files.clone();
+    backwards.reverse();
+    assert!(same_selection(&dir, &backwards, &["--position", start]) > 0);
+    assert!(same_selection(&dir, &files[1..3], &["--position", after_e4]) > 0);
+    // A draughts FEN: no chess game matches it.
+    same_selection(&dir, &files, &["--position", "W:W31,32:B19,20"]);
+}
+
+#[test]
+fn select_with_an_index_gives_the_games_of_the_scan_draughts() {
+    let t = Temp::new("select-index-draughts");
+    let paths: Vec<String> = std::fs::read_dir(root().join("corpus/pdn"))
+        .expect("the corpus")
+        .map(|e| {
+            format!(
+                "corpus/pdn/{}",
+                e.expect("an entry").file_name().to_string_lossy()
+            )
+        })
+        .collect();
+    let mut files: Vec<&str> = paths.iter().map(String::as_str).collect();
+    files.sort_unstable();
+    let dir = index_of(&t, &files);
+    let patterns = patterns_of(&collection::rules::draughts(None), &files);
+    assert!(patterns.len() > 100, "{}", patterns.len());
+    let mut selected = 0;
+    for pattern in &patterns {
+        selected += same_selection(&dir, &files, &["--position", pattern]);
+    }
+    // (Some FENs of the corpus's boards are read by neither game type a pattern is
+    // first tried in: a usage error, the same for both.)
+    assert!(
+        selected > patterns.len() / 2,
+        "{selected} games selected by {} patterns",
+        patterns.len()
+    );
+    same_selection(
+        &dir,
+        &files,
+        &["--position", "W:W31,32,33:B18,19,20", "--result", "2-0"],
+    );
+    // Read with another game type than the index's reading: refused.
+    let out = run(&[
+        "select",
+        "--position",
+        &patterns[0],
+        "--index",
+        &dir,
+        "--variant",
+        "russian",
+        files[0],
+    ]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("give select the --variant the index was built with"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn select_with_an_index_refuses_what_it_cannot_answer_exactly() {
+    let t = Temp::new("select-index-refused");
+    let dir = index_of(&t, &CHESS[..3]);
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+    let refused = |args: &[&str], says: &str| {
+        let out = run(args);
+        assert_eq!(code(&out), 2, "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
+        assert!(stdout(&out).is_empty(), "{args:?}");
+    };
+    refused(&["select", "--index", &dir, CHESS[0]], "--position");
+    refused(
+        &[
+            "select",
+            "--index",
+            &dir,
+            "--position",
+            start,
+            "--invert",
+            CHESS[0],
+        ],
+        "cannot be used with",
+    );
+    refused(
+        &[
+            "select",
+            "--index",
+            &dir,
+            "--position",
+            start,
+            "--rejects",
+            "r.pgn",
+            CHESS[0],
+        ],
+        "cannot be used with",
+    );
+    refused(
+        &["select", "--index", &dir, "--position", start, CHESS[5]],
+        "not in the index",
+    );
+    refused(
+        &["select", "--index", &dir, "--position", start, "-"],
+        "standard input is in no index",
+    );
+    // forgiven.pgn holds a crazyhouse game.
+    refused(
+        &["select", "--index", &dir, "--position", start, CHESS[1]],
+        "crazyhouse games",
+    );
+    // A file changed since it was indexed is not the file the index holds.
+    let copy = t.file(
+        "model.pgn",
+        &std::fs::read(root().join("corpus/pgn/model.pgn")).expect("read"),
+    );
+    let other = t.path("changed").display().to_string();
+    notate_ok(&["index", "-q", "-o", &other, &copy]);
+    let mut text = std::fs::read(&copy).expect("read");
+    text.extend_from_slice(b"\n[Event \"x\"]\n\n1. e4 *\n");
+    std::fs::write(&copy, text).expect("written");
+    refused(
+        &["select", "--index", &other, "--position", start, &copy],
+        "not in the index",
+    );
+    // An index built before the kinds of its games were recorded.
+    let old = t.path("old").display().to_string();
+    notate_ok(&["index", "-q", "-o", &old, CHESS[5]]);
+    let manifest = Path::new(&old).join("index.json");
+    let text = std::fs::read_to_string(&manifest).expect("the manifest");
+    let mut json: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    for source in json["sources"].as_array_mut().expect("sources") {
+        source.as_object_mut().expect("a source").remove("kinds");
+    }
+    std::fs::write(&manifest, json.to_string()).expect("written");
+    notate_ok(&["find", &old]);
+    refused(
+        &["select", "--index", &old, "--position", start, CHESS[5]],
+        "build it again",
+    );
+}
+
+#[test]
+fn select_with_an_index_finds_a_placement_whatever_else_the_positions_hold() {
+    let t = Temp::new("select-index-placement");
+    // One placement, set up with every castling right, en passant or not, in three-check
+    // with checks given, and in other rulesets: each its own position to the index.
+    let placement = "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR";
+    let mut text = String::new();
+    for (variant, rest) in [
+        ("Standard", "w KQkq d6 0 3"),
+        ("Standard", "w KQkq - 0 3"),
+        ("Standard", "w Kq - 0 3"),
+        ("Standard", "w - - 0 3"),
+        ("Standard", "b KQkq - 0 3"),
+        ("Chess960", "w HAha - 0 3"),
+        ("Three-check", "w KQkq d6 0 3 +1+0"),
+        ("Three-check", "w KQkq - 0 3 +2+2"),
+        ("Atomic", "w KQkq d6 0 3"),
+        ("King of the Hill", "w - - 0 3"),
+    ] {
+        let mv = if rest.starts_with('b') {
+            "3... a6"
+        } else {
+            "3. a3"
+        };
+        text.push_str(&format!(
+            "[Event \"{variant} {rest}\"]\n[Variant \"{variant}\"]\n[SetUp \"1\"]\n\
+             [FEN \"{placement} {rest}\"]\n[Result \"*\"]\n\n{mv} *\n\n"
+        ));
+    }
+    let file = t.file("placements.pgn", text.as_bytes());
+    let dir = index_of(&t, &[&file]);
+    let games = |pattern: &str| same_selection(&dir, &[&file], &["--position", pattern]);
+    assert_eq!(games(placement), 10);
+    assert_eq!(games(&format!("{placement} w")), 9);
+    assert_eq!(games(&format!("{placement} b")), 1);
+    // The position after the move too.
+    assert_eq!(
+        games("rnbqkbnr/ppp1pppp/8/3pP3/8/P7/1PPP1PPP/RNBQKBNR b"),
+        9
+    );
+}
