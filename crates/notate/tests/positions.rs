@@ -699,6 +699,14 @@ fn shards_of_ranges_and_of_whole_files_merge_in_the_order_of_one_build() {
         every_answer(&t, &merged, questions),
         every_answer(&t, &whole, questions)
     );
+    // `select --index` reads the file's games the shards found as a scan of it would.
+    let files = ["corpus/pgn/model.pgn", file, "corpus/pgn/lenient.pgn"];
+    for pattern in [
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b",
+        "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR",
+    ] {
+        assert!(same_selection(&merged, &files, &["--position", pattern]) > 0);
+    }
     // A merged index is appended to as one built whole.
     notate_ok(&[
         "index",
