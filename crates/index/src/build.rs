@@ -21,11 +21,12 @@ use notation::{Diagnostic, GameReader, KeepRaw, ReadOptions, Severity};
 
 use crate::error::IndexError;
 use crate::key::PositionKey;
+use crate::line::LineWriter;
 use crate::manifest::{self, Manifest, SegmentEntry, SourceEntry, SourceRange};
 use crate::record::{Described, GameId, GameRecord, PlayerId, Posting};
 use crate::rules::{Game, IndexRules, MoveCode};
 use crate::runs::{Occurrence, Sorter};
-use crate::segment::{BlockWriter, SegmentWriter, stored};
+use crate::segment::{SegmentWriter, TAIL_GAMES, TailWriter, tail_prefix};
 use crate::summary::{Dims, Summary};
 
 /// How a build runs.
@@ -81,7 +82,11 @@ struct IndexedGame {
     number: u64,
     offset: u64,
     described: Described,
-    positions: Vec<(PositionKey, MoveCode)>,
+    /// Each position met, the move played from it, and whether the game's kept line
+    /// reaches it.
+    positions: Vec<(PositionKey, MoveCode, bool)>,
+    /// The main line kept ([`crate::line`]), when it can be.
+    line: Option<Vec<u8>>,
     /// Its ruleset or game type ([`IndexRules::kind`]), when its start could be set up.
     kind: Option<Cow<'static, str>>,
     errors: Vec<Diagnostic>,
@@ -109,23 +114,32 @@ impl<R: IndexRules> Task for IndexTask<'_, R> {
         while let Some(read) = reader.read_game()? {
             games += 1;
             let game = &read.game;
-            let mut positions =
-                Vec::with_capacity(game.line(notation::LineId::MAIN).moves.len() + 1);
+            let main = game.line(notation::LineId::MAIN);
+            let mut positions = Vec::with_capacity(main.moves.len() + 1);
+            let mut line = None;
             let mut kind = None;
             if let Some(start) = self.rules.start(game) {
                 kind = Some(self.rules.kind(&start));
-                let mut each = |position: &R::Position, mv: Option<&R::Move>| {
+                // A line with a set-up inside it is not kept: a replay from its start
+                // would not reach its positions.
+                let plain = main.setup.is_none() && game.mainline().all(|n| n.setup.is_none());
+                line = plain.then(|| LineWriter::new(self.rules, &start)).flatten();
+                let mut each = |position: &R::Position, mv: Option<&R::Move>, on_main: bool| {
                     let code = match mv {
                         Some(mv) => self.rules.move_code(position, mv),
                         None => MoveCode::NONE,
                     };
-                    positions.push((self.rules.key(position), code));
+                    let on_line = on_main && line.is_some();
+                    if on_line && let (Some(line), Some(mv)) = (line.as_mut(), mv) {
+                        line.push(self.rules, position, mv);
+                    }
+                    positions.push((self.rules.key(position), code, on_line));
                 };
                 if self.variations {
                     every_line(self.rules, start, game, &mut each);
                 } else {
                     collection::mainline::walk(self.rules, start, game, |position, mv| {
-                        each(position, mv);
+                        each(position, mv, true);
                         true
                     });
                 }
@@ -145,6 +159,7 @@ impl<R: IndexRules> Task for IndexTask<'_, R> {
                 offset: origin.offset + read.span.start,
                 described: Described::of(&game.tags, game.result),
                 positions,
+                line: line.map(LineWriter::into_bytes),
                 kind,
                 errors,
             })?;
@@ -155,15 +170,16 @@ impl<R: IndexRules> Task for IndexTask<'_, R> {
     }
 }
 
-/// Calls `each` with every position of every line of a game (variations at any depth)
-/// and the move played from it (`None` at a line's end), each line from the position its
-/// first move is played in. A line whose set-up cannot be set up is passed over (the
-/// reader reported it). No recursion: a stack of lines to walk.
+/// Calls `each` with every position of every line of a game (variations at any depth),
+/// the move played from it (`None` at a line's end) and whether it is on the main line,
+/// each line from the position its first move is played in. A line whose set-up cannot
+/// be set up is passed over (the reader reported it). No recursion: a stack of lines to
+/// walk.
 fn every_line<R: IndexRules>(
     rules: &R,
     start: R::Position,
     game: &notation::GameTree<R::Move>,
-    each: &mut impl FnMut(&R::Position, Option<&R::Move>),
+    each: &mut impl FnMut(&R::Position, Option<&R::Move>, bool),
 ) {
     let setup = |position: &R::Position, text: &Option<String>| match text {
         Some(text) => rules.inline_setup(position, text).ok().map(|s| s.position),
@@ -171,6 +187,7 @@ fn every_line<R: IndexRules>(
     };
     let mut lines = vec![(notation::LineId::MAIN, start)];
     while let Some((line_id, start)) = lines.pop() {
+        let on_main = line_id == notation::LineId::MAIN;
         let line = game.line(line_id);
         let Some(mut position) = setup(&start, &line.setup) else {
             continue;
@@ -180,7 +197,7 @@ fn every_line<R: IndexRules>(
             for &variation in &node.variations {
                 lines.push((variation, position.clone()));
             }
-            each(&position, Some(&node.mv));
+            each(&position, Some(&node.mv), on_main);
             rules.play(&mut position, &node.mv);
             if node.setup.is_some() {
                 match setup(&position, &node.setup) {
@@ -189,7 +206,7 @@ fn every_line<R: IndexRules>(
                 }
             }
         }
-        each(&position, None);
+        each(&position, None, on_main);
     }
 }
 
@@ -252,12 +269,15 @@ impl Gathering<'_> {
         let dims = Dims::of(&record);
         self.record.clear();
         record.encode(&mut self.record);
+        if let Some(line) = &game.line {
+            self.record.extend_from_slice(line);
+        }
         self.games
             .insert(id.0, self.record.as_slice())
             .map_err(|e| IndexError::store(&self.segment_path, e))?;
-        for (key, code) in game.positions {
+        for (key, code, on_line) in game.positions {
             self.sorter
-                .push(Occurrence::new(key, id, code, dims))
+                .push(Occurrence::new(key, id, code, dims, on_line))
                 .map_err(|e| IndexError::io(&self.segment_path, e))?;
         }
         self.built.games += 1;
@@ -360,6 +380,7 @@ pub fn build(job: &mut Job<'_>, dir: &Path, options: &BuildOptions) -> Result<Bu
     write_positions(
         &writer,
         gathered.sorter,
+        gathered.next,
         &partial,
         options.popular,
         &mut built,
@@ -781,37 +802,48 @@ fn read_source(
     }
 }
 
-/// Writes the sorted positions, each with its postings.
+/// Writes the sorted positions: each as a tail, or in a block with its postings (and a
+/// summary when many games reached it).
 fn write_positions(
     writer: &SegmentWriter,
     sorter: Sorter,
+    games: GameId,
     path: &Path,
     popular: u64,
     built: &mut Built,
 ) -> Result<(), IndexError> {
     let store = |e: redb::Error| IndexError::store(path, e);
+    let pushed = sorter.pushed();
     let mut sorted = sorter.finish().map_err(|e| IndexError::io(path, e))?;
-    let table = writer.positions().map_err(store)?;
+    let mut blocks = writer.positions().map_err(store)?;
+    let mut tails = TailWriter::new(writer.tails().map_err(store)?, pushed, games.0);
     let mut summaries = writer.summaries().map_err(store)?;
-    let mut blocks = BlockWriter::new(table);
     let mut current: Option<PositionKey> = None;
     let mut postings: Vec<(Posting, Dims)> = Vec::new();
+    let mut on_lines = true;
     let mut plain: Vec<Posting> = Vec::new();
+    let mut reaching: Vec<GameId> = Vec::new();
     let mut bytes = Vec::new();
-    let mut flush = |key: PositionKey, postings: &mut Vec<(Posting, Dims)>, built: &mut Built| {
+    let mut flush = |key: PositionKey,
+                     postings: &mut Vec<(Posting, Dims)>,
+                     on_lines: bool,
+                     built: &mut Built| {
         built.positions += 1;
-        let mut games: Vec<GameId> = postings.iter().map(|(p, _)| p.game).collect();
-        games.dedup();
-        built.occurrences += games.len() as u64;
-        plain.clear();
-        plain.extend(postings.iter().map(|(p, _)| *p));
-        blocks.push(key, &plain).map_err(store)?;
-        if games.len() as u64 >= popular {
+        reaching.clear();
+        reaching.extend(postings.iter().map(|(p, _)| p.game));
+        reaching.dedup();
+        built.occurrences += reaching.len() as u64;
+        if on_lines && reaching.len() < TAIL_GAMES {
+            tails.push(tail_prefix(key), &reaching).map_err(store)?;
+        } else {
+            plain.clear();
+            plain.extend(postings.iter().map(|(p, _)| *p));
+            blocks.push(key, &plain).map_err(store)?;
+        }
+        if reaching.len() as u64 >= popular {
             bytes.clear();
             Summary::of(postings).encode(&mut bytes);
-            summaries
-                .insert(stored(key), bytes.as_slice())
-                .map_err(|e| store(e.into()))?;
+            summaries.insert(key, &bytes).map_err(store)?;
         }
         postings.clear();
         Ok::<(), IndexError>(())
@@ -819,10 +851,12 @@ fn write_positions(
     while let Some(o) = sorted.next().map_err(|e| IndexError::io(path, e))? {
         if current != Some(o.key()) {
             if let Some(key) = current {
-                flush(key, &mut postings, built)?;
+                flush(key, &mut postings, on_lines, built)?;
             }
             current = Some(o.key());
+            on_lines = true;
         }
+        on_lines &= o.on_line();
         postings.push((
             Posting {
                 game: o.game(),
@@ -832,8 +866,9 @@ fn write_positions(
         ));
     }
     if let Some(key) = current {
-        flush(key, &mut postings, built)?;
+        flush(key, &mut postings, on_lines, built)?;
     }
+    tails.finish().map_err(store)?;
     blocks.finish().map_err(store)
 }
 

@@ -34,6 +34,11 @@ impl<'a> Cursor<'a> {
         self.bytes.is_empty()
     }
 
+    /// The bytes not read yet.
+    pub(crate) fn rest(&self) -> &'a [u8] {
+        self.bytes
+    }
+
     pub(crate) fn varint(&mut self) -> Option<u64> {
         let mut value = 0_u64;
         for (i, &byte) in self.bytes.iter().enumerate().take(10) {
@@ -75,18 +80,103 @@ impl<'a> Cursor<'a> {
     pub(crate) fn u8(&mut self) -> Option<u8> {
         self.array::<1>().map(|[b]| b)
     }
+}
 
-    pub(crate) fn u16(&mut self) -> Option<u16> {
-        self.array().map(u16::from_be_bytes)
+/// Values of given widths (at most 32 bits each) packed into bytes, low bits first.
+pub(crate) struct BitWriter<'a> {
+    out: &'a mut Vec<u8>,
+    pending: u64,
+    bits: u32,
+}
+
+impl<'a> BitWriter<'a> {
+    pub(crate) fn new(out: &'a mut Vec<u8>) -> BitWriter<'a> {
+        BitWriter {
+            out,
+            pending: 0,
+            bits: 0,
+        }
     }
 
-    pub(crate) fn u32(&mut self) -> Option<u32> {
-        self.array().map(u32::from_be_bytes)
+    /// Appends the low `width` bits of `value`.
+    pub(crate) fn put(&mut self, value: u64, width: u32) {
+        debug_assert!(width <= 32 && (width == 32 || value < 1 << width));
+        self.pending |= value << self.bits;
+        self.bits += width;
+        while self.bits >= 8 {
+            self.out.push(self.pending as u8);
+            self.pending >>= 8;
+            self.bits -= 8;
+        }
     }
 
-    pub(crate) fn u64(&mut self) -> Option<u64> {
-        self.array().map(u64::from_be_bytes)
+    /// Appends `value` Rice-coded with parameter `k` (at most 32): its high part in unary
+    /// (that many ones, then a zero), then its low `k` bits.
+    pub(crate) fn put_rice(&mut self, value: u64, k: u32) {
+        let mut high = value >> k;
+        while high >= 32 {
+            self.put(u64::from(u32::MAX), 32);
+            high -= 32;
+        }
+        self.put((1 << high) - 1, high as u32 + 1);
+        self.put(value & ((1 << k) - 1), k);
     }
+
+    /// Writes the last, partly filled byte.
+    pub(crate) fn finish(self) {
+        if self.bits > 0 {
+            self.out.push(self.pending as u8);
+        }
+    }
+}
+
+/// Reads what a [`BitWriter`] wrote, `None` past the end.
+pub(crate) struct BitReader<'a> {
+    bytes: &'a [u8],
+    pending: u64,
+    bits: u32,
+}
+
+impl<'a> BitReader<'a> {
+    pub(crate) fn new(bytes: &'a [u8]) -> BitReader<'a> {
+        BitReader {
+            bytes,
+            pending: 0,
+            bits: 0,
+        }
+    }
+
+    /// The next `width` bits (at most 32).
+    pub(crate) fn get(&mut self, width: u32) -> Option<u64> {
+        if width > 32 {
+            return None;
+        }
+        while self.bits < width {
+            let (&byte, rest) = self.bytes.split_first()?;
+            self.pending |= u64::from(byte) << self.bits;
+            self.bits += 8;
+            self.bytes = rest;
+        }
+        let value = self.pending & ((1 << width) - 1);
+        self.pending >>= width;
+        self.bits -= width;
+        Some(value)
+    }
+
+    /// A value [`BitWriter::put_rice`] wrote with parameter `k`.
+    pub(crate) fn get_rice(&mut self, k: u32) -> Option<u64> {
+        let mut high = 0_u64;
+        while self.get(1)? == 1 {
+            high += 1;
+        }
+        let low = self.get(k)?;
+        high.checked_shl(k)?.checked_add(low)
+    }
+}
+
+/// The bits `value` needs.
+pub(crate) fn width(value: u64) -> u32 {
+    64 - value.leading_zeros()
 }
 
 #[cfg(test)]
@@ -110,7 +200,7 @@ mod tests {
         assert_eq!(Cursor::new(&[0x80, 0x80]).varint(), None);
         // Eleven bytes of continuation: too large.
         assert_eq!(Cursor::new(&[0xff; 11]).varint(), None);
-        assert_eq!(Cursor::new(&[1, 2, 3]).u32(), None);
+        assert_eq!(Cursor::new(&[1, 2, 3]).array::<4>(), None);
         let wide = [0, 1, 1 << 70, u128::MAX];
         let mut bytes = Vec::new();
         for v in wide {
@@ -121,5 +211,45 @@ mod tests {
             assert_eq!(cursor.varint128(), Some(v));
         }
         assert_eq!(Cursor::new(&[0xff; 19]).varint128(), None);
+    }
+
+    #[test]
+    fn packed_bits_round_trip_and_stop_at_the_end() {
+        let values = [
+            (0, 0),
+            (1, 1),
+            (5, 3),
+            (300, 9),
+            (u64::from(u32::MAX), 32),
+            (7, 20),
+        ];
+        let mut bytes = Vec::new();
+        let mut writer = BitWriter::new(&mut bytes);
+        for (value, width) in values {
+            writer.put(value, width);
+        }
+        writer.finish();
+        assert_eq!(bytes.len(), (1 + 3 + 9 + 32 + 20_usize).div_ceil(8));
+        let mut reader = BitReader::new(&bytes);
+        for (value, width) in values {
+            assert_eq!(reader.get(width), Some(value));
+        }
+        assert_eq!(reader.get(8), None);
+        assert_eq!(BitReader::new(&bytes).get(33), None);
+        assert_eq!((width(0), width(1), width(255), width(256)), (0, 1, 8, 9));
+
+        let values = [0, 1, 5, 72, 73, 400, 9_000, 1 << 31];
+        for k in [0, 3, 6, 12] {
+            let mut bytes = Vec::new();
+            let mut writer = BitWriter::new(&mut bytes);
+            for v in values {
+                writer.put_rice(v, k);
+            }
+            writer.finish();
+            let mut reader = BitReader::new(&bytes);
+            for v in values {
+                assert_eq!(reader.get_rice(k), Some(v), "k {k}");
+            }
+        }
     }
 }

@@ -40,6 +40,7 @@ mod filter;
 pub mod games;
 pub mod json;
 pub mod key;
+mod line;
 pub mod manifest;
 mod placement;
 mod query;

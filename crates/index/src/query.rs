@@ -225,9 +225,21 @@ impl Index {
 
     /// Every game that reached the position and the move it played there, by game.
     pub fn postings(&self, key: PositionKey) -> Result<Vec<Posting>, IndexError> {
+        match self.game() {
+            Game::Chess => self.postings_in(&pgn::ChessRules, key),
+            Game::Draughts => self.postings_in(&collection::rules::draughts(None), key),
+        }
+    }
+
+    /// [`Index::postings`], the tails' lines played in `rules`.
+    fn postings_in<R: IndexRules>(
+        &self,
+        rules: &R,
+        key: PositionKey,
+    ) -> Result<Vec<Posting>, IndexError> {
         let mut out = Vec::new();
         for segment in &self.segments {
-            segment.postings(key, &mut out)?;
+            segment.postings(rules, key, &mut out)?;
         }
         Ok(out)
     }
@@ -378,7 +390,7 @@ impl Index {
                 continue;
             }
             let mut postings = Vec::new();
-            segment.postings(key, &mut postings)?;
+            segment.postings(rules, key, &mut postings)?;
             let mut last_game = None;
             for posting in postings {
                 let record = segment.game(posting.game)?;

@@ -3,7 +3,7 @@
 
 use notation::{GameResult, Tags};
 
-use crate::codec::Cursor;
+use crate::codec::{Cursor, put_varint};
 use crate::dims::{Month, RatingGroup, Speed, Winner, month_of};
 use crate::rules::MoveCode;
 
@@ -100,10 +100,7 @@ pub struct GameRecord {
     pub rated: Option<bool>,
 }
 
-/// The size of a record as stored.
-pub(crate) const RECORD_BYTES: usize = 4 + 8 + 8 + 4 + 4 + 2 + 2 + 4 + 2 + 1 + 1 + 1;
-
-const NONE_U16: u16 = u16::MAX;
+/// The code of an unknown speed, winner or rated flag as stored.
 const NONE_U8: u8 = u8::MAX;
 
 impl GameRecord {
@@ -117,55 +114,84 @@ impl GameRecord {
         Some((u32::from(self.white_rating?) + u32::from(self.black_rating?)) / 2)
     }
 
+    /// Appends the record: variable-length integers (an optional value as 0 when unknown,
+    /// else one more than itself), some 28 bytes in all.
     pub(crate) fn encode(&self, out: &mut Vec<u8>) {
-        out.reserve(RECORD_BYTES);
-        out.extend_from_slice(&self.source.to_be_bytes());
-        out.extend_from_slice(&self.number.to_be_bytes());
-        out.extend_from_slice(&self.offset.to_be_bytes());
-        out.extend_from_slice(&self.white.0.to_be_bytes());
-        out.extend_from_slice(&self.black.0.to_be_bytes());
-        out.extend_from_slice(&self.white_rating.unwrap_or(NONE_U16).to_be_bytes());
-        out.extend_from_slice(&self.black_rating.unwrap_or(NONE_U16).to_be_bytes());
-        out.extend_from_slice(&self.day.year.to_be_bytes());
-        out.push(self.day.month);
-        out.push(self.day.day);
-        out.extend_from_slice(&self.month.map_or(NONE_U16, Month::code).to_be_bytes());
-        out.push(self.speed.map_or(NONE_U8, Speed::code));
-        out.push(self.winner.code());
-        out.push(match self.rated {
-            None => NONE_U8,
-            Some(rated) => u8::from(rated),
-        });
+        let optional = |v: Option<u16>| v.map_or(0, |v| u64::from(v) + 1);
+        for value in [
+            u64::from(self.source),
+            self.number,
+            self.offset,
+            u64::from(self.white.0),
+            u64::from(self.black.0),
+            optional(self.white_rating),
+            optional(self.black_rating),
+            u64::from(self.day.year),
+            optional(self.month.map(Month::code)),
+        ] {
+            put_varint(out, value);
+        }
+        out.extend([
+            self.day.month,
+            self.day.day,
+            self.speed.map_or(NONE_U8, Speed::code),
+            self.winner.code(),
+            match self.rated {
+                None => NONE_U8,
+                Some(rated) => u8::from(rated),
+            },
+        ]);
     }
 
+    /// A record [`GameRecord::encode`] wrote, and nothing after it.
+    #[cfg(test)]
     pub(crate) fn decode(bytes: &[u8]) -> Option<GameRecord> {
         let mut c = Cursor::new(bytes);
-        let optional = |v: u16| (v != NONE_U16).then_some(v);
-        let record = GameRecord {
-            source: c.u32()?,
-            number: c.u64()?,
-            offset: c.u64()?,
-            white: PlayerId(c.u32()?),
-            black: PlayerId(c.u32()?),
-            white_rating: optional(c.u16()?),
-            black_rating: optional(c.u16()?),
+        let record = GameRecord::read(&mut c)?;
+        c.is_empty().then_some(record)
+    }
+
+    /// Reads a record [`GameRecord::encode`] wrote; `None` when it does not read.
+    pub(crate) fn read(c: &mut Cursor<'_>) -> Option<GameRecord> {
+        let u32_of = |v: u64| u32::try_from(v).ok();
+        let optional = |v: u64| match v {
+            0 => Some(None),
+            v => u16::try_from(v - 1).ok().map(Some),
+        };
+        let source = u32_of(c.varint()?)?;
+        let number = c.varint()?;
+        let offset = c.varint()?;
+        let white = PlayerId(u32_of(c.varint()?)?);
+        let black = PlayerId(u32_of(c.varint()?)?);
+        let white_rating = optional(c.varint()?)?;
+        let black_rating = optional(c.varint()?)?;
+        let year = u16::try_from(c.varint()?).ok()?;
+        let month = optional(c.varint()?)?.map(Month::from_code);
+        let [day_month, day, speed, winner, rated] = c.array()?;
+        Some(GameRecord {
+            source,
+            number,
+            offset,
+            white,
+            black,
+            white_rating,
+            black_rating,
             day: Day {
-                year: c.u16()?,
-                month: c.u8()?,
-                day: c.u8()?,
+                year,
+                month: day_month,
+                day,
             },
-            month: optional(c.u16()?).map(Month::from_code),
-            speed: match c.u8()? {
+            month,
+            speed: match speed {
                 NONE_U8 => None,
                 code => Some(Speed::from_code(code)?),
             },
-            winner: Winner::from_code(c.u8()?),
-            rated: match c.u8()? {
+            winner: Winner::from_code(winner),
+            rated: match rated {
                 NONE_U8 => None,
                 flag => Some(flag == 1),
             },
-        };
-        c.is_empty().then_some(record)
+        })
     }
 }
 
@@ -189,7 +215,7 @@ impl Described {
         let rating = |tag| {
             tags.get(tag)
                 .and_then(|v| v.trim().parse::<u16>().ok())
-                .filter(|&r| r > 0 && r < NONE_U16)
+                .filter(|&r| r > 0 && r < u16::MAX)
         };
         let event = tags.get("Event").unwrap_or("").trim_start();
         let rated = if event.starts_with("Rated ") {
@@ -239,12 +265,18 @@ mod tests {
         };
         let mut bytes = Vec::new();
         record.encode(&mut bytes);
-        assert_eq!(bytes.len(), RECORD_BYTES);
-        assert_eq!(GameRecord::decode(&bytes), Some(record));
-        assert_eq!(GameRecord::decode(&bytes[1..]), None);
+        assert_eq!(bytes.len(), 1 + 5 + 6 + 1 + 1 + 2 + 1 + 2 + 3 + 5);
+        assert_eq!(GameRecord::decode(&bytes), Some(record.clone()));
+        assert_eq!(GameRecord::decode(&bytes[..bytes.len() - 1]), None);
         let mut bad_speed = bytes.clone();
-        bad_speed[RECORD_BYTES - 3] = 40;
+        let at = bytes.len() - 3;
+        bad_speed[at] = 40;
         assert_eq!(GameRecord::decode(&bad_speed), None);
+        // What follows a record is the caller's (a segment's kept line).
+        bytes.extend([1, 2, 3]);
+        let mut c = Cursor::new(&bytes);
+        assert_eq!(GameRecord::read(&mut c), Some(record));
+        assert_eq!(c.rest(), [1, 2, 3]);
     }
 
     #[test]

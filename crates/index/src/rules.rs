@@ -74,6 +74,86 @@ pub trait IndexRules: FormatRules {
     /// `Variant` tag names it (chess), its game type as a `GameType` tag writes it
     /// (draughts). Every position of a game is of the same kind as its start.
     fn kind(&self, position: &Self::Position) -> Cow<'static, str>;
+
+    /// Writes how a game starts, so that [`IndexRules::line_start`] sets the position up
+    /// again, and says whether it could: the rules that keep lines ([`crate::line`]) keep
+    /// those of games from their variant's start. The others (the default) keep none.
+    fn put_line_start(&self, _start: &Self::Position, _out: &mut Vec<u8>) -> bool {
+        false
+    }
+
+    /// Writes a move of a kept line, played from `position`.
+    fn put_line_move(&self, _position: &Self::Position, _mv: &Self::Move, _out: &mut Vec<u8>) {}
+
+    /// The start [`IndexRules::put_line_start`] wrote; `None` when the bytes do not read.
+    fn line_start(&self, _bytes: &mut &[u8]) -> Option<Self::Position> {
+        None
+    }
+
+    /// The move [`IndexRules::put_line_move`] wrote, if it reads and is legal in
+    /// `position`.
+    fn line_move(&self, _position: &Self::Position, _bytes: &mut &[u8]) -> Option<Self::Move> {
+        None
+    }
+}
+
+/// The pieces of the side to move that may reach `to` in one move: its attackers, and its
+/// pawns one step behind `to`, or two when the square between is empty. A move from one
+/// of them is written as `to` and its place among them ([`IndexRules::put_line_move`]).
+fn reaching(board: &pgn::Board, us: pgn::Color, to: pgn::Square) -> u64 {
+    let occupied = board.occupied();
+    let mut from = board.attackers_to(to, us, occupied).0;
+    let pawns = board.pawns().0 & board.by_color(us).0;
+    let back = if us == pgn::Color::White { -8 } else { 8 };
+    if let Some(one) = to.offset(back) {
+        from |= pawns & 1 << one.index();
+        if !occupied.contains(one)
+            && let Some(two) = one.offset(back)
+        {
+            from |= pawns & 1 << two.index();
+        }
+    }
+    from
+}
+
+/// The first `N` bytes, taken off the front.
+fn take<const N: usize>(bytes: &mut &[u8]) -> Option<[u8; N]> {
+    let (head, rest) = bytes.split_first_chunk::<N>()?;
+    *bytes = rest;
+    Some(*head)
+}
+
+/// The first byte of a move kept by its code ([`chess_code`], two bytes after it): a
+/// castling, a promotion, a drop, the null move, or a piece fourth or later among those
+/// reaching its square.
+const LINE_ESCAPE: u8 = 0xc0;
+
+/// The move a byte of a kept line names (below [`LINE_ESCAPE`]): from the `place`th
+/// piece reaching `to`, taking what stands there, en passant for a pawn moving aslant
+/// to an empty square.
+fn line_byte_move(position: &pgn::Position, byte: u8) -> Option<pgn::Move> {
+    let board = position.board();
+    let to = pgn::Square::from_index(u32::from(byte & 63))?;
+    let mut reaching = reaching(board, position.turn(), to);
+    for _ in 0..byte >> 6 {
+        reaching &= reaching.wrapping_sub(1);
+    }
+    let from = pgn::Square::from_index(reaching.trailing_zeros())?;
+    let role = board.role_at(from)?;
+    let capture = board.role_at(to);
+    Some(
+        if role == pgn::Role::Pawn && from.file() != to.file() && capture.is_none() {
+            pgn::Move::EnPassant { from, to }
+        } else {
+            pgn::Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion: None,
+            }
+        },
+    )
 }
 
 /// The code of a chess move: from and to squares in 12 bits, then what kind of move in 4
@@ -149,6 +229,65 @@ impl IndexRules for pgn::ChessRules {
 
     fn kind(&self, position: &pgn::Position) -> Cow<'static, str> {
         Cow::Borrowed(position.ruleset().name())
+    }
+
+    /// The ruleset's place in [`pgn::Ruleset::ALL`], for a game from its ruleset's start.
+    fn put_line_start(&self, start: &pgn::Position, out: &mut Vec<u8>) -> bool {
+        let ruleset = start.ruleset();
+        match pgn::Ruleset::ALL.iter().position(|&r| r == ruleset) {
+            Some(place) if *start == pgn::Position::start(ruleset) => {
+                out.push(place as u8);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// One byte for most moves: the target square in six bits, and in two the moving
+    /// piece's place among those that may reach it (nearly always the first); the rest as
+    /// [`LINE_ESCAPE`] and the move's code.
+    fn put_line_move(&self, position: &pgn::Position, mv: &pgn::Move, out: &mut Vec<u8>) {
+        let from_to = match *mv {
+            pgn::Move::Normal {
+                from,
+                to,
+                promotion: None,
+                ..
+            }
+            | pgn::Move::EnPassant { from, to } => Some((from, to)),
+            _ => None,
+        };
+        if let Some((from, to)) = from_to {
+            let reaching = reaching(position.board(), position.turn(), to);
+            let place = (reaching & ((1 << from.index()) - 1)).count_ones();
+            if reaching & 1 << from.index() != 0 && place < 3 {
+                let byte = to.index() as u8 | (place as u8) << 6;
+                // Read back as written, or kept by its code.
+                if line_byte_move(position, byte).as_ref() == Some(mv) {
+                    out.push(byte);
+                    return;
+                }
+            }
+        }
+        out.push(LINE_ESCAPE);
+        out.extend_from_slice(&chess_code(mv).to_be_bytes());
+    }
+
+    fn line_start(&self, bytes: &mut &[u8]) -> Option<pgn::Position> {
+        let [place] = take(bytes)?;
+        let ruleset = *pgn::Ruleset::ALL.get(usize::from(place))?;
+        Some(pgn::Position::start(ruleset))
+    }
+
+    fn line_move(&self, position: &pgn::Position, bytes: &mut &[u8]) -> Option<pgn::Move> {
+        let [first] = take(bytes)?;
+        match first {
+            LINE_ESCAPE => self.move_of_code(position, MoveCode(u16::from_be_bytes(take(bytes)?))),
+            byte if byte < LINE_ESCAPE => {
+                line_byte_move(position, byte).filter(|mv| position.is_legal(mv))
+            }
+            _ => None,
+        }
     }
 }
 

@@ -22,19 +22,32 @@ pub(crate) struct Occurrence {
     code: u16,
     /// The game's values, carried along so that a position's summary needs no lookup.
     dims: Dims,
+    /// Whether the game's kept line reaches it ([`crate::line`]).
+    on_line: bool,
 }
 
-const OCCURRENCE_BYTES: usize = 8 + 8 + 4 + 2 + 2 + 1 + 1 + 2 + 4;
+const OCCURRENCE_BYTES: usize = 8 + 8 + 4 + 2 + 2 + 1 + 1 + 2 + 4 + 1;
 
 impl Occurrence {
-    pub(crate) fn new(key: PositionKey, game: GameId, code: MoveCode, dims: Dims) -> Occurrence {
+    pub(crate) fn new(
+        key: PositionKey,
+        game: GameId,
+        code: MoveCode,
+        dims: Dims,
+        on_line: bool,
+    ) -> Occurrence {
         Occurrence {
             key_high: (key.0 >> 64) as u64,
             key_low: key.0 as u64,
             game: game.0,
             code: code.0,
             dims,
+            on_line,
         }
+    }
+
+    pub(crate) fn on_line(&self) -> bool {
+        self.on_line
     }
 
     pub(crate) fn dims(&self) -> Dims {
@@ -65,6 +78,7 @@ impl Occurrence {
         bytes[25] = d.winner;
         bytes[26..28].copy_from_slice(&d.average.to_be_bytes());
         bytes[28..32].copy_from_slice(&d.day.to_be_bytes());
+        bytes[32] = u8::from(self.on_line);
         out.write_all(&bytes)
     }
 
@@ -92,6 +106,7 @@ impl Occurrence {
                 average: u16::from_be_bytes([bytes[26], bytes[27]]),
                 day: u32::from_be_bytes([bytes[28], bytes[29], bytes[30], bytes[31]]),
             },
+            on_line: bytes[32] == 1,
         }))
     }
 }
@@ -102,6 +117,7 @@ pub(crate) struct Sorter {
     capacity: usize,
     dir: PathBuf,
     runs: Vec<File>,
+    pushed: u64,
 }
 
 impl Sorter {
@@ -117,6 +133,7 @@ impl Sorter {
             capacity,
             dir: dir.to_owned(),
             runs: Vec::new(),
+            pushed: 0,
         }
     }
 
@@ -125,7 +142,13 @@ impl Sorter {
             self.spill()?;
         }
         self.buffer.push(occurrence);
+        self.pushed += 1;
         Ok(())
+    }
+
+    /// How many occurrences were pushed (repeats included).
+    pub(crate) fn pushed(&self) -> u64 {
+        self.pushed
     }
 
     fn sorted_buffer(&mut self) -> Vec<Occurrence> {
@@ -248,6 +271,7 @@ mod tests {
                 GameId(i % 300),
                 MoveCode((state % 5) as u16),
                 dims,
+                i % 3 == 0,
             ));
         }
         // A budget of a few hundred occurrences: many runs.

@@ -7,9 +7,11 @@
 //! | table | key | value |
 //! |---|---|---|
 //! | `meta` | a name | the segment's format version and its number of games |
-//! | `games` | game number in the segment | a [`GameRecord`], its input numbered within the segment |
+//! | `games` | game number in the segment | a [`GameRecord`], its input numbered within the segment; then the game's kept line, if it has one ([`crate::line`]) |
 //! | `positions` | the first key of a block | a block of positions, each with its postings: every game that reached it, with the move played |
-//! | `summaries` | a position's key (96 bits) | for a position many games reached, what the explorer needs of them ([`Summary`]) |
+//! | `tails` | the first prefix of a block | a block of rare positions: the high 32 bits of each one's key beside each game that reached it |
+//! | `crowded` | a position's key (96 bits) and a piece number | the postings of a position reached by many games, in pieces |
+//! | `summaries` | a position's key (96 bits) and a piece number | for a position many games reached, what the explorer needs of them ([`Summary`]), zstd-compressed after its length, in pieces |
 //! | `player_names` | player id | the name as first written |
 //! | `players` | the name in lower case | player id |
 //!
@@ -22,9 +24,23 @@
 //! entry's), then the postings. A position is found in the last block whose first key is
 //! not above its own.
 //!
+//! A value of more than a page would take a run of pages of the next power of two, a
+//! third of it empty on average: the postings of a position that many games reached (in
+//! `crowded`, not in a block) and the summaries are cut into pieces of [`PIECE`] bytes,
+//! two to a page, stored under the position's key and the piece's number.
+//!
 //! Postings are a count, then for each game (ascending) the difference from the previous
 //! game's number and the move's code, as variable-length integers: a game met twice in a
 //! position (with two different moves from it) is listed twice.
+//!
+//! A position that fewer than [`TAIL_GAMES`] games reached, all of them on their kept
+//! lines, is a tail: most positions are (after the opening, nearly every game is alone),
+//! and a whole key took two thirds of an index's size. A tail block is a count, the Rice
+//! parameter of its prefixes and the width in bits of its games, then for each entry (by
+//! prefix, then game) the prefix's difference from the one before (0 for the first, whose
+//! prefix is the entry's), Rice-coded, and the game, packed. A query plays each game its prefix names through the game's line and
+//! keeps the plies whose whole key is the one asked; one that is in `positions` is no
+//! tail.
 //!
 //! A segment numbers its games and its inputs from 0: where they stand in the index (its
 //! first game's id, its first input's place) is the manifest's to say, so that a segment
@@ -34,27 +50,61 @@ use std::path::Path;
 
 use redb::{ReadableDatabase, TableDefinition};
 
-use crate::codec::{Cursor, put_varint, put_varint128};
+use crate::codec::{BitReader, BitWriter, Cursor, put_varint, put_varint128, width};
 use crate::error::IndexError;
 use crate::key::PositionKey;
+use crate::line;
 use crate::record::{GameId, GameRecord, PlayerId, Posting};
-use crate::rules::MoveCode;
+use crate::rules::{IndexRules, MoveCode};
 use crate::summary::Summary;
 
 const META: TableDefinition<&str, u64> = TableDefinition::new("meta");
 const GAMES: TableDefinition<u32, &[u8]> = TableDefinition::new("games");
 const POSITIONS: TableDefinition<u128, &[u8]> = TableDefinition::new("positions");
-const SUMMARIES: TableDefinition<u128, &[u8]> = TableDefinition::new("summaries");
+const TAILS: TableDefinition<u32, &[u8]> = TableDefinition::new("tails");
+const CROWDED: TableDefinition<(u128, u32), &[u8]> = TableDefinition::new("crowded");
+const SUMMARIES: TableDefinition<(u128, u32), &[u8]> = TableDefinition::new("summaries");
 const PLAYER_NAMES: TableDefinition<u32, &str> = TableDefinition::new("player_names");
 const PLAYERS: TableDefinition<&str, u32> = TableDefinition::new("players");
 
 /// The version of a segment's tables: a segment of another version is not read.
-pub(crate) const SEGMENT_FORMAT: u64 = 3;
+pub(crate) const SEGMENT_FORMAT: u64 = 4;
 
 /// The memory the store may hold for a segment's pages, written or read: redb's default
 /// (1 GiB) took a build of a million games to 984 MB at its peak, near the 1 GiB the build
 /// must stay under whatever its input.
 const STORE_CACHE: usize = 192 << 20;
+
+/// The size of the pieces a large value is cut into: two of them, with the store's
+/// bookkeeping, fill a 4 KiB page.
+const PIECE: usize = 2_000;
+
+/// A position whose postings take more bytes than this is written to `crowded`.
+const CROWDED_BYTES: usize = PIECE;
+
+/// Writes `bytes` in pieces under `key`.
+fn put_pieces(
+    table: &mut redb::Table<'_, (u128, u32), &'static [u8]>,
+    key: u128,
+    bytes: &[u8],
+) -> Result<(), redb::Error> {
+    for (i, piece) in bytes.chunks(PIECE).enumerate() {
+        table.insert((key, i as u32), piece)?;
+    }
+    Ok(())
+}
+
+/// The value written in pieces under `key`, empty when there is none.
+fn get_pieces(
+    table: &redb::ReadOnlyTable<(u128, u32), &'static [u8]>,
+    key: u128,
+) -> Result<Vec<u8>, redb::StorageError> {
+    let mut bytes = Vec::new();
+    for entry in table.range((key, 0)..=(key, u32::MAX))? {
+        bytes.extend_from_slice(entry?.1.value());
+    }
+    Ok(bytes)
+}
 
 /// A block is written when it holds this many positions…
 const BLOCK_POSITIONS: u32 = 32;
@@ -64,6 +114,147 @@ const BLOCK_BYTES: usize = 480;
 /// The part of a key a segment keeps: its high 96 bits.
 pub(crate) fn stored(key: PositionKey) -> u128 {
     key.0 >> 32
+}
+
+/// The zstd level summaries are written at: a third of their size, read back in tens of
+/// microseconds.
+const SUMMARY_LEVEL: i32 = 3;
+
+/// The most bytes a summary may unpack to (a damaged length is an error, not an
+/// allocation).
+const SUMMARY_MOST: u64 = 256 << 20;
+
+/// A summary's bytes as the `summaries` table holds them: their length, then compressed.
+fn pack_summary(bytes: &[u8], out: &mut Vec<u8>) -> std::io::Result<()> {
+    out.clear();
+    put_varint(out, bytes.len() as u64);
+    out.extend_from_slice(&zstd::bulk::compress(bytes, SUMMARY_LEVEL)?);
+    Ok(())
+}
+
+/// What [`pack_summary`] packed, `None` when it does not unpack.
+fn unpack_summary(packed: &[u8]) -> Option<Vec<u8>> {
+    let mut c = Cursor::new(packed);
+    let length = c.varint().filter(|&n| n <= SUMMARY_MOST)?;
+    let bytes = zstd::bulk::decompress(c.rest(), length as usize).ok()?;
+    (bytes.len() as u64 == length).then_some(bytes)
+}
+
+/// A position reached by fewer games than this, each on its kept line, is a tail.
+pub(crate) const TAIL_GAMES: usize = 4;
+
+/// A tail block is written when another entry would take it past this many bytes: four
+/// such blocks, with the store's bookkeeping, fill a 4 KiB page.
+const TAIL_BLOCK_BYTES: usize = 1_000;
+
+/// The part of a key a tail keeps: its high 32 bits.
+pub(crate) fn tail_prefix(key: PositionKey) -> u32 {
+    (key.0 >> 96) as u32
+}
+
+/// Tails written into blocks, in prefix order.
+pub(crate) struct TailWriter<'t> {
+    table: redb::Table<'t, u32, &'static [u8]>,
+    entries: Vec<(u32, u32)>,
+    /// The bits the entries take.
+    bits: usize,
+    /// The Rice parameter of the prefixes' differences.
+    rice: u32,
+    /// The width of a game's number.
+    game_width: u32,
+    block: Vec<u8>,
+}
+
+impl<'t> TailWriter<'t> {
+    /// A writer of about `expected` tails (more or fewer only costs a little room) of
+    /// games numbered below `games`.
+    pub(crate) fn new(
+        table: redb::Table<'t, u32, &'static [u8]>,
+        expected: u64,
+        games: u32,
+    ) -> TailWriter<'t> {
+        // The differences of evenly spread prefixes: a Rice code of parameter about the
+        // log of their mean takes some two bits a difference less than a fixed width.
+        let mean = (1_u64 << 32) / expected.max(1);
+        TailWriter {
+            table,
+            entries: Vec::new(),
+            bits: 0,
+            rice: width(mean).saturating_sub(1),
+            game_width: width(games.saturating_sub(1).into()),
+            block: Vec::new(),
+        }
+    }
+
+    /// Adds a tail (prefixes in ascending order) with its games (ascending, each once).
+    pub(crate) fn push(&mut self, prefix: u32, games: &[GameId]) -> Result<(), redb::Error> {
+        let mut previous = self.entries.last().map_or(prefix, |e| e.0);
+        for game in games {
+            let delta = u64::from(prefix - previous);
+            let bits = (delta >> self.rice) as usize + 1 + (self.rice + self.game_width) as usize;
+            // The games of one prefix stay in one block, where a lookup finds them all.
+            if previous != prefix && (self.bits + bits).div_ceil(8) + 6 > TAIL_BLOCK_BYTES {
+                self.flush()?;
+                self.bits = 1 + (self.rice + self.game_width) as usize;
+            } else {
+                self.bits += bits;
+            }
+            self.entries.push((prefix, game.0));
+            previous = prefix;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> Result<(), redb::Error> {
+        let Some(&(first, _)) = self.entries.first() else {
+            return Ok(());
+        };
+        self.block.clear();
+        put_varint(&mut self.block, self.entries.len() as u64);
+        self.block.extend([self.rice as u8, self.game_width as u8]);
+        let mut bits = BitWriter::new(&mut self.block);
+        let mut previous = first;
+        for &(prefix, game) in &self.entries {
+            bits.put_rice((prefix - previous).into(), self.rice);
+            bits.put(game.into(), self.game_width);
+            previous = prefix;
+        }
+        bits.finish();
+        self.table.insert(first, self.block.as_slice())?;
+        self.entries.clear();
+        self.bits = 0;
+        Ok(())
+    }
+
+    /// Writes the last block.
+    pub(crate) fn finish(mut self) -> Result<(), redb::Error> {
+        self.flush()
+    }
+}
+
+/// Appends the games of the tails of `wanted` prefix in a block (nothing when there are
+/// none); `None` when the block does not read.
+fn find_in_tails(first: u32, block: &[u8], wanted: u32, out: &mut Vec<u32>) -> Option<()> {
+    let mut c = Cursor::new(block);
+    let count = c.varint()?;
+    let [rice, game_width] = c.array()?;
+    let mut bits = BitReader::new(c.rest());
+    let mut prefix = first;
+    for i in 0..count {
+        let delta = bits.get_rice(rice.into())?;
+        if i == 0 && delta != 0 {
+            return None;
+        }
+        prefix = prefix.checked_add(u32::try_from(delta).ok()?)?;
+        let game = bits.get(game_width.into())?;
+        if prefix > wanted {
+            break;
+        }
+        if prefix == wanted {
+            out.push(u32::try_from(game).ok()?);
+        }
+    }
+    Some(())
 }
 
 /// Postings encoded as the `positions` table holds them.
@@ -104,6 +295,8 @@ fn read_postings(c: &mut Cursor<'_>, mut out: Option<&mut Vec<Posting>>) -> Opti
 /// Positions written into blocks, in key order.
 pub(crate) struct BlockWriter<'t> {
     table: redb::Table<'t, u128, &'static [u8]>,
+    crowded: redb::Table<'t, (u128, u32), &'static [u8]>,
+    postings: Vec<u8>,
     block: Vec<u8>,
     first: u128,
     last: u128,
@@ -111,9 +304,14 @@ pub(crate) struct BlockWriter<'t> {
 }
 
 impl<'t> BlockWriter<'t> {
-    pub(crate) fn new(table: redb::Table<'t, u128, &'static [u8]>) -> BlockWriter<'t> {
+    pub(crate) fn new(
+        table: redb::Table<'t, u128, &'static [u8]>,
+        crowded: redb::Table<'t, (u128, u32), &'static [u8]>,
+    ) -> BlockWriter<'t> {
         BlockWriter {
             table,
+            crowded,
+            postings: Vec::new(),
             block: Vec::with_capacity(2 * BLOCK_BYTES),
             first: 0,
             last: 0,
@@ -128,6 +326,11 @@ impl<'t> BlockWriter<'t> {
         postings: &[Posting],
     ) -> Result<(), redb::Error> {
         let key = stored(key);
+        self.postings.clear();
+        encode_postings(postings, &mut self.postings);
+        if self.postings.len() > CROWDED_BYTES {
+            return put_pieces(&mut self.crowded, key, &self.postings);
+        }
         // Two keys of the same high bits stay in one block, where a lookup finds both.
         let full = self.positions >= BLOCK_POSITIONS || self.block.len() >= BLOCK_BYTES;
         if full && key != self.last {
@@ -138,7 +341,7 @@ impl<'t> BlockWriter<'t> {
             self.last = key;
         }
         put_varint128(&mut self.block, key - self.last);
-        encode_postings(postings, &mut self.block);
+        self.block.extend_from_slice(&self.postings);
         self.last = key;
         self.positions += 1;
         Ok(())
@@ -185,7 +388,7 @@ fn find_in_block(first: u128, block: &[u8], wanted: u128, out: &mut Vec<Posting>
 /// nothing a reader would take.
 pub(crate) struct SegmentWriter {
     txn: redb::WriteTransaction,
-    _db: redb::Database,
+    db: redb::Database,
 }
 
 impl SegmentWriter {
@@ -195,19 +398,29 @@ impl SegmentWriter {
             .create(path)
             .map_err(|e| IndexError::store(path, e))?;
         let txn = db.begin_write().map_err(|e| IndexError::store(path, e))?;
-        Ok(SegmentWriter { txn, _db: db })
+        Ok(SegmentWriter { txn, db })
     }
 
     pub(crate) fn games(&self) -> Result<redb::Table<'_, u32, &'static [u8]>, redb::Error> {
         Ok(self.txn.open_table(GAMES)?)
     }
 
-    pub(crate) fn positions(&self) -> Result<redb::Table<'_, u128, &'static [u8]>, redb::Error> {
-        Ok(self.txn.open_table(POSITIONS)?)
+    pub(crate) fn positions(&self) -> Result<BlockWriter<'_>, redb::Error> {
+        Ok(BlockWriter::new(
+            self.txn.open_table(POSITIONS)?,
+            self.txn.open_table(CROWDED)?,
+        ))
     }
 
-    pub(crate) fn summaries(&self) -> Result<redb::Table<'_, u128, &'static [u8]>, redb::Error> {
-        Ok(self.txn.open_table(SUMMARIES)?)
+    pub(crate) fn summaries(&self) -> Result<SummaryWriter<'_>, redb::Error> {
+        Ok(SummaryWriter {
+            table: self.txn.open_table(SUMMARIES)?,
+            packed: Vec::new(),
+        })
+    }
+
+    pub(crate) fn tails(&self) -> Result<redb::Table<'_, u32, &'static [u8]>, redb::Error> {
+        Ok(self.txn.open_table(TAILS)?)
     }
 
     pub(crate) fn write_players(&self, names: &[String]) -> Result<(), redb::Error> {
@@ -221,15 +434,33 @@ impl SegmentWriter {
         Ok(())
     }
 
-    /// Commits the segment, of `games` games.
+    /// Commits the segment, of `games` games, and gives the file back the room the
+    /// store left free while it was written (a tenth of it).
     pub(crate) fn commit(self, games: u64) -> Result<(), redb::Error> {
+        let SegmentWriter { txn, db } = self;
         {
-            let mut meta = self.txn.open_table(META)?;
+            let mut meta = txn.open_table(META)?;
             meta.insert("format", SEGMENT_FORMAT)?;
             meta.insert("games", games)?;
         }
-        self.txn.commit()?;
+        txn.commit()?;
+        let mut db = db;
+        db.compact()?;
         Ok(())
+    }
+}
+
+/// Summaries written, compressed and in pieces.
+pub(crate) struct SummaryWriter<'t> {
+    table: redb::Table<'t, (u128, u32), &'static [u8]>,
+    packed: Vec<u8>,
+}
+
+impl SummaryWriter<'_> {
+    /// Writes the summary of a position, as [`Summary::encode`] wrote it.
+    pub(crate) fn insert(&mut self, key: PositionKey, summary: &[u8]) -> Result<(), redb::Error> {
+        pack_summary(summary, &mut self.packed).map_err(redb::StorageError::Io)?;
+        put_pieces(&mut self.table, stored(key), &self.packed)
     }
 }
 
@@ -237,7 +468,9 @@ impl SegmentWriter {
 pub(crate) struct Segment {
     games: redb::ReadOnlyTable<u32, &'static [u8]>,
     positions: redb::ReadOnlyTable<u128, &'static [u8]>,
-    summaries: redb::ReadOnlyTable<u128, &'static [u8]>,
+    crowded: redb::ReadOnlyTable<(u128, u32), &'static [u8]>,
+    tails: redb::ReadOnlyTable<u32, &'static [u8]>,
+    summaries: redb::ReadOnlyTable<(u128, u32), &'static [u8]>,
     player_names: redb::ReadOnlyTable<u32, &'static str>,
     players: redb::ReadOnlyTable<&'static str, u32>,
     /// The id its first game has in the index.
@@ -286,6 +519,8 @@ impl Segment {
         Ok(Segment {
             games: txn.open_table(GAMES).map_err(open)?,
             positions: txn.open_table(POSITIONS).map_err(open)?,
+            crowded: txn.open_table(CROWDED).map_err(open)?,
+            tails: txn.open_table(TAILS).map_err(open)?,
             summaries: txn.open_table(SUMMARIES).map_err(open)?,
             player_names: txn.open_table(PLAYER_NAMES).map_err(open)?,
             players: txn.open_table(PLAYERS).map_err(open)?,
@@ -313,9 +548,11 @@ impl Segment {
             && u64::from(game.0) < u64::from(self.first.0) + self.count
     }
 
-    /// Appends the postings of a position to `out`.
-    pub(crate) fn postings(
+    /// Appends the postings of a position to `out`, by game (then move): from its block,
+    /// or, for a tail, from the lines of the games its prefix names.
+    pub(crate) fn postings<R: IndexRules>(
         &self,
+        rules: &R,
         key: PositionKey,
         out: &mut Vec<Posting>,
     ) -> Result<(), IndexError> {
@@ -327,15 +564,79 @@ impl Segment {
             .next_back()
             .transpose()
             .map_err(|e| self.read_error(e))?;
+        let from = out.len();
+        if let Some((first, block)) = block {
+            find_in_block(first.value(), block.value(), wanted, out)
+                .filter(|()| out[from..].iter().all(|p| u64::from(p.game.0) < self.count))
+                .ok_or_else(|| {
+                    self.damaged(format!("the block of position {key} does not read"))
+                })?;
+        }
+        if out.len() == from {
+            let crowded = get_pieces(&self.crowded, wanted).map_err(|e| self.read_error(e))?;
+            if !crowded.is_empty() {
+                let mut c = Cursor::new(&crowded);
+                read_postings(&mut c, Some(out))
+                    .filter(|()| c.is_empty())
+                    .filter(|()| out[from..].iter().all(|p| u64::from(p.game.0) < self.count))
+                    .ok_or_else(|| {
+                        self.damaged(format!("the postings of position {key} do not read"))
+                    })?;
+            }
+        }
+        if out.len() == from {
+            self.tail_postings(rules, key, out)?;
+        }
+        for posting in &mut out[from..] {
+            posting.game = GameId(self.first.0 + posting.game.0);
+        }
+        Ok(())
+    }
+
+    /// Appends the postings of a tail, its games numbered within the segment.
+    fn tail_postings<R: IndexRules>(
+        &self,
+        rules: &R,
+        key: PositionKey,
+        out: &mut Vec<Posting>,
+    ) -> Result<(), IndexError> {
+        let wanted = tail_prefix(key);
+        let block = self
+            .tails
+            .range(..=wanted)
+            .map_err(|e| self.read_error(e))?
+            .next_back()
+            .transpose()
+            .map_err(|e| self.read_error(e))?;
         let Some((first, block)) = block else {
             return Ok(());
         };
-        let from = out.len();
-        find_in_block(first.value(), block.value(), wanted, out)
-            .filter(|()| out[from..].iter().all(|p| u64::from(p.game.0) < self.count))
-            .ok_or_else(|| self.damaged(format!("the block of position {key} does not read")))?;
-        for posting in &mut out[from..] {
-            posting.game = GameId(self.first.0 + posting.game.0);
+        let mut games = Vec::new();
+        find_in_tails(first.value(), block.value(), wanted, &mut games)
+            .filter(|()| games.iter().all(|&g| u64::from(g) < self.count))
+            .ok_or_else(|| self.damaged(format!("the tails of position {key} do not read")))?;
+        // Other positions of the same prefix interleave theirs.
+        games.sort_unstable();
+        games.dedup();
+        let mut codes = Vec::new();
+        for game in games {
+            let value = self
+                .games
+                .get(game)
+                .map_err(|e| self.read_error(e))?
+                .ok_or_else(|| self.damaged(format!("game {game} is missing")))?;
+            let mut c = Cursor::new(value.value());
+            GameRecord::read(&mut c)
+                .ok_or_else(|| self.damaged(format!("game {game} does not read")))?;
+            let kept = c.rest();
+            codes.clear();
+            line::plies_at(rules, kept, key, &mut codes)
+                .ok_or_else(|| self.damaged(format!("the line of game {game} does not read")))?;
+            codes.sort_unstable();
+            out.extend(codes.iter().map(|&code| Posting {
+                game: GameId(game),
+                code,
+            }));
         }
         Ok(())
     }
@@ -343,14 +644,12 @@ impl Segment {
     /// The summary of a position many of this segment's games reached, if it has one.
     /// Its games are numbered within the segment.
     pub(crate) fn summary(&self, key: PositionKey) -> Result<Option<Summary>, IndexError> {
-        let Some(value) = self
-            .summaries
-            .get(stored(key))
-            .map_err(|e| self.read_error(e))?
-        else {
+        let packed = get_pieces(&self.summaries, stored(key)).map_err(|e| self.read_error(e))?;
+        if packed.is_empty() {
             return Ok(None);
-        };
-        Summary::decode(value.value())
+        }
+        unpack_summary(&packed)
+            .and_then(|bytes| Summary::decode(&bytes))
             .filter(|s| {
                 s.cells.iter().all(|c| {
                     c.rows.iter().all(|r| u64::from(r.last) < self.count)
@@ -378,7 +677,7 @@ impl Segment {
             .get(local)
             .map_err(|e| self.read_error(e))?
             .ok_or_else(|| self.damaged(format!("game {} is missing", game.0)))?;
-        let mut record = GameRecord::decode(value.value())
+        let mut record = GameRecord::read(&mut Cursor::new(value.value()))
             .ok_or_else(|| self.damaged(format!("game {} does not read", game.0)))?;
         record.source = record
             .source
@@ -410,6 +709,7 @@ impl Segment {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use redb::{ReadableTable, ReadableTableMetadata};
 
     #[test]
     fn postings_round_trip_and_damage_is_seen() {
@@ -472,5 +772,53 @@ mod tests {
         let mut shifted = vec![1];
         shifted.extend_from_slice(&block[1..]);
         assert_eq!(find_in_block(100, &shifted, 400, &mut out), None);
+    }
+
+    #[test]
+    fn a_tail_block_gives_the_games_of_its_prefix_and_no_others() {
+        let db = redb::Builder::new()
+            .create_with_backend(redb::backends::InMemoryBackend::new())
+            .expect("a store");
+        let txn = db.begin_write().expect("a transaction");
+        {
+            let mut tails = TailWriter::new(txn.open_table(TAILS).expect("a table"), 400, 3_000);
+            // 300 prefixes, 7 apart, one or two games each: several blocks.
+            for i in 0..300_u32 {
+                let games: Vec<GameId> = (0..1 + i % 2).map(|g| GameId(i * 10 + g)).collect();
+                tails.push(1_000 + 7 * i, &games).expect("written");
+            }
+            tails.finish().expect("written");
+        }
+        let table = txn.open_table(TAILS).expect("a table");
+        assert!(table.len().expect("a length") > 1);
+        let find = |wanted: u32| {
+            let (first, block) = table
+                .range(..=wanted)
+                .expect("a range")
+                .next_back()
+                .map(|e| e.expect("an entry"))
+                .expect("a block");
+            let mut out = Vec::new();
+            find_in_tails(first.value(), block.value(), wanted, &mut out).map(|()| out)
+        };
+        for i in 0..300_u32 {
+            let expected: Vec<u32> = (0..1 + i % 2).map(|g| i * 10 + g).collect();
+            assert_eq!(find(1_000 + 7 * i), Some(expected));
+            assert_eq!(find(1_001 + 7 * i), Some(vec![]));
+        }
+        // Cut, or not starting at its own prefix: does not read.
+        let (first, block) = table.first().expect("read").expect("a block");
+        let block = block.value().to_vec();
+        let mut out = Vec::new();
+        assert_eq!(
+            find_in_tails(first.value(), &block[..block.len() - 2], 5_000, &mut out),
+            None
+        );
+        let mut shifted = block.clone();
+        shifted[4] |= 1;
+        assert_eq!(
+            find_in_tails(first.value(), &shifted, 5_000, &mut out),
+            None
+        );
     }
 }

@@ -100,7 +100,7 @@ pub(crate) struct Row {
     pub black: u64,
     pub rating_sum: u64,
     pub rated: u64,
-    /// The highest game (in the segment) counted.
+    /// The game (in the segment) counted, when the row counts one; 0 otherwise.
     pub last: u32,
 }
 
@@ -212,37 +212,70 @@ impl Summary {
             }
             row.last = row.last.max(posting.game.0);
         }
+        for row in cells.values_mut().flat_map(|c| &mut c.rows) {
+            if row.white + row.draws + row.black != 1 {
+                row.last = 0;
+            }
+        }
         Summary {
             cells: cells.into_values().collect(),
         }
     }
 
+    /// Appends the summary. A row keeps its rating sum only where it has one, how many
+    /// games it rated only where that is not its count (every game of a known rating group
+    /// is rated, none of an unknown one), and its last game only where it counted one (the
+    /// explorer shows the game of a move played once); flags in the low bits of the move's
+    /// code say which. A top game that is also a recent one is written as its place among
+    /// the recent ones and its average.
     pub(crate) fn encode(&self, out: &mut Vec<u8>) {
         put_varint(out, self.cells.len() as u64);
         for cell in &self.cells {
             put_varint(out, u64::from(cell.dims.month));
             out.push(cell.dims.cell);
             put_varint(out, cell.rows.len() as u64);
+            let known = cell.dims.cell & 15 != 15;
             for row in &cell.rows {
-                for v in [
-                    u64::from(row.code.0),
-                    row.white,
-                    row.draws,
-                    row.black,
-                    row.rating_sum,
-                    row.rated,
-                    u64::from(row.last),
-                ] {
+                let count = row.white + row.draws + row.black;
+                let implied = if known { count } else { 0 };
+                let flags = u64::from(row.rating_sum != 0)
+                    | u64::from(row.rated != implied) << 1
+                    | u64::from(count == 1) << 2;
+                put_varint(out, u64::from(row.code.0) << 3 | flags);
+                for v in [row.white, row.draws, row.black] {
                     put_varint(out, v);
                 }
-            }
-            for list in [&cell.top, &cell.recent] {
-                put_varint(out, list.len() as u64);
-                for kept in list {
-                    put_varint(out, u64::from(kept.value));
-                    put_varint(out, u64::from(kept.game));
-                    put_varint(out, u64::from(kept.code.0));
+                if flags & 1 != 0 {
+                    put_varint(out, row.rating_sum);
                 }
+                if flags & 2 != 0 {
+                    put_varint(out, row.rated);
+                }
+                if flags & 4 != 0 {
+                    put_varint(out, u64::from(row.last));
+                }
+            }
+            put_varint(out, cell.recent.len() as u64);
+            for kept in &cell.recent {
+                put_varint(out, u64::from(kept.value));
+                put_varint(out, u64::from(kept.game));
+                put_varint(out, u64::from(kept.code.0));
+            }
+            put_varint(out, cell.top.len() as u64);
+            for kept in &cell.top {
+                match cell
+                    .recent
+                    .iter()
+                    .position(|r| r.game == kept.game && r.code == kept.code)
+                {
+                    Some(i) => put_varint(out, i as u64 + 1),
+                    None => {
+                        put_varint(out, 0);
+                        put_varint(out, u64::from(kept.game));
+                        put_varint(out, u64::from(kept.code.0));
+                    }
+                }
+                put_varint(out, u64::from(kept.value));
             }
         }
     }
@@ -262,30 +295,59 @@ impl Summary {
                 },
                 ..Cell::default()
             };
+            let known = cell.dims.cell & 15 != 15;
             let rows = c.varint()?;
             for _ in 0..rows {
+                let first = c.varint()?;
+                let flags = first & 7;
+                let (white, draws, black) = (c.varint()?, c.varint()?, c.varint()?);
+                let count = white.checked_add(draws)?.checked_add(black)?;
                 cell.rows.push(Row {
-                    code: MoveCode(u16_of(c.varint()?)?),
-                    white: c.varint()?,
-                    draws: c.varint()?,
-                    black: c.varint()?,
-                    rating_sum: c.varint()?,
-                    rated: c.varint()?,
-                    last: u32_of(c.varint()?)?,
+                    code: MoveCode(u16_of(first >> 3)?),
+                    white,
+                    draws,
+                    black,
+                    rating_sum: if flags & 1 != 0 { c.varint()? } else { 0 },
+                    rated: match (flags & 2 != 0, known) {
+                        (true, _) => c.varint()?,
+                        (false, true) => count,
+                        (false, false) => 0,
+                    },
+                    last: if flags & 4 != 0 {
+                        u32_of(c.varint()?)?
+                    } else {
+                        0
+                    },
                 });
             }
-            for list in [&mut cell.top, &mut cell.recent] {
-                let count = c.varint()?;
-                if count > KEPT as u64 {
-                    return None;
-                }
-                for _ in 0..count {
-                    list.push(Kept {
-                        value: u32_of(c.varint()?)?,
-                        game: u32_of(c.varint()?)?,
-                        code: MoveCode(u16_of(c.varint()?)?),
-                    });
-                }
+            let count = c.varint()?;
+            if count > KEPT as u64 {
+                return None;
+            }
+            for _ in 0..count {
+                cell.recent.push(Kept {
+                    value: u32_of(c.varint()?)?,
+                    game: u32_of(c.varint()?)?,
+                    code: MoveCode(u16_of(c.varint()?)?),
+                });
+            }
+            let count = c.varint()?;
+            if count > KEPT as u64 {
+                return None;
+            }
+            for _ in 0..count {
+                let (game, code) = match c.varint()? {
+                    0 => (u32_of(c.varint()?)?, MoveCode(u16_of(c.varint()?)?)),
+                    i => {
+                        let recent = cell.recent.get(usize::try_from(i - 1).ok()?)?;
+                        (recent.game, recent.code)
+                    }
+                };
+                cell.top.push(Kept {
+                    value: u32_of(c.varint()?)?,
+                    game,
+                    code,
+                });
             }
             summary.cells.push(cell);
         }
@@ -319,13 +381,24 @@ mod tests {
             ));
         }
         postings.push((posting(20, MoveCode::NONE.0), dims(0, 99, 3)));
+        // A move played once, by a game of unknown ratings: its own cell.
+        let unrated = Dims {
+            cell: 2 << 4 | 15,
+            ..dims(0, 50, 1)
+        };
+        postings.push((posting(21, 9), unrated));
         let summary = Summary::of(&postings);
-        assert_eq!(summary.cells.len(), 1);
+        assert_eq!(summary.cells.len(), 2);
+        let once = &summary.cells[1].rows[0];
+        assert_eq!((once.white + once.draws + once.black, once.last), (1, 21));
+        assert_eq!((once.rating_sum, once.rated), (0, 0));
         let cell = &summary.cells[0];
         assert_eq!(cell.rows.len(), 1);
         let row = &cell.rows[0];
         assert_eq!(row.white + row.draws + row.black, 20);
-        assert_eq!(row.last, 19);
+        assert_eq!(row.rated, 20);
+        // The game counted is kept for a move played once only.
+        assert_eq!(row.last, 0);
         // The best averages (1506 for games 6 and 13, then 1505 …), ties by the later game.
         let top: Vec<u32> = cell.top.iter().map(|k| k.game).collect();
         assert_eq!(top, [13, 6, 19, 12, 5, 18, 11, 4]);
@@ -335,5 +408,10 @@ mod tests {
         summary.encode(&mut bytes);
         assert_eq!(Summary::decode(&bytes), Some(summary));
         assert_eq!(Summary::decode(&bytes[..bytes.len() - 1]), None);
+        // The round trip went through top games written as their place among the recent
+        // ones, and others written whole.
+        let cell = &Summary::of(&postings).cells[0];
+        let recent = |t: &&Kept| cell.recent.iter().any(|r| r.game == t.game);
+        assert!(cell.top.iter().any(|t| recent(&t)) && !cell.top.iter().all(|t| recent(&t)));
     }
 }
