@@ -76,7 +76,7 @@ pub trait IndexRules: FormatRules {
     fn kind(&self, position: &Self::Position) -> Cow<'static, str>;
 
     /// Writes how a game starts, so that [`IndexRules::line_start`] sets the position up
-    /// again, and says whether it could: the rules that keep lines ([`crate::line`]) keep
+    /// again, and says whether it could: the rules that keep lines (the `line` module) keep
     /// those of games from their variant's start. The others (the default) keep none.
     fn put_line_start(&self, _start: &Self::Position, _out: &mut Vec<u8>) -> bool {
         false
@@ -245,7 +245,7 @@ impl IndexRules for pgn::ChessRules {
 
     /// One byte for most moves: the target square in six bits, and in two the moving
     /// piece's place among those that may reach it (nearly always the first); the rest as
-    /// [`LINE_ESCAPE`] and the move's code.
+    /// `LINE_ESCAPE` and the move's code.
     fn put_line_move(&self, position: &pgn::Position, mv: &pgn::Move, out: &mut Vec<u8>) {
         let from_to = match *mv {
             pgn::Move::Normal {
