@@ -410,6 +410,13 @@ impl<R: Read> Splitter<R> {
         }
     }
 
+    /// The splitter of a table's text (`rows`: [`Origin::rows`]), whose chunks' lines are
+    /// its rows.
+    pub fn placed_by_row(mut self, rows: bool) -> Self {
+        self.origin.rows = rows;
+        self
+    }
+
     /// The next chunk, or `None` at the end of the stream. The chunk is read into `buf`,
     /// an earlier chunk's buffer to reuse (what it holds is dropped).
     ///

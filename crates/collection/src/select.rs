@@ -37,6 +37,7 @@ pub use boards::{
     Boards, ChessMaterial, ChessPattern, DraughtsMaterial, DraughtsPattern, DraughtsReady, End,
 };
 mod boards;
+pub mod picked;
 
 /// An inclusive range of counts, either end open.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -7,7 +7,8 @@
 //! and are written grouped by key. The segment is committed, renamed into place, and only
 //! then named by a new manifest.
 
-use std::collections::HashMap;
+use std::borrow::Cow;
+use std::collections::{BTreeSet, HashMap};
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -15,12 +16,13 @@ use std::path::{Path, PathBuf};
 use collection::input::{Format, Opened, Source};
 use collection::job::Job;
 use collection::pipeline::{self, Input, Origin, Task};
+use collection::range::ByteRange;
 use notation::{Diagnostic, GameReader, KeepRaw, ReadOptions, Severity};
 
 use crate::error::IndexError;
 use crate::key::PositionKey;
 use crate::line::LineWriter;
-use crate::manifest::{self, Manifest, SegmentEntry, SourceEntry};
+use crate::manifest::{self, Manifest, SegmentEntry, SourceEntry, SourceRange};
 use crate::record::{Described, GameId, GameRecord, PlayerId, Posting};
 use crate::rules::{Game, IndexRules, MoveCode};
 use crate::runs::{Occurrence, Sorter};
@@ -41,6 +43,10 @@ pub struct BuildOptions {
     /// A position at least this many of a segment's games reached gets a summary, so that
     /// the explorer answers without reading its games one by one.
     pub popular: u64,
+    /// Read only the games that begin in this byte range of the one input, an
+    /// uncompressed file (as `notate parquet --range` reads them): the index is then a
+    /// shard, which [`merge()`] joins to the shards of the rest of the file.
+    pub range: Option<ByteRange>,
 }
 
 impl Default for BuildOptions {
@@ -51,6 +57,7 @@ impl Default for BuildOptions {
             read: ReadOptions::default(),
             variations: false,
             popular: 256,
+            range: None,
         }
     }
 }
@@ -80,6 +87,8 @@ struct IndexedGame {
     positions: Vec<(PositionKey, MoveCode, bool)>,
     /// The main line kept ([`crate::line`]), when it can be.
     line: Option<Vec<u8>>,
+    /// Its ruleset or game type ([`IndexRules::kind`]), when its start could be set up.
+    kind: Option<Cow<'static, str>>,
     errors: Vec<Diagnostic>,
 }
 
@@ -108,7 +117,9 @@ impl<R: IndexRules> Task for IndexTask<'_, R> {
             let main = game.line(notation::LineId::MAIN);
             let mut positions = Vec::with_capacity(main.moves.len() + 1);
             let mut line = None;
+            let mut kind = None;
             if let Some(start) = self.rules.start(game) {
+                kind = Some(self.rules.kind(&start));
                 // A line with a set-up inside it is not kept: a replay from its start
                 // would not reach its positions.
                 let plain = main.setup.is_none() && game.mainline().all(|n| n.setup.is_none());
@@ -149,6 +160,7 @@ impl<R: IndexRules> Task for IndexTask<'_, R> {
                 described: Described::of(&game.tags, game.result),
                 positions,
                 line: line.map(LineWriter::into_bytes),
+                kind,
                 errors,
             })?;
         }
@@ -213,6 +225,8 @@ struct Gathering<'w> {
     built: Built,
     record: Vec<u8>,
     segment_path: PathBuf,
+    /// The kinds of the current input's games ([`SourceEntry::kinds`]).
+    kinds: BTreeSet<String>,
 }
 
 impl Gathering<'_> {
@@ -270,6 +284,11 @@ impl Gathering<'_> {
         if !game.errors.is_empty() {
             self.built.games_with_errors += 1;
         }
+        if let Some(kind) = game.kind
+            && !self.kinds.contains(kind.as_ref())
+        {
+            self.kinds.insert(kind.into_owned());
+        }
         Ok(())
     }
 }
@@ -314,6 +333,20 @@ pub fn build(job: &mut Job<'_>, dir: &Path, options: &BuildOptions) -> Result<Bu
             }
         )));
     }
+    if let Some(previous) = previous.as_ref().filter(|_| options.append)
+        && let Some(shard) = previous.sources.iter().find(|s| s.games_before().is_none())
+    {
+        return Err(IndexError::Input(format!(
+            "{}: a shard of a range of {} (notate index --range); merge the shards \
+             (notate index --merge) and append to the merged index",
+            dir.display(),
+            shard.path
+        )));
+    }
+    let ranged = options
+        .range
+        .map(|range| open_range(job, range, options.append))
+        .transpose()?;
     remove_strays(dir, previous.as_ref());
     let mut manifest = match (&previous, options.append) {
         (Some(m), true) => m.clone(),
@@ -337,7 +370,9 @@ pub fn build(job: &mut Job<'_>, dir: &Path, options: &BuildOptions) -> Result<Bu
     };
     // The segment numbers its games from 0; the largest id it may reach in the index.
     let room = u32::MAX - first.0;
-    let gathered = gather(job, &writer, &manifest, dir, &partial, game, room, options)?;
+    let gathered = gather(
+        job, &writer, &manifest, dir, &partial, game, room, options, ranged,
+    )?;
     writer
         .write_players(&gathered.names)
         .map_err(|e| IndexError::store(&partial, e))?;
@@ -406,6 +441,7 @@ fn gather(
     game: Option<Game>,
     room: u32,
     options: &BuildOptions,
+    ranged: Option<(u64, Box<dyn io::Read + Send>)>,
 ) -> Result<Gathered, IndexError> {
     let games = writer.games().map_err(|e| IndexError::store(partial, e))?;
     let mut gathering = Gathering {
@@ -420,8 +456,10 @@ fn gather(
         built: Built::default(),
         record: Vec::new(),
         segment_path: partial.to_owned(),
+        kinds: BTreeSet::new(),
     };
     let mut sources: Vec<SourceEntry> = Vec::new();
+    let mut ranged = ranged;
     let jobs = job.jobs;
     let read = options.read;
     let variations = options.variations;
@@ -442,6 +480,19 @@ fn gather(
         let source_number =
             u32::try_from(sources.len()).map_err(|_| io::Error::other("too many inputs"))?;
         let before = gathering.built.games;
+        // A range's games are read from its bytes alone, the file opened whole unread.
+        let (opened, start) = match ranged.take() {
+            Some((start, reader)) => (
+                Opened {
+                    format: opened.format,
+                    reader,
+                    rows: false,
+                },
+                Some(start),
+            ),
+            None => (opened, None),
+        };
+        gathering.kinds.clear();
         read_source(
             &mut gathering,
             source,
@@ -451,6 +502,7 @@ fn gather(
             read,
             variations,
             source_number,
+            start,
         )?;
         let mut entry = entry.unwrap_or_else(|| SourceEntry {
             path: "-".into(),
@@ -459,10 +511,22 @@ fn gather(
             tail: String::new(),
             games: 0,
             variant: None,
+            range: None,
+            kinds: None,
         });
         entry.games = gathering.built.games - before;
         if gathering.game == Some(Game::Draughts) {
             entry.variant = job.variant.map(|v| v.to_string());
+        }
+        entry.kinds = Some(std::mem::take(&mut gathering.kinds).into_iter().collect());
+        if let Some(range) = options.range {
+            let start = range.start.min(entry.size);
+            entry.range = Some(SourceRange {
+                start,
+                end: range.end.unwrap_or(entry.size).min(entry.size),
+                // A range that starts the file has no games before it.
+                games_before: (start == 0).then_some(0),
+            });
         }
         sources.push(entry);
         Ok(())
@@ -478,6 +542,125 @@ fn gather(
         next: gathering.next,
         sources,
     })
+}
+
+/// The bytes of the job's one input that `range` reads: where its reading starts, and a
+/// reader of them ([`collection::range::open_range`]).
+fn open_range(
+    job: &Job<'_>,
+    range: ByteRange,
+    append: bool,
+) -> Result<(u64, Box<dyn io::Read + Send>), IndexError> {
+    if append {
+        return Err(IndexError::Input(
+            "--range builds a shard anew: it cannot be appended to an index".into(),
+        ));
+    }
+    let path = match job.sources.as_slice() {
+        [
+            Source {
+                path: Some(path), ..
+            },
+        ] if path.is_file() => path,
+        _ => {
+            return Err(IndexError::Input(
+                "--range reads one file (not a folder, not standard input)".into(),
+            ));
+        }
+    };
+    fs::File::open(path)
+        .and_then(|file| collection::range::open_range(file, range))
+        .map_err(|e| IndexError::Input(format!("{}: {e}", path.display())))
+}
+
+/// Joins the ranges of each file that shards read by ranges: they must come one after
+/// another, in order, and cover the file from 0 to its size exactly; each then learns how
+/// many games of the file come before it, and names the file as the first does.
+fn join_ranges(sources: &mut [SourceEntry]) -> Result<(), IndexError> {
+    let error = |path: &str, what: String| IndexError::Input(format!("{path}: {what}"));
+    let mut i = 0;
+    while i < sources.len() {
+        if sources[i].range.is_none() {
+            i += 1;
+            continue;
+        }
+        // The file's ranges: this one and those right after it.
+        let mut end = i + 1;
+        while end < sources.len() && sources[end].same_file(&sources[i]) {
+            end += 1;
+        }
+        let (file, rest) = sources[i..].split_at_mut(end - i);
+        let path = file[0].path.clone();
+        if let Some(apart) = rest.iter().find(|s| s.same_file(&file[0])) {
+            return Err(error(
+                &path,
+                format!(
+                    "its ranges are not one after another (another shard's input comes \
+                     before the range {}): give the shards of a file together, in the \
+                     order of their ranges",
+                    apart
+                        .range
+                        .as_ref()
+                        .map_or(String::new(), |r| format!("{}..{}", r.start, r.end)),
+                ),
+            ));
+        }
+        let size = file[0].size;
+        let bounds = |entry: &SourceEntry| entry.range.as_ref().map(|r| (r.start, r.end));
+        if let Some(pair) = file.windows(2).find(|w| bounds(&w[1]) < bounds(&w[0])) {
+            let [(a, b), (c, d)] = [&pair[0], &pair[1]].map(|e| bounds(e).unwrap_or_default());
+            return Err(error(
+                &path,
+                format!(
+                    "its range {c}..{d} comes after the range {a}..{b}: give the shards of \
+                     a file in the order of their ranges"
+                ),
+            ));
+        }
+        let mut covered = 0;
+        let mut games_before = 0;
+        for entry in file.iter_mut() {
+            // `same_file` holds, and only ranges of a file may come twice.
+            let Some(range) = entry.range.as_mut() else {
+                return Err(error(&path, "held by two shards".into()));
+            };
+            if range.start > covered {
+                return Err(error(
+                    &path,
+                    format!(
+                        "no shard holds its bytes {covered}..{} (a shard of every range of \
+                         the file is needed)",
+                        range.start
+                    ),
+                ));
+            }
+            if range.start < covered {
+                return Err(error(
+                    &path,
+                    format!(
+                        "its bytes {}..{} are in two shards' ranges",
+                        range.start,
+                        range.end.min(covered)
+                    ),
+                ));
+            }
+            covered = range.end;
+            range.games_before = Some(games_before);
+            games_before += entry.games;
+            entry.path.clone_from(&path);
+        }
+        if covered < size {
+            return Err(error(
+                &path,
+                format!(
+                    "no shard holds its bytes {covered}..{size} (a shard of every range of \
+                     the file is needed)"
+                ),
+            ));
+        }
+        i = end;
+    }
+    Ok(())
 }
 
 /// Removes a file when dropped (if it is still there).
@@ -547,6 +730,7 @@ fn read_source(
     read: ReadOptions,
     variations: bool,
     source_number: u32,
+    start: Option<u64>,
 ) -> io::Result<()> {
     let game = match opened.format {
         Format::Pgn => Game::Chess,
@@ -565,10 +749,19 @@ fn read_source(
     let placed = source.placed(opened.rows);
     let started = std::time::Instant::now();
     let at_start = gathering.built.games;
-    let emit = |g: IndexedGame, before: u64, gathering: &mut Gathering<'_>| {
+    let emit = |mut g: IndexedGame, before: u64, gathering: &mut Gathering<'_>| {
         for d in &g.errors {
-            job.report.error(&placed.diagnostic(d));
+            job.report.error(&match start {
+                None => placed.diagnostic(d),
+                // Lines are counted from where the range's reading starts, as `notate
+                // parquet --range` places them.
+                Some(start) => format!(
+                    "{}@{start}:{}: {}: {}",
+                    source.name, d.location, d.severity, d.kind
+                ),
+            });
         }
+        g.offset += start.unwrap_or(0);
         gathering.positions += g.positions.len() as u64;
         if gathering.built.games.is_multiple_of(4096) {
             let games = gathering.built.games - at_start;
@@ -692,9 +885,16 @@ fn write_positions(
 /// inputs numbered after those of the shards before. The answers are those of one build
 /// over the shards' inputs in that order. What `dir` held is replaced, as by a build.
 ///
+/// Shards of byte ranges of one file ([`BuildOptions::range`]) are joined: given one
+/// after another, in the order of their ranges, which together cover the file (from 0
+/// to its size, no byte left out or read twice), they answer as one build over the whole
+/// file, each game numbered in the file as that build numbers it.
+///
 /// # Errors
 /// A shard that is not an index, shards of different games or built one with variations
-/// and one without, an input held by two shards, or files that cannot be copied.
+/// and one without, an input held by two shards (but for ranges of it), ranges of a file
+/// that leave bytes out, overlap, come out of order or apart, or files that cannot be
+/// copied.
 pub fn merge(shards: &[PathBuf], dir: &Path) -> Result<Built, IndexError> {
     fs::create_dir_all(dir).map_err(|e| IndexError::io(dir, e))?;
     let mut merged: Option<Manifest> = None;
@@ -702,7 +902,7 @@ pub fn merge(shards: &[PathBuf], dir: &Path) -> Result<Built, IndexError> {
     let mut number = next_segment_number(dir);
     for shard in shards {
         // Opened whole, so that a damaged shard is an error before anything is copied.
-        crate::Index::open(shard)?;
+        crate::Index::open_parts(shard)?;
         let manifest = Manifest::load(shard)?;
         let into = merged.get_or_insert_with(|| {
             let mut m = Manifest::new(&manifest.game);
@@ -727,11 +927,11 @@ pub fn merge(shards: &[PathBuf], dir: &Path) -> Result<Built, IndexError> {
                 },
             )));
         }
-        if let Some(twice) = manifest
-            .sources
-            .iter()
-            .find(|s| into.sources.iter().any(|o| o.same_file(s)))
-        {
+        if let Some(twice) = manifest.sources.iter().find(|s| {
+            into.sources
+                .iter()
+                .any(|o| o.same_file(s) && (o.range.is_none() || s.range.is_none()))
+        }) {
             return Err(IndexError::Input(format!(
                 "{}: holds {}, which a shard before it holds too",
                 shard.display(),
@@ -759,9 +959,10 @@ pub fn merge(shards: &[PathBuf], dir: &Path) -> Result<Built, IndexError> {
         }
         into.sources.extend(manifest.sources.iter().cloned());
     }
-    let Some(manifest) = merged else {
+    let Some(mut manifest) = merged else {
         return Err(IndexError::Input("no index to merge".into()));
     };
+    join_ranges(&mut manifest.sources)?;
     // Copied under temporary names, then renamed into place, then named by the manifest:
     // a merge killed halfway leaves what `dir` held.
     let mut cleanups = Vec::new();

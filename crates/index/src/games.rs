@@ -29,26 +29,35 @@ pub fn write_games(
     games: &[GameId],
     out: &mut dyn Write,
 ) -> Result<u64, IndexError> {
-    // By file, then by number in the file.
-    let mut wanted: BTreeMap<u32, Vec<(u64, u64)>> = BTreeMap::new();
+    // By file (the shards' ranges of a file as one, under its first), then by number in
+    // the file.
+    let sources = index.sources();
+    let first_of_file: Vec<usize> = (0..sources.len())
+        .map(|i| {
+            (0..i)
+                .find(|&j| sources[j].same_file(&sources[i]))
+                .unwrap_or(i)
+        })
+        .collect();
+    let mut wanted: BTreeMap<usize, Vec<(u64, u64)>> = BTreeMap::new();
     for &id in games {
         let record = index.record(id)?;
+        let source = record.source as usize;
+        let entry = sources.get(source).ok_or_else(|| IndexError::Damaged {
+            path: index.dir().to_owned(),
+            what: format!("a game names input {source}, which it does not list"),
+        })?;
+        let before = entry.games_before().unwrap_or(0);
         wanted
-            .entry(record.source)
+            .entry(first_of_file[source])
             .or_default()
-            .push((record.number, record.offset));
+            .push((before + record.number, record.offset));
     }
     let mut written = 0;
     for (source, mut numbers) in wanted {
         numbers.sort_unstable();
         numbers.dedup();
-        let entry = index
-            .sources()
-            .get(source as usize)
-            .ok_or_else(|| IndexError::Damaged {
-                path: index.dir().to_owned(),
-                what: format!("a game names input {source}, which it does not list"),
-            })?;
+        let entry = &sources[source];
         if entry.path == "-" {
             return Err(IndexError::Input(
                 "some games were read from standard input, which cannot be read again".into(),

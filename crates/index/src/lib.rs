@@ -5,8 +5,11 @@
 //!
 //! - [`build()`] reads PGN or PDN inputs (through `collection`: folders, compressed files,
 //!   standard input) into an index folder, or adds them to one.
-//! - [`Index`] answers: [`Index::explore`] (the explorer) and [`Index::find`] (the games).
+//! - [`Index`] answers: [`Index::explore`] (the explorer) and [`Index::find`] (the games);
+//!   [`Index::find_placement`] the games of a placement as `select --position` gives it.
 //! - [`position_of`] reads a position as a query gives it: a FEN and moves.
+//! - [`merge()`] joins indexes built apart into one: of other files, or shards of byte
+//!   ranges of one file ([`BuildOptions::range`]), as one build over them all.
 //!
 //! An index is a folder: `index.json` (the [`manifest`]) and one segment file per build or
 //! append, each a redb database written once. See the `segment` module for the tables.
@@ -39,6 +42,7 @@ pub mod json;
 pub mod key;
 mod line;
 pub mod manifest;
+mod placement;
 mod query;
 pub mod record;
 pub mod rules;

@@ -76,6 +76,30 @@ pub struct SourceEntry {
     /// (`--variant`), to read them the same way again.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variant: Option<String>,
+    /// The bytes of the file its games were read from, when only a range of it was read
+    /// (`notate index --range`: a shard); `None` for the whole file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<SourceRange>,
+    /// The games' rulesets (chess: `chess`, `crazyhouse`, … as a `Variant` tag names
+    /// them) or game types (draughts, as a `GameType` tag writes them), each once, in
+    /// order; `None` in an index built before they were recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kinds: Option<Vec<String>>,
+}
+
+/// The part of a file a shard read: the games that begin in the bytes `start..end`
+/// (as `notate parquet --range` reads them), and how many games of the file come before
+/// them, by which their numbers in the range become their numbers in the file.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct SourceRange {
+    /// The range's first byte.
+    pub start: u64,
+    /// One past its last byte (at most the file's size).
+    pub end: u64,
+    /// The games of the file before the range's: known for a range that starts the file
+    /// (0), else once the shards of the whole file are merged (`None` until then).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub games_before: Option<u64>,
 }
 
 impl SourceEntry {
@@ -86,6 +110,16 @@ impl SourceEntry {
             && self.size == other.size
             && self.head == other.head
             && self.tail == other.tail
+    }
+
+    /// The games of the file before this entry's, by which the numbers its games have
+    /// in what was read become their numbers in the file: 0 for a whole file; `None` for
+    /// a shard's range whose place in the file is not known yet (not merged).
+    pub fn games_before(&self) -> Option<u64> {
+        match &self.range {
+            None => Some(0),
+            Some(range) => range.games_before,
+        }
     }
 }
 
@@ -110,6 +144,8 @@ pub fn fingerprint(path: &Path) -> io::Result<SourceEntry> {
         tail: format!("{tail:016x}"),
         games: 0,
         variant: None,
+        range: None,
+        kinds: None,
     })
 }
 
@@ -276,5 +312,35 @@ mod tests {
             Manifest::load(dir.path()),
             Err(IndexError::Damaged { .. })
         ));
+    }
+
+    #[test]
+    fn a_shard_s_range_says_how_many_games_come_before_it_once_known() {
+        let file = tempfile::NamedTempFile::new().expect("a file");
+        fs::write(file.path(), b"1. e4 *\n").expect("written");
+        let mut entry = fingerprint(file.path()).expect("a fingerprint");
+        assert_eq!(entry.games_before(), Some(0), "a whole file");
+        entry.range = Some(SourceRange {
+            start: 4,
+            end: 8,
+            games_before: None,
+        });
+        assert_eq!(entry.games_before(), None, "a range not merged yet");
+        let whole = fingerprint(file.path()).expect("a fingerprint");
+        assert!(entry.same_file(&whole), "a range is of its file");
+        let mut manifest = Manifest::new("chess");
+        manifest.sources.push(entry.clone());
+        let dir = tempfile::tempdir().expect("a folder");
+        manifest.store(dir.path()).expect("written");
+        assert_eq!(Manifest::load(dir.path()).expect("read"), manifest);
+        let text = fs::read_to_string(dir.path().join(MANIFEST)).expect("read");
+        assert!(
+            text.contains("\"start\": 4") && !text.contains("games_before"),
+            "{text}"
+        );
+        if let Some(range) = &mut entry.range {
+            range.games_before = Some(3);
+        }
+        assert_eq!(entry.games_before(), Some(3), "merged");
     }
 }

@@ -142,8 +142,28 @@ impl Index {
     /// Opens the index in `dir`.
     ///
     /// # Errors
-    /// No index there, one of another version, or a damaged one.
+    /// No index there, one of another version, or a damaged one; a shard of a range of a
+    /// file that does not start it, whose games' numbers in the file are known only once
+    /// it is merged with the shards before it ([`IndexError::Input`]).
     pub fn open(dir: &Path) -> Result<Index, IndexError> {
+        let index = Index::open_parts(dir)?;
+        if let Some(shard) = index.sources().iter().find(|s| s.games_before().is_none()) {
+            let range = shard.range.as_ref().map_or(String::new(), |r| {
+                format!(" (bytes {}..{})", r.start, r.end)
+            });
+            return Err(IndexError::Input(format!(
+                "{}: a shard of a range of {}{range}, which does not know how many games \
+                 come before it; merge it with the shards of the rest of the file \
+                 (notate index --merge) to ask it",
+                dir.display(),
+                shard.path,
+            )));
+        }
+        Ok(index)
+    }
+
+    /// Opens the index in `dir`, a shard not merged yet too (for [`crate::merge`]).
+    pub(crate) fn open_parts(dir: &Path) -> Result<Index, IndexError> {
         let manifest = Manifest::load(dir)?;
         let mut segments = Vec::new();
         for (entry, path) in manifest.segments.iter().zip(manifest.segment_paths(dir)) {
@@ -229,16 +249,13 @@ impl Index {
         self.segment_of(game)?.game(game)
     }
 
-    /// Where a game is.
+    /// Where a game is: its number in its file is its number in what was read of it
+    /// and the games of the file before that (those before a shard's range).
     pub fn reference(&self, record: &GameRecord) -> GameRef {
-        let path = self
-            .manifest
-            .sources
-            .get(record.source as usize)
-            .map_or_else(|| "?".to_owned(), |s| s.path.clone());
+        let source = self.manifest.sources.get(record.source as usize);
         GameRef {
-            path,
-            number: record.number + 1,
+            path: source.map_or_else(|| "?".to_owned(), |s| s.path.clone()),
+            number: record.number + source.and_then(SourceEntry::games_before).unwrap_or(0) + 1,
             offset: record.offset,
         }
     }

@@ -1,6 +1,8 @@
 //! What the index needs of a game's rules beyond [`FormatRules`]: a position's key, a
 //! move as a small number and back, and a move as lichess's explorer writes it.
 
+use std::borrow::Cow;
+
 use collection::rules::FormatRules;
 use notation::Tags;
 
@@ -67,8 +69,14 @@ pub trait IndexRules: FormatRules {
         None
     }
 
+    /// What kind of game a position is of, as the manifest lists an input's kinds
+    /// ([`SourceEntry::kinds`](crate::manifest::SourceEntry::kinds)): its ruleset as a
+    /// `Variant` tag names it (chess), its game type as a `GameType` tag writes it
+    /// (draughts). Every position of a game is of the same kind as its start.
+    fn kind(&self, position: &Self::Position) -> Cow<'static, str>;
+
     /// Writes how a game starts, so that [`IndexRules::line_start`] sets the position up
-    /// again, and says whether it could: the rules that keep lines ([`crate::line`]) keep
+    /// again, and says whether it could: the rules that keep lines (the `line` module) keep
     /// those of games from their variant's start. The others (the default) keep none.
     fn put_line_start(&self, _start: &Self::Position, _out: &mut Vec<u8>) -> bool {
         false
@@ -228,6 +236,10 @@ impl IndexRules for pgn::ChessRules {
             .map(|o| (o.eco().to_string(), o.name().to_owned()))
     }
 
+    fn kind(&self, position: &pgn::Position) -> Cow<'static, str> {
+        Cow::Borrowed(position.ruleset().name())
+    }
+
     /// The ruleset's place in [`pgn::Ruleset::ALL`], for a game from its ruleset's start.
     fn put_line_start(&self, start: &pgn::Position, out: &mut Vec<u8>) -> bool {
         let ruleset = start.ruleset();
@@ -242,7 +254,7 @@ impl IndexRules for pgn::ChessRules {
 
     /// One byte for most moves: the target square in six bits, and in two the moving
     /// piece's place among those that may reach it (nearly always the first); the rest as
-    /// [`LINE_ESCAPE`] and the move's code.
+    /// `LINE_ESCAPE` and the move's code.
     fn put_line_move(&self, position: &pgn::Position, mv: &pgn::Move, out: &mut Vec<u8>) {
         let from_to = match *mv {
             pgn::Move::Normal {
@@ -338,6 +350,10 @@ impl IndexRules for pdn::DraughtsRules {
             tags.set("FEN", fen);
         }
         tags
+    }
+
+    fn kind(&self, position: &pdn::PdnPosition) -> Cow<'static, str> {
+        Cow::Owned(position.game_type().to_string())
     }
 }
 

@@ -123,6 +123,15 @@ pub enum Command {
         /// Write the games that do not match instead.
         #[arg(long)]
         invert: bool,
+        /// Find the games that reach --position in this position index (`notate index`
+        /// of the same files) instead of reading every game: only the games it found are
+        /// read again, judged by every criterion, and written as the scan writes them (the
+        /// same games, in the same order). The FILEs must be files the index holds
+        /// (checked by their size and content), read as it read them; games it did not
+        /// find are not read, so that those that cannot be read are not reported.
+        #[arg(long, value_name = "DIR", requires = "position",
+              conflicts_with_all = ["invert", "rejects"])]
+        index: Option<PathBuf>,
         #[command(flatten)]
         criteria: Criteria,
     },
@@ -292,7 +301,7 @@ pub enum Command {
     /// Build a position index of the inputs in a folder, for `explore` and `find`.
     ///
     /// `notate index FILE… -o DIR`, `notate index --append FILE… -o DIR`,
-    /// `notate index --merge SHARD… -o DIR`.
+    /// `notate index --range START..END FILE -o SHARD`, `notate index --merge SHARD… -o DIR`.
     ///
     /// Every position of every game's main line is indexed with the move played from it,
     /// and each game with its players, ratings, month, speed and result, so that a query
@@ -315,9 +324,18 @@ pub enum Command {
         variations: bool,
         /// The PATHs are indexes (shards built apart, on other machines or from other
         /// files): merge them into one in DIR, as one build over their inputs in that
-        /// order would be.
+        /// order would be. Shards of ranges of one file (--range) are given one after
+        /// another, in the order of their ranges, which must cover the file exactly.
         #[arg(long, conflicts_with_all = ["append", "variations"])]
         merge: bool,
+        /// Index only the games that begin in this byte range of one uncompressed file,
+        /// as `notate parquet --range` reads them: DIR is then a shard, which --merge
+        /// joins to the shards of the file's other ranges (0..a, a..b, …, z..) into the
+        /// index of the whole file. A shard of a range that does not start the file
+        /// cannot be asked before it is merged (it does not know how many games come
+        /// before it).
+        #[arg(long, value_name = "START..END", conflicts_with_all = ["append", "merge"])]
+        range: Option<range::ByteRange>,
     },
     /// What was played from a position in an index's games, how it scored, at what
     /// rating, and its top and recent games (lichess's opening explorer).

@@ -87,8 +87,13 @@ fn main() -> ExitCode {
             output,
             rejects,
             invert,
+            index,
             criteria,
-        } => select(&inputs, output, rejects, invert, &criteria.into()),
+        } => match index {
+            // clap refuses --index with --invert or --rejects.
+            Some(index) => positions::select(&inputs, output, &index, &criteria.into()),
+            None => select(&inputs, output, rejects, invert, &criteria.into()),
+        },
         Command::Dedupe {
             inputs,
             output,
@@ -171,9 +176,10 @@ fn main() -> ExitCode {
             append,
             variations,
             merge,
+            range,
         } => match merge {
             true => positions::merge(&inputs, &output),
-            false => positions::index(&inputs, &output, append, variations),
+            false => positions::index(&inputs, &output, append, variations, range),
         },
         Command::Explore {
             index,

@@ -1,10 +1,15 @@
 //! `index`, `explore` and `find`: the position index ([`mod@index`]) on the command line.
 
+use std::collections::{BTreeSet, HashMap};
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
+use collection::input::{Format, Source};
 use collection::job::{Ended, Stopped};
-use index::{BuildOptions, Explored, Filter, GameSummary, Index, Limits, Question};
+use collection::range::ByteRange;
+use collection::select::{self, picked::Picked};
+use index::manifest::SourceEntry;
+use index::{BuildOptions, Explored, Filter, Game, GameSummary, Index, Limits, Question};
 
 use crate::cli::{AskedPosition, ExploreFilter, Inputs};
 use crate::terminal::{self, Output, Terminal, complain};
@@ -15,12 +20,14 @@ pub fn index(
     dir: &Path,
     append: bool,
     variations: bool,
+    range: Option<ByteRange>,
 ) -> Result<Ended, Stopped> {
-    let (terminal, sources) = Terminal::new(inputs, true)?;
+    let (terminal, sources) = Terminal::new(inputs, range.is_none())?;
     let mut job = terminal.job(inputs, sources);
     let options = BuildOptions {
         append,
         variations,
+        range,
         ..BuildOptions::default()
     };
     let built = index::build(&mut job, dir, &options).map_err(complain)?;
@@ -223,4 +230,132 @@ pub fn find(
         }
     }
     terminal::commit(Ended::default(), [Some(out)])
+}
+
+/// `notate select --position FEN --index DIR`: the games of the inputs that the index
+/// found reaching the position, read again and judged by every criterion as the scan
+/// judges them, the others not read.
+pub fn select(
+    inputs: &Inputs,
+    output: Option<PathBuf>,
+    dir: &Path,
+    given: &select::Given,
+) -> Result<Ended, Stopped> {
+    let criteria = select::Criteria::parse(given).map_err(complain)?;
+    select::check_readable(&criteria, inputs.variant, false).map_err(complain)?;
+    let Some(pattern) = given.position.as_deref() else {
+        return Err(complain("--index finds the games of a --position"));
+    };
+    let index = Index::open(dir).map_err(complain)?;
+    let (terminal, sources) = Terminal::new(inputs, false)?;
+    let held = held_by(&index, dir, &sources, inputs.variant)?;
+    let mut kinds = BTreeSet::new();
+    for &i in held.iter().flatten() {
+        let Some(listed) = &index.sources()[i].kinds else {
+            return Err(complain(format_args!(
+                "{}: built before notate recorded the rulesets and game types of its games, \
+                 which --index needs: build it again",
+                dir.display()
+            )));
+        };
+        kinds.extend(listed.iter().cloned());
+    }
+    let kinds: Vec<String> = kinds.into_iter().collect();
+    let found = index.find_placement(pattern, &kinds).map_err(complain)?;
+    // Each input's games found: by their offsets, with their numbers in the file.
+    let mut by_entry: HashMap<usize, Picked> = HashMap::new();
+    for &id in found.iter().flatten() {
+        let record = index.record(id).map_err(complain)?;
+        let source = record.source as usize;
+        let before = index
+            .sources()
+            .get(source)
+            .and_then(SourceEntry::games_before)
+            .unwrap_or(0);
+        by_entry
+            .entry(source)
+            .or_default()
+            .insert(record.offset, before + record.number);
+    }
+    let picked: Vec<Picked> = held
+        .iter()
+        .map(|entries| {
+            entries
+                .iter()
+                .filter_map(|i| by_entry.get(i))
+                .flatten()
+                .map(|(&offset, &number)| (offset, number))
+                .collect()
+        })
+        .collect();
+    let games = held
+        .iter()
+        .flatten()
+        .map(|&i| index.sources()[i].games)
+        .sum();
+    let mut job = terminal.job(inputs, sources);
+    // Read as the index read them.
+    job.format = Some(match index.game() {
+        Game::Chess => Format::Pgn,
+        Game::Draughts => Format::Pdn,
+    });
+    if found.is_none() {
+        job.report.warning(&format!(
+            "{pattern:?} is not a {} FEN: no game of the index matches it",
+            index.game().name()
+        ));
+    }
+    let mut out = Output::create(output.as_ref())?;
+    let (ended, _) = select::picked::run(&mut job, &criteria, &mut out, &picked, games)?;
+    terminal::commit(ended, [Some(out)])
+}
+
+/// For each input, the index's entries of its file (a file, or the shards' ranges of
+/// one), found by its size and content; an input the index does not hold, or holds read
+/// as another game type, is a usage error.
+fn held_by(
+    index: &Index,
+    dir: &Path,
+    sources: &[Source],
+    variant: Option<pdn::GameType>,
+) -> Result<Vec<Vec<usize>>, Stopped> {
+    let mut held = Vec::new();
+    for source in sources {
+        let Some(path) = &source.path else {
+            return Err(complain(
+                "standard input is in no index: select --index reads files the index holds",
+            ));
+        };
+        let now = index::manifest::fingerprint(path)
+            .map_err(|e| complain(format_args!("{}: {e}", source.name)))?;
+        let entries: Vec<usize> = (0..index.sources().len())
+            .filter(|&i| index.sources()[i].same_file(&now))
+            .collect();
+        if entries.is_empty() {
+            return Err(complain(format_args!(
+                "{}: not in the index {} (notate index --append it, or select without --index)",
+                source.name,
+                dir.display()
+            )));
+        }
+        let variant = variant.map(|v| v.to_string());
+        if index.game() == Game::Draughts
+            && let Some(&i) = entries
+                .iter()
+                .find(|&&i| index.sources()[i].variant != variant)
+        {
+            return Err(complain(format_args!(
+                "{}: indexed with {}, and read here with {}: give select the --variant the \
+                 index was built with",
+                source.name,
+                index.sources()[i]
+                    .variant
+                    .as_deref()
+                    .map_or("no --variant".to_owned(), |v| format!("--variant {v}")),
+                variant.map_or("no --variant".to_owned(), |v| format!("--variant {v}")),
+            )));
+        }
+        held.push(entries);
+    }
+    Ok(held)
 }

@@ -559,3 +559,557 @@ fn shards_merge_into_the_index_of_one_build() {
         stderr(&mixed)
     );
 }
+
+/// The shards of `file`'s byte ranges between consecutive `cuts` (the last one's to the
+/// file's end), built in `t`: their folders, in order.
+fn range_shards(t: &Temp, name: &str, file: &str, cuts: &[u64]) -> Vec<String> {
+    (0..cuts.len())
+        .map(|i| {
+            let dir = t.path(&format!("{name}-{i:02}")).display().to_string();
+            let range = match cuts.get(i + 1) {
+                Some(end) => format!("{}..{end}", cuts[i]),
+                None => format!("{}..", cuts[i]),
+            };
+            notate_ok(&["index", "-q", "--range", &range, "-o", &dir, file]);
+            dir
+        })
+        .collect()
+}
+
+/// What an index answers of each position: the explorer (with ten top and recent games)
+/// and `find`'s references and games.
+fn every_answer(t: &Temp, dir: &str, questions: &[&[&str]]) -> Vec<String> {
+    let games = t.path("found.txt").display().to_string();
+    let mut out = Vec::new();
+    for question in questions {
+        let mut explore = vec!["explore", dir, "--json", "--top", "10", "--recent", "10"];
+        explore.extend_from_slice(question);
+        out.push(notate_ok(&explore));
+        let mut find = vec!["find", dir];
+        find.extend_from_slice(question);
+        out.push(notate_ok(&find));
+        find.extend_from_slice(&["-o", &games]);
+        notate_ok(&find);
+        out.push(std::fs::read_to_string(&games).expect("the games found"));
+    }
+    out
+}
+
+#[test]
+fn shards_of_byte_ranges_merge_into_the_index_of_the_whole_file() {
+    let t = Temp::new("ranges");
+    let chess: &[&[&str]] = &[
+        &[],
+        &["--moves", "e4"],
+        &["--moves", "d4"],
+        &["--moves", "e4 e5 Nf3"],
+        &["--variant", "crazyhouse"],
+        &["--variant", "atomic", "--moves", "e4"],
+        &["--variant", "horde"],
+        &["--variant", "racingkings"],
+    ];
+    let draughts: &[&[&str]] = &[
+        &[],
+        &["--variant", "pool"],
+        &["--variant", "russian"],
+        &["--variant", "brazilian", "--moves", "c3-d4"],
+    ];
+    for (file, questions) in [
+        ("corpus/pgn/generated.pgn", chess),
+        ("corpus/pgn/variants.pgn", chess),
+        ("corpus/pdn/variant-pool.pdn", draughts),
+    ] {
+        let text = std::fs::read(root().join(file)).expect("the corpus");
+        let size = text.len() as u64;
+        // A game's first byte, and the byte after it.
+        let game = text
+            .windows(3)
+            .position(|w| w == b"\n\n[")
+            .expect("a second game") as u64
+            + 2;
+        let whole = t.path("whole").display().to_string();
+        notate_ok(&["index", "-q", "-o", &whole, file]);
+        let expected = every_answer(&t, &whole, questions);
+        assert!(
+            expected.iter().any(|a| a.contains("[Event")),
+            "{file}: no game found"
+        );
+        // Ranges empty at both ends, cut at a game's first byte, inside games, and at
+        // the end of the file.
+        let mut cuts = vec![
+            0,
+            0,
+            game,
+            game + 1,
+            size / 3,
+            size / 2 + 17,
+            size - 5,
+            size,
+        ];
+        cuts.sort_unstable();
+        let shards = range_shards(&t, "shard", file, &cuts);
+        let merged = t.path("merged").display().to_string();
+        let mut args = vec!["index", "-q", "--merge", "-o", &merged];
+        args.extend(shards.iter().map(String::as_str));
+        notate_ok(&args);
+        assert_eq!(every_answer(&t, &merged, questions), expected, "{file}");
+        // The first shard numbers its games as the whole file does, and may be asked;
+        // a shard after it may not, before it is merged.
+        let first = range_shards(&t, "first", file, &[0, size / 2]);
+        notate_ok(&["find", &first[0]]);
+        let out = run(&["find", &shards[4]]);
+        assert_eq!(code(&out), 2, "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("merge it with the shards of the rest of the file"),
+            "{}",
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
+fn shards_of_ranges_and_of_whole_files_merge_in_the_order_of_one_build() {
+    let t = Temp::new("ranges-files");
+    let file = "corpus/pgn/generated.pgn";
+    let size = std::fs::metadata(root().join(file))
+        .expect("the corpus")
+        .len();
+    let ranges = range_shards(&t, "generated", file, &[0, size / 4, size / 2]);
+    let model = t.path("model").display().to_string();
+    notate_ok(&["index", "-q", "-o", &model, "corpus/pgn/model.pgn"]);
+    let lenient = t.path("lenient").display().to_string();
+    notate_ok(&["index", "-q", "-o", &lenient, "corpus/pgn/lenient.pgn"]);
+    let merged = t.path("merged").display().to_string();
+    let mut args = vec!["index", "-q", "--merge", "-o", &merged, &model];
+    args.extend(ranges.iter().map(String::as_str));
+    args.push(&lenient);
+    notate_ok(&args);
+    let whole = t.path("whole").display().to_string();
+    notate_ok(&[
+        "index",
+        "-q",
+        "-o",
+        &whole,
+        "corpus/pgn/model.pgn",
+        file,
+        "corpus/pgn/lenient.pgn",
+    ]);
+    let questions: &[&[&str]] = &[&[], &["--moves", "e4"], &["--moves", "d4 d5"]];
+    assert_eq!(
+        every_answer(&t, &merged, questions),
+        every_answer(&t, &whole, questions)
+    );
+    // `select --index` reads the file's games the shards found as a scan of it would.
+    let files = ["corpus/pgn/model.pgn", file, "corpus/pgn/lenient.pgn"];
+    for pattern in [
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b",
+        "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR",
+    ] {
+        assert!(same_selection(&merged, &files, &["--position", pattern]) > 0);
+    }
+    // A merged index is appended to as one built whole.
+    notate_ok(&[
+        "index",
+        "-q",
+        "--append",
+        "-o",
+        &merged,
+        "corpus/pgn/annotated.pgn",
+    ]);
+    notate_ok(&[
+        "index",
+        "-q",
+        "--append",
+        "-o",
+        &whole,
+        "corpus/pgn/annotated.pgn",
+    ]);
+    assert_eq!(
+        every_answer(&t, &merged, questions),
+        every_answer(&t, &whole, questions)
+    );
+}
+
+#[test]
+fn ranges_that_leave_bytes_out_or_read_them_twice_are_refused() {
+    let t = Temp::new("ranges-bad");
+    let file = "corpus/pgn/generated.pgn";
+    let size = std::fs::metadata(root().join(file))
+        .expect("the corpus")
+        .len();
+    let (a, b) = (size / 3, 2 * size / 3);
+    let shards = range_shards(&t, "s", file, &[0, a, b]);
+    let overlapping = range_shards(&t, "o", file, &[a - 100, size]);
+    let other = t.path("other").display().to_string();
+    notate_ok(&["index", "-q", "-o", &other, "corpus/pgn/model.pgn"]);
+    let whole = t.path("whole").display().to_string();
+    notate_ok(&["index", "-q", "-o", &whole, file]);
+    let out = t.path("out").display().to_string();
+    let merge_fails = |shards: &[&str], says: &str| {
+        let mut args = vec!["index", "-q", "--merge", "-o", &out];
+        args.extend_from_slice(shards);
+        let run = run(&args);
+        assert_eq!(code(&run), 2, "{shards:?}: {}", stderr(&run));
+        assert!(stderr(&run).contains(says), "{shards:?}: {}", stderr(&run));
+        assert!(!Path::new(&out).join("index.json").exists());
+    };
+    let [s0, s1, s2] = [&shards[0], &shards[1], &shards[2]].map(String::as_str);
+    merge_fails(&[s0, s2], &format!("no shard holds its bytes {a}..{b}"));
+    merge_fails(&[s1, s2], &format!("no shard holds its bytes 0..{a}"));
+    merge_fails(&[s0, s1], &format!("no shard holds its bytes {b}..{size}"));
+    merge_fails(
+        &[s0, s2, s1],
+        "give the shards of a file in the order of their ranges",
+    );
+    merge_fails(
+        &[s0, &overlapping[0]],
+        &format!("its bytes {}..{a} are in two shards' ranges", a - 100),
+    );
+    merge_fails(&[s0, s1, &other, s2], "give the shards of a file together");
+    merge_fails(&[&whole, s0, s1, s2], "which a shard before it holds too");
+    // A range reads one uncompressed file, and builds a shard anew.
+    let bad = |args: &[&str], says: &str| {
+        let run = run(args);
+        assert_eq!(code(&run), 2, "{args:?}: {}", stderr(&run));
+        assert!(stderr(&run).contains(says), "{args:?}: {}", stderr(&run));
+    };
+    bad(
+        &[
+            "index",
+            "--range",
+            "0..10",
+            "-o",
+            &out,
+            file,
+            "corpus/pgn/model.pgn",
+        ],
+        "--range reads one file",
+    );
+    let packed = t.path("generated.pgn.gz").display().to_string();
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(
+        &mut encoder,
+        &std::fs::read(root().join(file)).expect("the corpus"),
+    )
+    .expect("compressed");
+    std::fs::write(&packed, encoder.finish().expect("compressed")).expect("written");
+    bad(
+        &["index", "--range", "0..10", "-o", &out, &packed],
+        "a compressed input is read whole",
+    );
+    bad(
+        &["index", "--range", "0..10", "--append", "-o", &whole, file],
+        "cannot be used with",
+    );
+    bad(
+        &[
+            "index",
+            "--append",
+            "-o",
+            &shards[1],
+            "corpus/pgn/model.pgn",
+        ],
+        "merge the shards",
+    );
+}
+
+/// `select --position` patterns drawn from the games of `files`: positions along each
+/// game's main line (its start, early plies, every ninth, its end), each as its placement
+/// and side to move and as its placement alone (draughts: the side `?`), each once; 300
+/// or so of them.
+fn patterns_of<R: collection::rules::FormatRules>(rules: &R, files: &[&str]) -> Vec<String> {
+    let mut patterns = Vec::new();
+    for file in files {
+        let bytes = std::fs::read(root().join(file)).expect("the corpus");
+        let games = notation::GameReader::new(rules, bytes.as_slice(), Default::default());
+        for read in games {
+            let read = read.expect("in memory");
+            let Some(start) = rules.start(&read.game) else {
+                continue;
+            };
+            let mut fens = Vec::new();
+            collection::mainline::walk(rules, start, &read.game, |position, _| {
+                fens.push(rules.fen(position).expect("a FEN"));
+                true
+            });
+            let last = fens.len().saturating_sub(1);
+            for (ply, fen) in fens.iter().enumerate() {
+                if !(ply < 3 || ply % 9 == 4 || ply == last) {
+                    continue;
+                }
+                let fields: Vec<&str> = fen.split(' ').collect();
+                if fields.len() > 1 {
+                    // Chess: the placement and the side to move, or the placement alone.
+                    patterns.push(format!("{} {}", fields[0], fields[1]));
+                    patterns.push(fields[0].to_owned());
+                } else {
+                    patterns.push(fen.clone());
+                    patterns.push(format!("?{}", &fen[1..]));
+                }
+            }
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    patterns.retain(|p| seen.insert(p.clone()));
+    // At most 300 or so, spread over the games (each is two runs of notate).
+    let step = patterns.len().div_ceil(300).max(1);
+    patterns.into_iter().step_by(step).collect()
+}
+
+/// `select` of `files` with `args`, by a scan and with the index in `dir`: the same
+/// games, the same bytes, the same exit code, and the same count of games selected out of
+/// the same number.
+fn same_selection(dir: &str, files: &[&str], args: &[&str]) -> usize {
+    let mut scan = vec!["select"];
+    scan.extend_from_slice(args);
+    scan.extend_from_slice(files);
+    let mut indexed = scan.clone();
+    indexed.extend_from_slice(&["--index", dir]);
+    let (a, b) = (run(&scan), run(&indexed));
+    assert_eq!(stdout(&b), stdout(&a), "{args:?}: {}", stderr(&b));
+    assert_eq!(code(&b), code(&a), "{args:?}: {}", stderr(&b));
+    if code(&a) == 2 {
+        // A pattern no game reads (a draughts FEN of a board another game type cannot
+        // read): the same usage error.
+        assert_eq!(stderr(&b), stderr(&a), "{args:?}");
+        return 0;
+    }
+    // `N of M games selected`: the same N out of the same M.
+    let tally = |text: String| {
+        let line = text
+            .lines()
+            .find(|l| l.contains("games selected"))
+            .map(str::to_owned)
+            .unwrap_or_else(|| panic!("{args:?}: no tally in {text}"));
+        let words: Vec<String> = line.split(' ').map(str::to_owned).collect();
+        (words[1].clone(), words[3].clone())
+    };
+    let (selected, games) = tally(stderr(&a));
+    assert_eq!(tally(stderr(&b)), (selected.clone(), games), "{args:?}");
+    selected.parse().expect("a count")
+}
+
+/// The games of variants.pgn but its crazyhouse ones, in a file of their own.
+fn variants_but_crazyhouse(t: &Temp) -> String {
+    let text = std::fs::read_to_string(root().join("corpus/pgn/variants.pgn")).expect("read");
+    let kept: Vec<&str> = text
+        .split("\n\n[Event")
+        .filter(|game| !game.contains("[Variant \"Crazyhouse\"]"))
+        .collect();
+    t.file("variants.pgn", kept.join("\n\n[Event").as_bytes())
+}
+
+#[test]
+fn select_with_an_index_gives_the_games_of_the_scan_chess() {
+    let t = Temp::new("select-index");
+    let variants = variants_but_crazyhouse(&t);
+    let files: Vec<&str> = CHESS
+        .into_iter()
+        .filter(|f| !f.contains("forgiven"))
+        .chain([variants.as_str()])
+        .collect();
+    let dir = index_of(&t, &files);
+    let patterns = patterns_of(&pgn::ChessRules, &files);
+    assert!(patterns.len() > 200, "{}", patterns.len());
+    let mut selected = 0;
+    for pattern in &patterns {
+        selected += same_selection(&dir, &files, &["--position", pattern]);
+    }
+    assert!(selected > patterns.len(), "{selected} games selected");
+    // Other criteria apply to the games the index found; files in another order, or
+    // some of the index's files alone, select as the scan of those files.
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+    let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b";
+    for args in [
+        &["--position", start, "--result", "1-0"][..],
+        &["--position", after_e4, "--player", "a", "--plies", "20.."],
+        &["--position", after_e4, "--tag", "Date>=2000"],
+        &["--position", start, "--with-errors"],
+        &["--position", start, "--without-errors", "--moves", "..30"],
+        &["--position", start, "--opening", "1. d4"],
+        &["--position", "8/8/8/8/8/8/8/8"],
+    ] {
+        same_selection(&dir, &files, args);
+    }
+    let mut backwards = files.clone();
+    backwards.reverse();
+    assert!(same_selection(&dir, &backwards, &["--position", start]) > 0);
+    assert!(same_selection(&dir, &files[1..3], &["--position", after_e4]) > 0);
+    // A draughts FEN: no chess game matches it.
+    same_selection(&dir, &files, &["--position", "W:W31,32:B19,20"]);
+}
+
+#[test]
+fn select_with_an_index_gives_the_games_of_the_scan_draughts() {
+    let t = Temp::new("select-index-draughts");
+    let paths: Vec<String> = std::fs::read_dir(root().join("corpus/pdn"))
+        .expect("the corpus")
+        .map(|e| {
+            format!(
+                "corpus/pdn/{}",
+                e.expect("an entry").file_name().to_string_lossy()
+            )
+        })
+        .collect();
+    let mut files: Vec<&str> = paths.iter().map(String::as_str).collect();
+    files.sort_unstable();
+    let dir = index_of(&t, &files);
+    let patterns = patterns_of(&collection::rules::draughts(None), &files);
+    assert!(patterns.len() > 100, "{}", patterns.len());
+    let mut selected = 0;
+    for pattern in &patterns {
+        selected += same_selection(&dir, &files, &["--position", pattern]);
+    }
+    // (Some FENs of the corpus's boards are read by neither game type a pattern is
+    // first tried in: a usage error, the same for both.)
+    assert!(
+        selected > patterns.len() / 2,
+        "{selected} games selected by {} patterns",
+        patterns.len()
+    );
+    same_selection(
+        &dir,
+        &files,
+        &["--position", "W:W31,32,33:B18,19,20", "--result", "2-0"],
+    );
+    // Read with another game type than the index's reading: refused.
+    let out = run(&[
+        "select",
+        "--position",
+        &patterns[0],
+        "--index",
+        &dir,
+        "--variant",
+        "russian",
+        files[0],
+    ]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("give select the --variant the index was built with"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn select_with_an_index_refuses_what_it_cannot_answer_exactly() {
+    let t = Temp::new("select-index-refused");
+    let dir = index_of(&t, &CHESS[..3]);
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+    let refused = |args: &[&str], says: &str| {
+        let out = run(args);
+        assert_eq!(code(&out), 2, "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
+        assert!(stdout(&out).is_empty(), "{args:?}");
+    };
+    refused(&["select", "--index", &dir, CHESS[0]], "--position");
+    refused(
+        &[
+            "select",
+            "--index",
+            &dir,
+            "--position",
+            start,
+            "--invert",
+            CHESS[0],
+        ],
+        "cannot be used with",
+    );
+    refused(
+        &[
+            "select",
+            "--index",
+            &dir,
+            "--position",
+            start,
+            "--rejects",
+            "r.pgn",
+            CHESS[0],
+        ],
+        "cannot be used with",
+    );
+    refused(
+        &["select", "--index", &dir, "--position", start, CHESS[5]],
+        "not in the index",
+    );
+    refused(
+        &["select", "--index", &dir, "--position", start, "-"],
+        "standard input is in no index",
+    );
+    // forgiven.pgn holds a crazyhouse game.
+    refused(
+        &["select", "--index", &dir, "--position", start, CHESS[1]],
+        "crazyhouse games",
+    );
+    // A file changed since it was indexed is not the file the index holds.
+    let copy = t.file(
+        "model.pgn",
+        &std::fs::read(root().join("corpus/pgn/model.pgn")).expect("read"),
+    );
+    let other = t.path("changed").display().to_string();
+    notate_ok(&["index", "-q", "-o", &other, &copy]);
+    let mut text = std::fs::read(&copy).expect("read");
+    text.extend_from_slice(b"\n[Event \"x\"]\n\n1. e4 *\n");
+    std::fs::write(&copy, text).expect("written");
+    refused(
+        &["select", "--index", &other, "--position", start, &copy],
+        "not in the index",
+    );
+    // An index built before the kinds of its games were recorded.
+    let old = t.path("old").display().to_string();
+    notate_ok(&["index", "-q", "-o", &old, CHESS[5]]);
+    let manifest = Path::new(&old).join("index.json");
+    let text = std::fs::read_to_string(&manifest).expect("the manifest");
+    let mut json: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    for source in json["sources"].as_array_mut().expect("sources") {
+        source.as_object_mut().expect("a source").remove("kinds");
+    }
+    std::fs::write(&manifest, json.to_string()).expect("written");
+    notate_ok(&["find", &old]);
+    refused(
+        &["select", "--index", &old, "--position", start, CHESS[5]],
+        "build it again",
+    );
+}
+
+#[test]
+fn select_with_an_index_finds_a_placement_whatever_else_the_positions_hold() {
+    let t = Temp::new("select-index-placement");
+    // One placement, set up with every castling right, en passant or not, in three-check
+    // with checks given, and in other rulesets: each its own position to the index.
+    let placement = "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR";
+    let mut text = String::new();
+    for (variant, rest) in [
+        ("Standard", "w KQkq d6 0 3"),
+        ("Standard", "w KQkq - 0 3"),
+        ("Standard", "w Kq - 0 3"),
+        ("Standard", "w - - 0 3"),
+        ("Standard", "b KQkq - 0 3"),
+        ("Chess960", "w HAha - 0 3"),
+        ("Three-check", "w KQkq d6 0 3 +1+0"),
+        ("Three-check", "w KQkq - 0 3 +2+2"),
+        ("Atomic", "w KQkq d6 0 3"),
+        ("King of the Hill", "w - - 0 3"),
+    ] {
+        let mv = if rest.starts_with('b') {
+            "3... a6"
+        } else {
+            "3. a3"
+        };
+        text.push_str(&format!(
+            "[Event \"{variant} {rest}\"]\n[Variant \"{variant}\"]\n[SetUp \"1\"]\n\
+             [FEN \"{placement} {rest}\"]\n[Result \"*\"]\n\n{mv} *\n\n"
+        ));
+    }
+    let file = t.file("placements.pgn", text.as_bytes());
+    let dir = index_of(&t, &[&file]);
+    let games = |pattern: &str| same_selection(&dir, &[&file], &["--position", pattern]);
+    assert_eq!(games(placement), 10);
+    assert_eq!(games(&format!("{placement} w")), 9);
+    assert_eq!(games(&format!("{placement} b")), 1);
+    // The position after the move too.
+    assert_eq!(
+        games("rnbqkbnr/ppp1pppp/8/3pP3/8/P7/1PPP1PPP/RNBQKBNR b"),
+        9
+    );
+}

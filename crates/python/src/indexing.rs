@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use ::index::{Filter, GameId, Index, Limits, Question};
 use collection::job::{Job, Silent};
+use collection::range::ByteRange;
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -12,17 +13,47 @@ use pyo3::types::PyDict;
 use crate::errors::{FenError, NotationError};
 
 /// Builds an index of `paths` (files or folders, as `notate index` reads them) in the
-/// folder `out`, or with `append` adds them to the index there. Returns the number of
-/// games indexed by this call.
+/// folder `out`, or with `append` adds them to the index there; `variations` indexes the
+/// positions of variations too. `range=(start, end)` indexes only the games that begin in
+/// those bytes of the one uncompressed file `paths` names (`end` `None` for its end), as
+/// `notate index --range` does: a shard. With `merge`, `paths` are indexes (shards) to
+/// merge into `out`, as `notate index --merge` does. Returns the number of games indexed
+/// by this call (merged: the games of `out`).
 #[pyfunction]
-#[pyo3(name = "index", signature = (paths, out, append=false, variant=None))]
+#[pyo3(name = "index", signature = (
+    paths, out, append=false, variant=None, range=None, merge=false, variations=false
+))]
+#[allow(clippy::too_many_arguments)]
 pub fn build_index(
     py: Python<'_>,
     paths: Vec<PathBuf>,
     out: PathBuf,
     append: bool,
     variant: Option<&str>,
+    range: Option<(u64, Option<u64>)>,
+    merge: bool,
+    variations: bool,
 ) -> PyResult<u64> {
+    if merge {
+        if append || range.is_some() || variations || variant.is_some() {
+            return Err(PyValueError::new_err(
+                "merge joins indexes as they are: append, range, variations and variant are \
+                 for building one",
+            ));
+        }
+        return py.detach(|| {
+            ::index::merge(&paths, &out)
+                .map(|built| built.total_games)
+                .map_err(to_py)
+        });
+    }
+    if let Some((start, Some(end))) = range
+        && start > end
+    {
+        return Err(PyValueError::new_err(format!(
+            "the range {start}..{end} starts after it ends"
+        )));
+    }
     let game_type = crate::source::game_type(variant)?;
     py.detach(|| {
         let sources = collection::input::collect(&paths).map_err(PyOSError::new_err)?;
@@ -31,6 +62,8 @@ pub fn build_index(
         job.variant = game_type;
         let options = ::index::BuildOptions {
             append,
+            variations,
+            range: range.map(|(start, end)| ByteRange { start, end }),
             ..::index::BuildOptions::default()
         };
         let built = ::index::build(&mut job, &out, &options).map_err(to_py)?;

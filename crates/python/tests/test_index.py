@@ -66,3 +66,34 @@ def test_bad_questions_raise(index_dir, tmp_path):
         index.explore(speeds=["fast"])
     with pytest.raises(notate.NotationError):
         notate.Index(tmp_path / "nothing")
+
+
+def test_shards_of_ranges_merge_into_the_index_of_the_whole_file(tmp_path):
+    source = CORPUS / "generated.pgn"
+    size = source.stat().st_size
+    cuts = [0, size // 3, size // 2 + 17, size]
+    shards = []
+    for i, start in enumerate(cuts):
+        end = cuts[i + 1] if i + 1 < len(cuts) else None
+        shards.append(tmp_path / f"shard-{i}")
+        notate.index([source], shards[-1], range=(start, end))
+    whole = tmp_path / "whole"
+    games = notate.index([source], whole)
+    merged = tmp_path / "merged"
+    assert notate.index(shards, merged, merge=True) == games
+    one, joined = notate.Index(whole), notate.Index(merged)
+    for moves in ["", "e4", "d4", "e4 e5 Nf3"]:
+        assert joined.explore(moves=moves, top_games=8, recent_games=8) == one.explore(
+            moves=moves, top_games=8, recent_games=8
+        )
+        assert list(joined.find(moves=moves)) == list(one.find(moves=moves))
+    # A shard after the file's start cannot be asked before it is merged; shards that
+    # leave bytes out are not merged.
+    with pytest.raises(notate.NotationError, match="merge it"):
+        notate.Index(shards[1])
+    with pytest.raises(notate.NotationError, match="no shard holds its bytes"):
+        notate.index([shards[0], shards[2], shards[3]], tmp_path / "bad", merge=True)
+    with pytest.raises(ValueError):
+        notate.index([source], tmp_path / "bad", range=(10, 5))
+    with pytest.raises(ValueError):
+        notate.index(shards, tmp_path / "bad", merge=True, append=True)

@@ -96,3 +96,23 @@ def test_the_positions_table_too(spark):
     expected = whole_reads([str(source)], positions=True)
     columns = ["file", "game", "offset", "ply", "fen", "hash", "move_san", "move_uci"]
     assert rows(got, columns) == rows(expected, columns)
+
+
+def test_an_index_built_by_ranges_answers_as_one_built_whole(spark, tmp_path):
+    for folder, questions in [
+        (CORPUS / "pgn", [{}, {"moves": "e4"}, {"moves": "d4 d5"}, {"variant": "crazyhouse"},
+                          {"variant": "atomic"}, {"variant": "racingkings"}]),
+        (CORPUS / "pdn", [{}, {"variant": "russian"}, {"variant": "pool"}, {"variant": "frisian"}]),
+    ]:
+        out = tmp_path / f"{folder.name}-index"
+        games = notate.spark.index(spark, folder, out, split_bytes=SPLIT, work=tmp_path / "work")
+        assert os.listdir(tmp_path / "work") == [], "the shards are removed"
+        whole = tmp_path / f"{folder.name}-whole"
+        assert games == notate.index(notate.spark.files(folder), whole) > 10
+        merged, one = notate.Index(out), notate.Index(whole)
+        assert len(notate.spark.plan(folder, SPLIT)) > 20
+        for question in questions:
+            assert merged.explore(**question, top_games=8, recent_games=8) == one.explore(
+                **question, top_games=8, recent_games=8
+            ), question
+            assert list(merged.find(**question)) == list(one.find(**question)), question

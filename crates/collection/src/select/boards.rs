@@ -77,6 +77,18 @@ pub struct ChessPattern {
     turn: Option<pgn::Color>,
 }
 
+impl ChessPattern {
+    /// The pieces, as placed.
+    pub fn board(&self) -> &pgn::Board {
+        &self.board
+    }
+
+    /// The side to move, when the pattern says.
+    pub fn turn(&self) -> Option<pgn::Color> {
+        self.turn
+    }
+}
+
 /// Chess material: the number of each piece of each colour.
 #[derive(Clone, Debug)]
 pub struct ChessMaterial(pgn::ByColor<[u32; 6]>);
@@ -176,6 +188,18 @@ pub struct DraughtsPattern {
 pub struct DraughtsReady {
     pieces: Vec<(pdn::Square, pdn::Piece)>,
     turn: Option<pdn::Color>,
+}
+
+impl DraughtsReady {
+    /// The pieces, on the squares of the game type it was read in.
+    pub fn pieces(&self) -> &[(pdn::Square, pdn::Piece)] {
+        &self.pieces
+    }
+
+    /// The side to move, when the pattern says.
+    pub fn turn(&self) -> Option<pdn::Color> {
+        self.turn
+    }
 }
 
 /// Draughts material: men and kings per side.

@@ -226,9 +226,15 @@ def index(
     out: Union[str, os.PathLike],
     append: bool = False,
     variant: Optional[str] = None,
+    range: Optional[Range] = None,
+    merge: bool = False,
+    variations: bool = False,
 ) -> int:
     """Builds a position index of ``paths`` in the folder ``out`` (or adds them to it, with
-    ``append``), as ``notate index`` does; returns the games indexed."""
+    ``append``), as ``notate index`` does; returns the games indexed. ``range=(start, end)``
+    indexes the games that begin in those bytes of one uncompressed file (a shard, as
+    ``notate index --range``); ``merge=True`` merges the indexes ``paths`` (shards, a
+    file's ranges in order) into ``out`` and returns its games."""
 
 class Found:
     """The games ``Index.find`` found: dicts with ``file``, ``number`` and ``offset``."""

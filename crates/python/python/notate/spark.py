@@ -1,4 +1,5 @@
-"""Spark: the games (or positions) table of files past one machine, read in parallel.
+"""Spark: the games (or positions) table of files past one machine, read in parallel,
+and their position index, built in parallel.
 
 :func:`read` plans byte ranges over each uncompressed file (one task per compressed file,
 which can only be read from its start), and every task reads its range as ``notate parquet
@@ -11,6 +12,12 @@ size.
 >>> spark = SparkSession.builder.getOrCreate()
 >>> games = notate.spark.read(spark, "lichess/", split_bytes=256 << 20)
 >>> games.groupBy("opening_name").count().orderBy("count", ascending=False).show()
+
+:func:`index` builds the position index (``notate index``) of such files: a shard per
+task, of the same byte ranges, merged on the driver.
+
+>>> notate.spark.index(spark, "lichess/", "/shared/lichess-index")
+>>> notate.Index("/shared/lichess-index").explore(moves="e4 c5")
 
 The files must be readable at the same path by every executor (a shared or local file
 system). Spark has no unsigned integers: ``game``, ``offset`` and ``hash`` are ``long``
@@ -177,6 +184,70 @@ def read(
             frame = frame.withColumn("game", F.row_number().over(games).cast("long"))
         frame = frame.select(*target.names)
     return frame
+
+
+def index(
+    spark,
+    paths: Union[PathLike, Iterable[PathLike]],
+    out: PathLike,
+    split_bytes: int = 128 << 20,
+    variant: Optional[str] = None,
+    variations: bool = False,
+    work: Optional[PathLike] = None,
+) -> int:
+    """Builds the position index of ``paths`` (files, or folders read recursively) in the
+    folder ``out`` with Spark: the index ``notate.index(files(paths), out)`` builds on one
+    machine, the same answers (each game's file, number in the file and offset
+    included). Returns the number of games in it.
+
+    The tasks are :func:`plan`'s, as :func:`read` reads: each builds a shard of its byte
+    range of a file (``notate.index(..., range=(start, end))``; a compressed file whole)
+    on an executor, into a folder of ``work`` (default: beside ``out``), which every
+    executor and the driver must reach at the same path, as they must the files; the
+    driver then merges the shards into ``out`` (``notate.index(shards, out,
+    merge=True)``) and removes them.
+    """
+    import shutil
+    import tempfile
+
+    _workers_run_this_python(spark)
+    tasks = plan(paths, split_bytes)
+    if not tasks:
+        raise ValueError(f"no game files in {paths!r}")
+    out = os.path.abspath(os.fspath(out))
+    parent = os.path.abspath(os.fspath(work)) if work is not None else os.path.dirname(out)
+    os.makedirs(parent, exist_ok=True)
+    folder = tempfile.mkdtemp(prefix=os.path.basename(out) + ".shards-", dir=parent)
+    try:
+        numbered = [(i, path, start, end) for i, (path, start, end) in enumerate(tasks)]
+        frame = spark.createDataFrame(
+            numbered, "task long, path string, start long, end long"
+        ).repartition(len(numbered))
+
+        def build_shards(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+            import notate as worker
+
+            for batch in batches:
+                rows = zip(*(batch.column(i).to_pylist() for i in range(4)))
+                for task, path, start, end in rows:
+                    where = None if start is None else (start, end)
+                    games = worker.index(
+                        [path],
+                        os.path.join(folder, f"shard-{task:09d}"),
+                        range=where,
+                        variant=variant,
+                        variations=variations,
+                    )
+                    yield pa.RecordBatch.from_pydict({"task": [task], "games": [games]})
+
+        built = frame.mapInArrow(build_shards, "task long, games long").collect()
+        if sorted(row["task"] for row in built) != list(range(len(numbered))):
+            raise RuntimeError("some shards were not built")
+        # In the plan's order: each file's ranges one after another, in order.
+        shards = [os.path.join(folder, f"shard-{i:09d}") for i in range(len(numbered))]
+        return notate.index(shards, out, merge=True)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _workers_run_this_python(spark) -> None:
