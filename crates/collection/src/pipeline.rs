@@ -395,6 +395,8 @@ pub struct Splitter<R> {
     /// Whether the next chunk starts right after a game ended by a termination marker,
     /// with no empty line between them.
     next_unseparated: bool,
+    /// The error that ended the input, given after the chunk of what was read before it.
+    failed: Option<io::Error>,
 }
 
 impl<R: Read> Splitter<R> {
@@ -407,6 +409,7 @@ impl<R: Read> Splitter<R> {
             target: target.max(1024),
             origin: Origin::default(),
             next_unseparated: false,
+            failed: None,
         }
     }
 
@@ -426,7 +429,13 @@ impl<R: Read> Splitter<R> {
     /// cannot grow, the chunk is what it holds, cut short inside that game, and the rest
     /// of the game is skipped, up to the next line that starts with `[` (as the reader
     /// skips a game too large): the worker's reader reports the game.
+    ///
+    /// An input that fails gives first what it held before the error (its last game cut
+    /// short, which the worker's reader reports), then the error.
     pub fn next_chunk_in(&mut self, mut buf: Vec<u8>) -> io::Result<Option<Chunk>> {
+        if let Some(e) = self.failed.take() {
+            return Err(e);
+        }
         // The buffer's bytes are written over, not cleared: the part of it an earlier
         // chunk used is not filled with zeros again before the input is read into it.
         // `filled` is how much of it holds this chunk.
@@ -461,13 +470,11 @@ impl<R: Read> Splitter<R> {
                     }
                     buf.resize(goal, 0);
                 }
-                let n = fill(&mut self.inner, &mut buf[filled..goal])?;
-                self.eof = filled + n < goal;
-                filled += n;
+                filled += self.fill(&mut buf[filled..goal]);
             }
             if self.eof {
                 if filled == 0 {
-                    return Ok(None);
+                    return self.failed.take().map_or(Ok(None), Err);
                 }
                 buf.truncate(filled);
                 return Ok(Some(self.cut(buf, None)));
@@ -493,6 +500,25 @@ impl<R: Read> Splitter<R> {
             searched = filled.saturating_sub(16);
             goal = filled + self.target;
         }
+    }
+
+    /// Reads until `buf` is full or the input ends (or fails: the error is kept for after
+    /// the bytes read before it); returns the bytes read.
+    fn fill(&mut self, buf: &mut [u8]) -> usize {
+        let mut n = 0;
+        while n < buf.len() {
+            match self.inner.read(&mut buf[n..]) {
+                Ok(0) => break,
+                Ok(k) => n += k,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    self.failed = Some(e);
+                    break;
+                }
+            }
+        }
+        self.eof = n < buf.len();
+        n
     }
 
     fn cut(&mut self, mut buf: Vec<u8>, at: Option<usize>) -> Chunk {
@@ -522,8 +548,7 @@ impl<R: Read> Splitter<R> {
         let mut carriage_return = chunk.bytes.last() == Some(&b'\r');
         let mut block = [0u8; 1 << 13];
         while !self.eof {
-            let n = fill(&mut self.inner, &mut block)?;
-            self.eof = n < block.len();
+            let n = self.fill(&mut block);
             let block = &block[..n];
             let start = if line_feed && block.first() == Some(&b'[') {
                 Some(0)
@@ -554,20 +579,6 @@ fn make_room(buf: &mut Vec<u8>, more: usize, large: usize) -> bool {
         return buf.capacity() - buf.len() >= more || buf.try_reserve(more).is_ok();
     }
     notation::reserve_game_room(buf, more)
-}
-
-/// Reads until `buf` is full or the stream ends; returns the bytes read.
-fn fill<R: Read>(inner: &mut R, buf: &mut [u8]) -> io::Result<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match inner.read(&mut buf[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(n)
 }
 
 /// How sure a boundary must be.
@@ -830,5 +841,43 @@ mod tests {
         assert!(!ends_with_marker(b"1. e4 e5\n"));
         assert!(!ends_with_marker(b"[Result \"1-0\"]\n"));
         assert_eq!(count_line_ends(b"a\r\nb\rc\n"), 3);
+    }
+    /// A reader of `text` that fails once it has given `good` bytes of it.
+    struct FailsAfter<'a> {
+        text: &'a [u8],
+        good: usize,
+    }
+
+    impl Read for FailsAfter<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.good == 0 {
+                return Err(io::Error::other("the disk failed"));
+            }
+            let n = buf.len().min(self.good).min(100);
+            buf[..n].copy_from_slice(&self.text[..n]);
+            self.text = &self.text[n..];
+            self.good -= n;
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn an_input_that_fails_gives_what_it_read_before_the_error() {
+        let game = b"[Event \"x\"]\n\n1. e4 e5 1-0\n\n";
+        let text = game.repeat(500);
+        for good in [0, 1, 700, 5000, text.len() - 3] {
+            let mut s = Splitter::new(FailsAfter { text: &text, good }, 1024);
+            let mut read = Vec::new();
+            let error = loop {
+                match s.next_chunk_in(Vec::new()) {
+                    Ok(Some(c)) => read.extend_from_slice(&c.bytes),
+                    Ok(None) => panic!("{good}: the input ended without its error"),
+                    Err(e) => break e,
+                }
+            };
+            assert_eq!(read, &text[..good], "{good}");
+            assert_eq!(error.to_string(), "the disk failed");
+            assert!(s.next_chunk_in(Vec::new()).expect("ended").is_none());
+        }
     }
 }

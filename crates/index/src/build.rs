@@ -493,7 +493,7 @@ fn gather(
             None => (opened, None),
         };
         gathering.kinds.clear();
-        read_source(
+        let outcome = read_source(
             &mut gathering,
             source,
             opened,
@@ -503,7 +503,12 @@ fn gather(
             variations,
             source_number,
             start,
-        )?;
+        );
+        // An input that failed partway keeps the games read before (reported with the
+        // error), and its entry, which they name; one that gave none is left out.
+        if outcome.is_err() && gathering.built.games == before {
+            return outcome;
+        }
         let mut entry = entry.unwrap_or_else(|| SourceEntry {
             path: "-".into(),
             size: 0,
@@ -529,7 +534,7 @@ fn gather(
             });
         }
         sources.push(entry);
-        Ok(())
+        outcome
     });
     if stopped.is_err() {
         return Err(IndexError::Input("the build was stopped".into()));

@@ -263,6 +263,70 @@ fn append_adds_inputs_at_their_cost_and_refuses_one_twice() {
 }
 
 #[test]
+fn an_input_that_fails_partway_keeps_its_games_and_the_inputs_after_it_their_names() {
+    let t = Temp::new("fails-partway");
+    // A compressed file cut in the middle: its first games read, then an error.
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(
+        &mut encoder,
+        &std::fs::read(root().join("corpus/pgn/generated.pgn")).expect("the corpus"),
+    )
+    .expect("compressed");
+    let packed = encoder.finish().expect("compressed");
+    let cut = t.path("cut.pgn.gz");
+    std::fs::write(&cut, &packed[..packed.len() / 2]).expect("written");
+    let cut = cut.display().to_string();
+    let dir = t.path("index").display().to_string();
+    let model = "corpus/pgn/model.pgn";
+    let out = run(&["index", "-q", "-o", &dir, &cut, model]);
+    // An input that fails is an exit status of 2, as for every command; the index holds
+    // what was read.
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(stderr(&out).contains("cut.pgn.gz"), "{}", stderr(&out));
+    // Every game found names the file it is in, and `show` opens it there.
+    let lines = notate_ok(&["find", &dir, "--moves", ""]);
+    let named = |file: &str| {
+        lines
+            .lines()
+            .filter(|l| {
+                l.split('\t')
+                    .next()
+                    .is_some_and(|path| path.ends_with(file))
+            })
+            .count()
+    };
+    assert!(named(&cut) > 0, "{lines}");
+    let alone = Temp::new("fails-partway-alone");
+    let alone = index_of(&alone, &[model]);
+    let of_model = notate_ok(&["find", &alone, "--moves", ""]);
+    assert_eq!(named(model), of_model.lines().count(), "{lines}");
+    // (Only the game the error cut, the cut file's last, cannot be shown whole.)
+    let last_cut = lines
+        .lines()
+        .rfind(|l| l.starts_with(&cut))
+        .expect("a game of the cut file");
+    for line in lines.lines() {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let shown = run(&["show", fields[0], "--game", fields[1], "--ply", "0"]);
+        if line == last_cut {
+            assert!(
+                stderr(&shown).contains("incomplete deflate stream"),
+                "{line}"
+            );
+        } else {
+            assert_eq!(code(&shown), 0, "{line}: {}", stderr(&shown));
+        }
+    }
+    // Appending the cut file again is refused: its games are in the index.
+    let again = run(&["index", "-q", "--append", "-o", &dir, &cut]);
+    assert!(
+        stderr(&again).contains("already in the index"),
+        "{}",
+        stderr(&again)
+    );
+}
+
+#[test]
 fn bad_questions_and_damaged_indexes_exit_2_with_a_message() {
     let t = Temp::new("damaged");
     let dir = index_of(&t, &CHESS[..2]);
