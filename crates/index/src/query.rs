@@ -348,11 +348,15 @@ impl Index {
             && limits.top_games <= summary::KEPT
             && limits.recent_games <= summary::KEPT;
         let mut tallies: HashMap<MoveCode, Tally> = HashMap::new();
-        // Games for the lists: each game once, with the first move it played from here.
-        let mut games: Vec<Candidate> = Vec::new();
+        // Games for the lists, with the first move each played from here.
+        let mut top = Ranking::new(limits.top_games);
+        let mut recent = Ranking::new(limits.recent_games);
         for segment in &self.segments {
-            if summaries_answer && let Some(summary) = segment.summary(key)? {
-                for cell in summary.cells.iter().filter(|c| c.dims.passes(filter)) {
+            if summaries_answer
+                && segment.summary(key, |cell| {
+                    if !cell.dims.passes(filter) {
+                        return;
+                    }
                     for row in &cell.rows {
                         let tally = tallies.entry(row.code).or_default();
                         tally.white += row.white;
@@ -364,22 +368,13 @@ impl Index {
                         tally.last = Some(tally.last.map_or(last, |l| l.max(last)));
                     }
                     for kept in &cell.top {
-                        games.push(Candidate {
-                            id: segment.global(kept.game),
-                            average: Some(kept.value),
-                            day: None,
-                            code: kept.code,
-                        });
+                        top.push(kept.value, segment.global(kept.game), kept.code);
                     }
                     for kept in &cell.recent {
-                        games.push(Candidate {
-                            id: segment.global(kept.game),
-                            average: None,
-                            day: Some(kept.value),
-                            code: kept.code,
-                        });
+                        recent.push(kept.value, segment.global(kept.game), kept.code);
                     }
-                }
+                })?
+            {
                 continue;
             }
             let player = match &filter.player {
@@ -400,12 +395,10 @@ impl Index {
                 let dims = Dims::of(&record);
                 if last_game != Some(posting.game) {
                     last_game = Some(posting.game);
-                    games.push(Candidate {
-                        id: posting.game,
-                        average: dims.average(),
-                        day: Some(dims.day),
-                        code: posting.code,
-                    });
+                    if let Some(average) = dims.average() {
+                        top.push(average, posting.game, posting.code);
+                    }
+                    recent.push(dims.day, posting.game, posting.code);
                 }
                 if posting.code == MoveCode::NONE {
                     continue;
@@ -465,20 +458,13 @@ impl Index {
         moves.truncate(limits.moves);
         explored.moves = moves;
 
-        // Highest average first, then the later game; most recent first, then the later.
-        let mut top: Vec<&Candidate> = games.iter().filter(|c| c.average.is_some()).collect();
-        top.sort_by_key(|c| std::cmp::Reverse((c.average, c.id)));
-        top.dedup_by_key(|c| c.id);
-        for c in top.into_iter().take(limits.top_games) {
+        for c in top.best() {
             let record = self.record(c.id)?;
             explored
                 .top_games
                 .push(self.summary(rules, position, c.id, &record, c.code)?);
         }
-        let mut recent: Vec<&Candidate> = games.iter().filter(|c| c.day.is_some()).collect();
-        recent.sort_by_key(|c| std::cmp::Reverse((c.day, c.id)));
-        recent.dedup_by_key(|c| c.id);
-        for c in recent.into_iter().take(limits.recent_games) {
+        for c in recent.best() {
             let record = self.record(c.id)?;
             explored
                 .recent_games
@@ -500,14 +486,52 @@ struct Tally {
     last: Option<GameId>,
 }
 
-/// A game that may be listed among the top or the recent games: its average rating (for
-/// the top games) and its date (for the recent), and the first move it played from the
-/// position.
+/// A game that may be listed among the top games (by its average rating) or the recent
+/// ones (by its day), and the first move it played from the position.
+#[derive(Clone, Copy)]
 struct Candidate {
+    value: u32,
     id: GameId,
-    average: Option<u32>,
-    day: Option<u32>,
     code: MoveCode,
+}
+
+/// The best games of a list: the highest value first, then the later game. Pruned as it
+/// fills, as the start position offers a million games for the ten it lists.
+struct Ranking {
+    limit: usize,
+    candidates: Vec<Candidate>,
+}
+
+impl Ranking {
+    fn new(limit: usize) -> Ranking {
+        Ranking {
+            limit,
+            candidates: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, value: u32, id: GameId, code: MoveCode) {
+        if self.limit == 0 {
+            return;
+        }
+        self.candidates.push(Candidate { value, id, code });
+        if self.candidates.len() >= 4 * self.limit.max(64) {
+            self.prune();
+        }
+    }
+
+    /// Keeps the best `limit`, best first, each game once (with its lowest move).
+    fn prune(&mut self) {
+        self.candidates
+            .sort_unstable_by_key(|c| (std::cmp::Reverse((c.value, c.id)), c.code));
+        self.candidates.dedup_by_key(|c| c.id);
+        self.candidates.truncate(self.limit);
+    }
+
+    fn best(mut self) -> Vec<Candidate> {
+        self.prune();
+        self.candidates
+    }
 }
 
 /// A position asked about: its set-up (a FEN, or the variant's start) and moves played

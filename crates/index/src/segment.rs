@@ -56,7 +56,7 @@ use crate::key::PositionKey;
 use crate::line;
 use crate::record::{GameId, GameRecord, PlayerId, Posting};
 use crate::rules::{IndexRules, MoveCode};
-use crate::summary::Summary;
+use crate::summary::{Cell, Summary};
 
 const META: TableDefinition<&str, u64> = TableDefinition::new("meta");
 const GAMES: TableDefinition<u32, &[u8]> = TableDefinition::new("games");
@@ -642,25 +642,34 @@ impl Segment {
         Ok(())
     }
 
-    /// The summary of a position many of this segment's games reached, if it has one.
-    /// Its games are numbered within the segment.
-    pub(crate) fn summary(&self, key: PositionKey) -> Result<Option<Summary>, IndexError> {
+    /// Gives `each` the cells of the summary of a position many of this segment's games
+    /// reached, if it has one (then true). Their games are numbered within the segment.
+    pub(crate) fn summary(
+        &self,
+        key: PositionKey,
+        mut each: impl FnMut(&Cell),
+    ) -> Result<bool, IndexError> {
         let packed = get_pieces(&self.summaries, stored(key)).map_err(|e| self.read_error(e))?;
         if packed.is_empty() {
-            return Ok(None);
+            return Ok(false);
         }
+        let in_segment = |game: u32| u64::from(game) < self.count;
         unpack_summary(&packed)
-            .and_then(|bytes| Summary::decode(&bytes))
-            .filter(|s| {
-                s.cells.iter().all(|c| {
-                    c.rows.iter().all(|r| u64::from(r.last) < self.count)
-                        && c.top
+            .and_then(|bytes| {
+                let mut valid = true;
+                Summary::read_cells(&bytes, |cell| {
+                    valid &= cell.rows.iter().all(|r| in_segment(r.last))
+                        && cell
+                            .top
                             .iter()
-                            .chain(&c.recent)
-                            .all(|k| u64::from(k.game) < self.count)
-                })
+                            .chain(&cell.recent)
+                            .all(|k| in_segment(k.game));
+                    if valid {
+                        each(cell);
+                    }
+                })?;
+                valid.then_some(true)
             })
-            .map(Some)
             .ok_or_else(|| self.damaged(format!("the summary of position {key} does not read")))
     }
 

@@ -280,21 +280,33 @@ impl Summary {
         }
     }
 
+    /// What [`Summary::encode`] wrote, `None` when the bytes do not read.
+    #[cfg(test)]
     pub(crate) fn decode(bytes: &[u8]) -> Option<Summary> {
+        let mut summary = Summary::default();
+        Summary::read_cells(bytes, |cell| summary.cells.push(cell.clone()))?;
+        Some(summary)
+    }
+
+    /// Reads the cells [`Summary::encode`] wrote one by one, each into the same buffers (a
+    /// position that most games reached has thousands of cells: the explorer sums them
+    /// as they are read, with no list made of each), and gives each to `each`; `None` when
+    /// the bytes do not read (the cells before the fault were given).
+    pub(crate) fn read_cells(bytes: &[u8], mut each: impl FnMut(&Cell)) -> Option<()> {
         let mut c = Cursor::new(bytes);
         let u32_of = |v: u64| u32::try_from(v).ok();
         let u16_of = |v: u64| u16::try_from(v).ok();
         let cells = c.varint()?;
-        let mut summary = Summary::default();
+        let mut cell = Cell::default();
         for _ in 0..cells {
-            let mut cell = Cell {
-                dims: Dims {
-                    month: u16_of(c.varint()?)?,
-                    cell: c.u8()?,
-                    ..Dims::default()
-                },
-                ..Cell::default()
+            cell.dims = Dims {
+                month: u16_of(c.varint()?)?,
+                cell: c.u8()?,
+                ..Dims::default()
             };
+            cell.rows.clear();
+            cell.recent.clear();
+            cell.top.clear();
             let known = cell.dims.cell & 15 != 15;
             let rows = c.varint()?;
             for _ in 0..rows {
@@ -349,9 +361,9 @@ impl Summary {
                     code,
                 });
             }
-            summary.cells.push(cell);
+            each(&cell);
         }
-        c.is_empty().then_some(summary)
+        c.is_empty().then_some(())
     }
 }
 
