@@ -218,6 +218,18 @@ pub fn open(
     open_stream(raw, source.path.as_deref(), forced)
 }
 
+/// Whether the file at `path` is read as it is, neither decompressed nor a table: an offset
+/// in what is read of it is then one in the file, where a reader may seek.
+///
+/// # Errors
+/// A file that cannot be opened or read.
+pub fn is_read_as_is(path: &Path) -> io::Result<bool> {
+    let mut magic = [0u8; 4];
+    let n = fill_from(&mut File::open(path)?, &mut magic)?;
+    let magic = &magic[..n];
+    Ok(Compression::from_magic(magic).is_none() && magic != PARQUET_MAGIC)
+}
+
 /// Whether a file starts with Parquet's magic number; it is read again from its start.
 fn starts_as_table(file: &mut File) -> io::Result<bool> {
     use std::io::{Seek, SeekFrom};

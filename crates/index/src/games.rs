@@ -5,8 +5,9 @@
 //! file changed since it was indexed gives an error, never other games.
 
 use std::collections::BTreeMap;
-use std::io::Write;
-use std::path::PathBuf;
+use std::fs::File;
+use std::io::{BufReader, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
 
 use collection::input::{self, Source};
 use collection::rules::FormatRules;
@@ -27,6 +28,24 @@ use crate::rules::Game;
 pub fn write_games(
     index: &Index,
     games: &[GameId],
+    out: &mut dyn Write,
+) -> Result<u64, IndexError> {
+    write_games_as(index, games, Written::Export, out)
+}
+
+/// How a game is written: in the export format, or as its file holds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Written {
+    /// As `notate fmt` writes it (a game with an error as it was written).
+    Export,
+    /// Its bytes as its file holds them (after any decompression).
+    AsInFile,
+}
+
+fn write_games_as(
+    index: &Index,
+    games: &[GameId],
+    written_as: Written,
     out: &mut dyn Write,
 ) -> Result<u64, IndexError> {
     // By file (the shards' ranges of a file as one, under its first), then by number in
@@ -76,36 +95,132 @@ pub fn write_games(
             name: entry.path.clone(),
         };
         let opened = input::open(&source, None, |_| {}).map_err(|e| IndexError::io(&path, e))?;
-        written += match index.game() {
-            Game::Chess => copy(&collection::rules::chess(), opened, &numbers, &path, out)?,
-            Game::Draughts => copy(
-                &collection::rules::draughts(
-                    entry
-                        .variant
-                        .as_deref()
-                        .and_then(|v| collection::rules::parse_game_type(v).ok()),
-                ),
-                opened,
-                &numbers,
-                &path,
-                out,
-            )?,
+        let numbered = Numbered {
+            numbers: &numbers,
+            from: (0, 0),
         };
+        written += copy_in_rules(
+            index,
+            entry,
+            opened.reader,
+            numbered,
+            written_as,
+            &path,
+            out,
+        )?;
     }
     Ok(written)
 }
 
-/// Writes the games of `numbers` (ascending, with their offsets) from an opened file.
+/// Writes one game, in the export format or as its file holds it. A file neither
+/// compressed nor a table is read from the game's offset (a game deep in a large file
+/// comes at once), any other from its start.
+///
+/// # Errors
+/// As [`write_games`].
+pub fn write_game(
+    index: &Index,
+    id: GameId,
+    written_as: Written,
+    out: &mut dyn Write,
+) -> Result<(), IndexError> {
+    let record = index.record(id)?;
+    let entry = index
+        .sources()
+        .get(record.source as usize)
+        .ok_or_else(|| IndexError::Damaged {
+            path: index.dir().to_owned(),
+            what: format!(
+                "a game names input {}, which it does not list",
+                record.source
+            ),
+        })?;
+    if entry.path == "-" {
+        return write_games_as(index, &[id], written_as, out).map(|_| ());
+    }
+    let path = PathBuf::from(&entry.path);
+    let io = |e| IndexError::io(&path, e);
+    if !input::is_read_as_is(&path).map_err(io)? {
+        return write_games_as(index, &[id], written_as, out).map(|_| ());
+    }
+    let mut file = File::open(&path).map_err(io)?;
+    let now = manifest::fingerprint(&path).map_err(io)?;
+    if !now.same_file(entry) {
+        return Err(IndexError::Input(format!(
+            "{}: changed since it was indexed; index it again",
+            entry.path
+        )));
+    }
+    let number = entry.games_before().unwrap_or(0) + record.number;
+    file.seek(SeekFrom::Start(record.offset)).map_err(io)?;
+    let reader = BufReader::with_capacity(1 << 16, file);
+    let at = (number, record.offset);
+    let numbered = Numbered {
+        numbers: &[at],
+        from: at,
+    };
+    copy_in_rules(index, entry, reader, numbered, written_as, &path, out).map(|_| ())
+}
+
+/// The games wanted of a file, by number and offset (ascending), and the number and
+/// offset of the game its reading starts with.
+#[derive(Clone, Copy)]
+struct Numbered<'a> {
+    numbers: &'a [(u64, u64)],
+    from: (u64, u64),
+}
+
+/// [`copy`] in the rules of the index's game (for draughts, the game type the input was
+/// read as).
+fn copy_in_rules(
+    index: &Index,
+    entry: &manifest::SourceEntry,
+    reader: impl Read,
+    numbered: Numbered<'_>,
+    written_as: Written,
+    path: &Path,
+    out: &mut dyn Write,
+) -> Result<u64, IndexError> {
+    match index.game() {
+        Game::Chess => copy(
+            &collection::rules::chess(),
+            reader,
+            numbered,
+            written_as,
+            path,
+            out,
+        ),
+        Game::Draughts => copy(
+            &collection::rules::draughts(
+                entry
+                    .variant
+                    .as_deref()
+                    .and_then(|v| collection::rules::parse_game_type(v).ok()),
+            ),
+            reader,
+            numbered,
+            written_as,
+            path,
+            out,
+        ),
+    }
+}
+
+/// Writes the games wanted from a file's text.
 fn copy<R: FormatRules>(
     rules: &R,
-    opened: input::Opened,
-    numbers: &[(u64, u64)],
-    path: &std::path::Path,
+    input: impl Read,
+    Numbered { numbers, from }: Numbered<'_>,
+    written_as: Written,
+    path: &Path,
     out: &mut dyn Write,
 ) -> Result<u64, IndexError> {
     let io = |e| IndexError::io(path, e);
-    let mut reader =
-        GameReader::new(rules, opened.reader, ReadOptions::default()).keep_raw(KeepRaw::OnError);
+    let keep = match written_as {
+        Written::Export => KeepRaw::OnError,
+        Written::AsInFile => KeepRaw::Always,
+    };
+    let mut reader = GameReader::new(rules, input, ReadOptions::default()).keep_raw(keep);
     let options = rules.write_options();
     let mut next = numbers.iter().peekable();
     let mut written = 0;
@@ -114,14 +229,18 @@ fn copy<R: FormatRules>(
         let Some(read) = reader.read_game().map_err(io)? else {
             break;
         };
-        if read.index < number {
+        let (index, start) = (read.index + from.0, read.span.start + from.1);
+        if index < number {
             continue;
         }
         next.next();
-        if read.index != number || read.span.start != offset {
+        if index != number || start != offset {
             break;
         }
-        match (&read.raw, read.has_errors()) {
+        match (
+            &read.raw,
+            read.has_errors() || written_as == Written::AsInFile,
+        ) {
             (Some(raw), true) => {
                 out.write_all(raw).map_err(io)?;
                 if !raw.ends_with(b"\n\n") {

@@ -383,6 +383,20 @@ pub enum Command {
         #[arg(long, short, value_name = "FILE")]
         output: Option<PathBuf>,
     },
+    /// Answer an index's explorer and games over HTTP, on this machine: the JSON API
+    /// (`/api/explore`, `/api/find`, `/api/games/ID`; README has them).
+    ///
+    /// `notate serve DIR`, `notate serve DIR --bind 127.0.0.1:9000`. Read only; `Ctrl-C`
+    /// stops it.
+    Serve {
+        /// The index folder (`notate index` builds one).
+        #[arg(value_name = "DIR")]
+        index: PathBuf,
+        /// The address to listen on: this machine alone unless told otherwise (another
+        /// address is warned of: every program that reaches it can read the games).
+        #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR:PORT")]
+        bind: std::net::SocketAddr,
+    },
     /// Print statistics: games, plies, results, variants, tags, openings, diagnostics.
     Stats {
         #[command(flatten)]

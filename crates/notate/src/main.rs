@@ -206,6 +206,7 @@ fn main() -> ExitCode {
             limit,
             output,
         } => positions::find(&index, &position, limit, output.as_deref()),
+        Command::Serve { index, bind } => positions::serve(&index, bind),
         Command::Stats { inputs } => stats(&inputs),
         Command::Perft {
             variant,

@@ -232,6 +232,22 @@ pub fn find(
     terminal::commit(Ended::default(), [Some(out)])
 }
 
+/// `notate serve`: until a signal ends the process (the signal thread's doing, as for any
+/// command: the server holds nothing to put away).
+pub fn serve(dir: &Path, bind: std::net::SocketAddr) -> Result<Ended, Stopped> {
+    let server = serve::Server::bind(dir, bind).map_err(complain)?;
+    let at = server.local_addr().map_err(complain)?;
+    if !at.ip().is_loopback() {
+        eprintln!(
+            "notate: warning: listening on {at}, which other machines may reach: they can read \
+             the index and the games it names"
+        );
+    }
+    eprintln!("notate: serving {} on http://{at}/", dir.display());
+    server.run(std::future::pending()).map_err(complain)?;
+    Ok(Ended::default())
+}
+
 /// `notate select --position FEN --index DIR`: the games of the inputs that the index
 /// found reaching the position, read again and judged by every criterion as the scan
 /// judges them, the others not read.
