@@ -309,7 +309,57 @@ pub fn abandon() -> MutexGuard<'static, BTreeSet<PathBuf>> {
     for temp in std::mem::take(&mut *pending) {
         let _ = fs::remove_file(temp);
     }
+    for folder in std::mem::take(&mut *scratch_folders()) {
+        let _ = fs::remove_dir_all(folder);
+    }
     pending
+}
+
+/// The scratch folders made and not yet removed ([`ScratchFolder`]).
+static SCRATCH_FOLDERS: Mutex<BTreeSet<PathBuf>> = Mutex::new(BTreeSet::new());
+
+fn scratch_folders() -> MutexGuard<'static, BTreeSet<PathBuf>> {
+    SCRATCH_FOLDERS
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A folder in the system's temporary folder for a run's scratch data (`serve`'s index
+/// of files given without one): removed with what it holds when dropped, and by
+/// [`abandon`].
+#[derive(Debug)]
+pub struct ScratchFolder {
+    path: PathBuf,
+}
+
+impl ScratchFolder {
+    /// Makes a new folder named `PREFIX.XXXXXX`.
+    ///
+    /// # Errors
+    /// The folder cannot be made.
+    pub fn new(prefix: &str) -> io::Result<ScratchFolder> {
+        let mut folders = scratch_folders();
+        let path = tempfile::Builder::new()
+            .prefix(prefix)
+            .rand_bytes(6)
+            .tempdir()?
+            .keep();
+        folders.insert(path.clone());
+        Ok(ScratchFolder { path })
+    }
+
+    /// Where the folder is.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for ScratchFolder {
+    fn drop(&mut self) {
+        if scratch_folders().remove(&self.path) {
+            let _ = fs::remove_dir_all(&self.path);
+        }
+    }
 }
 
 /// The files written in place, each with its length after its last whole part

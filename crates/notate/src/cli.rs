@@ -383,15 +383,21 @@ pub enum Command {
         #[arg(long, short, value_name = "FILE")]
         output: Option<PathBuf>,
     },
-    /// Answer an index's explorer and games over HTTP, on this machine: the JSON API
+    /// Answer a collection's explorer and games over HTTP, on this machine: the JSON API
     /// (`/api/explore`, `/api/find`, `/api/games/ID`; README has them).
     ///
-    /// `notate serve DIR`, `notate serve DIR --bind 127.0.0.1:9000`. Read only; `Ctrl-C`
-    /// stops it.
+    /// `notate serve DIR` (an index), `notate serve games.pgn club/ --index DIR` (the
+    /// files, indexed first into DIR, or only those DIR does not hold yet),
+    /// `notate serve games.pgn` (indexed into a temporary folder, removed at the end).
+    /// Read only; `Ctrl-C` stops it.
     Serve {
-        /// The index folder (`notate index` builds one).
-        #[arg(value_name = "DIR")]
-        index: PathBuf,
+        #[command(flatten)]
+        inputs: Inputs,
+        /// The index of the files: made if missing, the files it does not hold added.
+        /// Without it, a PATH that is an index is served as it is, and files are indexed
+        /// into a temporary folder.
+        #[arg(long, value_name = "DIR")]
+        index: Option<PathBuf>,
         /// The address to listen on: this machine alone unless told otherwise (another
         /// address is warned of: every program that reaches it can read the games).
         #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR:PORT")]

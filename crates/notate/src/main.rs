@@ -206,7 +206,11 @@ fn main() -> ExitCode {
             limit,
             output,
         } => positions::find(&index, &position, limit, output.as_deref()),
-        Command::Serve { index, bind } => positions::serve(&index, bind),
+        Command::Serve {
+            inputs,
+            index,
+            bind,
+        } => positions::serve(&inputs, index.as_deref(), bind),
         Command::Stats { inputs } => stats(&inputs),
         Command::Perft {
             variant,

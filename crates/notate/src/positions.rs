@@ -232,10 +232,35 @@ pub fn find(
     terminal::commit(Ended::default(), [Some(out)])
 }
 
-/// `notate serve`: until a signal ends the process (the signal thread's doing, as for any
-/// command: the server holds nothing to put away).
-pub fn serve(dir: &Path, bind: std::net::SocketAddr) -> Result<Ended, Stopped> {
-    let server = serve::Server::bind(dir, bind).map_err(complain)?;
+/// `notate serve`: the index of the inputs (an index given as the one input, or one built
+/// or added to first), served until a signal ends the process (the signal thread's doing,
+/// as for any command: it removes a temporary index too).
+pub fn serve(
+    inputs: &Inputs,
+    index_dir: Option<&Path>,
+    bind: std::net::SocketAddr,
+) -> Result<Ended, Stopped> {
+    let given_index = match (index_dir, inputs.paths.as_slice()) {
+        (None, [only]) if only.join(index::manifest::MANIFEST).is_file() => Some(only.clone()),
+        _ => None,
+    };
+    let mut scratch = None;
+    let dir = match (given_index, index_dir) {
+        (Some(dir), _) => dir,
+        (None, Some(dir)) => {
+            index_unheld(inputs, dir)?;
+            dir.to_owned()
+        }
+        (None, None) => {
+            let folder = collection::output::ScratchFolder::new("notate-serve.")
+                .map_err(|e| complain(format_args!("a temporary folder for the index: {e}")))?;
+            let dir = folder.path().join("index");
+            scratch = Some(folder);
+            index_unheld(inputs, &dir)?;
+            dir
+        }
+    };
+    let server = serve::Server::bind(&dir, bind).map_err(complain)?;
     let at = server.local_addr().map_err(complain)?;
     if !at.ip().is_loopback() {
         eprintln!(
@@ -245,7 +270,49 @@ pub fn serve(dir: &Path, bind: std::net::SocketAddr) -> Result<Ended, Stopped> {
     }
     eprintln!("notate: serving {} on http://{at}/", dir.display());
     server.run(std::future::pending()).map_err(complain)?;
+    drop(scratch);
     Ok(Ended::default())
+}
+
+/// Indexes the inputs into `dir`: a new index, or those of its files that the index there
+/// does not hold yet added to it.
+fn index_unheld(inputs: &Inputs, dir: &Path) -> Result<(), Stopped> {
+    let existing = Index::open(dir).ok();
+    let (terminal, sources) = Terminal::new(inputs, true)?;
+    let unheld: Vec<Source> = match &existing {
+        None => sources,
+        Some(index) => sources
+            .into_iter()
+            .filter(|source| {
+                let held = source.path.as_deref().is_some_and(|path| {
+                    index::manifest::fingerprint(path)
+                        .is_ok_and(|now| index.sources().iter().any(|entry| now.same_file(entry)))
+                });
+                !held
+            })
+            .collect(),
+    };
+    if unheld.is_empty() {
+        return Ok(());
+    }
+    let mut job = terminal.job(inputs, unheld);
+    let options = BuildOptions {
+        append: existing.is_some(),
+        ..BuildOptions::default()
+    };
+    let built = index::build(&mut job, dir, &options).map_err(complain)?;
+    if !inputs.quiet {
+        eprintln!(
+            "notate: indexed {} games into {}, which holds {} games",
+            built.games,
+            dir.display(),
+            built.total_games
+        );
+    }
+    if job.ended(false).failed {
+        return Err(complain("an input could not be read: nothing served"));
+    }
+    Ok(())
 }
 
 /// `notate select --position FEN --index DIR`: the games of the inputs that the index

@@ -21,8 +21,19 @@ struct Served {
 
 impl Served {
     fn start(dir: &str, bind: &str) -> Served {
+        Served::start_with(&[dir, "--bind", bind])
+    }
+
+    /// `notate serve ARGS…` (on a port the system picks unless ARGS bind one).
+    fn start_with(args: &[&str]) -> Served {
+        let mut all = vec!["serve"];
+        all.extend_from_slice(args);
+        if !args.contains(&"--bind") {
+            all.extend(["--bind", "127.0.0.1:0"]);
+        }
         let mut child = Command::new(env!("CARGO_BIN_EXE_notate"))
-            .args(["serve", dir, "--bind", bind])
+            .args(&all)
+            .current_dir(common::root())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
@@ -300,8 +311,8 @@ fn the_server_warns_of_other_addresses_refuses_a_taken_port_and_stops_on_a_signa
         "{}",
         open.said
     );
-    // Not an index: exit 2 with a message.
-    let none = run(&["serve", "corpus/pgn", "--bind", "127.0.0.1:0"]);
+    // Nothing to read: exit 2 with a message.
+    let none = run(&["serve", "no-such-file.pgn", "--bind", "127.0.0.1:0"]);
     assert_eq!(code(&none), 2, "{}", stderr(&none));
     // SIGINT (Ctrl-C) ends it.
     let mut served = served;
@@ -318,4 +329,59 @@ fn the_server_warns_of_other_addresses_refuses_a_taken_port_and_stops_on_a_signa
         assert!(started.elapsed() < Duration::from_secs(10), "still running");
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// How many games the server's index holds: `find`'s count of the start position.
+fn games_served(served: &Served) -> u64 {
+    served.json("/api/find?limit=0")["count"]
+        .as_u64()
+        .expect("a count")
+}
+
+#[test]
+fn files_are_indexed_first_into_a_given_folder_or_a_temporary_one() {
+    let t = Temp::new("serve-files");
+    let dir = t.path("index");
+    let dir = dir.to_str().expect("UTF-8");
+    // Into --index: built, then only the files it does not hold added.
+    let served = Served::start_with(&["corpus/pgn/model.pgn", "--index", dir]);
+    let first = games_served(&served);
+    assert!(first > 0);
+    drop(served);
+    let served = Served::start_with(&[
+        "corpus/pgn/model.pgn",
+        "corpus/pgn/generated.pgn",
+        "--index",
+        dir,
+    ]);
+    assert!(served.said.contains("indexed"), "{}", served.said);
+    let both = games_served(&served);
+    assert!(both > first, "{first} then {both}");
+    drop(served);
+    let served = Served::start_with(&["corpus/pgn/generated.pgn", "--index", dir]);
+    assert!(!served.said.contains("indexed"), "{}", served.said);
+    assert_eq!(games_served(&served), both);
+    drop(served);
+    // The index given as the one path is served as it is.
+    let served = Served::start_with(&[dir]);
+    assert_eq!(games_served(&served), both);
+    drop(served);
+    // Without --index: a temporary index, gone when a signal stops the server.
+    let mut served = Served::start_with(&["corpus/pgn/model.pgn", "corpus/pgn/generated.pgn"]);
+    assert_eq!(games_served(&served), both);
+    let temporary = served
+        .said
+        .lines()
+        .find_map(|l| l.strip_prefix("notate: serving "))
+        .and_then(|l| l.split(" on ").next())
+        .map(std::path::PathBuf::from)
+        .expect("the index's folder");
+    assert!(temporary.join("index.json").is_file());
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(served.child.id() as i32),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .expect("signalled");
+    served.child.wait().expect("ended");
+    assert!(!temporary.exists(), "{}", temporary.display());
 }

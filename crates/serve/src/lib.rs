@@ -59,6 +59,9 @@ const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
 /// answered `431` and dropped.
 const MAX_HEAD_BYTES: usize = 64 << 10;
 
+/// Threads that ask the index, per core (a question waits on the store's pages at times).
+const BLOCKING_PER_CORE: usize = 4;
+
 /// How long the requests under way may take to finish once the server is told to stop.
 const DRAIN: Duration = Duration::from_secs(5);
 
@@ -76,8 +79,12 @@ impl Server {
     /// An index that does not open, an address that cannot be bound.
     pub fn bind(dir: &Path, addr: SocketAddr) -> Result<Server, ServeError> {
         let index = index::Index::open(dir)?;
+        let cores = std::thread::available_parallelism().map_or(2, usize::from);
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .enable_all()
+            // The index's questions wait for these threads, a few per core: a thread for
+            // each of 200 clients' questions would take memory and answer none sooner.
+            .max_blocking_threads(BLOCKING_PER_CORE * cores)
             .build()?;
         let listener = runtime
             .block_on(tokio::net::TcpListener::bind(addr))
