@@ -136,7 +136,13 @@ pub struct Index {
     dir: PathBuf,
     manifest: Manifest,
     segments: Vec<Segment>,
+    /// The inputs' files found unchanged, by their size and modification time then
+    /// ([`crate::games`]).
+    pub(crate) checked_files: std::sync::Mutex<HashMap<PathBuf, FileStamp>>,
 }
+
+/// A file's size and modification time (where the system keeps one).
+pub(crate) type FileStamp = (u64, Option<std::time::SystemTime>);
 
 impl Index {
     /// Opens the index in `dir`.
@@ -186,6 +192,7 @@ impl Index {
             dir: dir.to_owned(),
             manifest,
             segments,
+            checked_files: Default::default(),
         })
     }
 
