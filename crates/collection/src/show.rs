@@ -118,6 +118,10 @@ pub fn game_at_ply<G: FormatRules>(
             Ok(Some(read)) => {
                 seen += 1;
                 if seen == number {
+                    // A game that ends where the input failed is not shown as if whole.
+                    if let Some(e) = reader.input_error() {
+                        return Err(format!("read error: {e} (in game {number})"));
+                    }
                     break read.game;
                 }
             }

@@ -1280,6 +1280,11 @@ impl<'r, R: Rules, I: Read> GameReader<'r, R, I> {
         self.builder.take_orphans()
     }
 
+    /// The error that ended the input, once a read failed ([`Reader::input_error`]).
+    pub fn input_error(&self) -> Option<&io::Error> {
+        self.reader.input_error()
+    }
+
     /// The bytes of the game just read, as written ([`ReadGame::span`]), until the next
     /// game is read: what [`KeepRaw`] would copy, for a caller that needs them only for
     /// some games ([`Reader::buffered`]).

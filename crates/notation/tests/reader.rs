@@ -667,3 +667,51 @@ fn a_game_whose_tags_are_not_wanted_is_passed_over() {
     assert_eq!(format!("{:?}", read[0]), format!("{:?}", whole[0]));
     assert_eq!(format!("{:?}", read[2]), format!("{:?}", whole[2]));
 }
+
+/// A source that gives `good` bytes of `text`, a few at a time, then fails.
+struct FailsAfter<'a> {
+    text: &'a [u8],
+    good: usize,
+}
+
+impl std::io::Read for FailsAfter<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.good == 0 {
+            return Err(std::io::Error::other("the disk failed"));
+        }
+        let n = buf.len().min(self.good).min(7);
+        buf[..n].copy_from_slice(&self.text[..n]);
+        self.text = &self.text[n..];
+        self.good -= n;
+        Ok(n)
+    }
+}
+
+#[test]
+fn an_input_that_fails_gives_its_games_and_the_one_it_cut_then_the_error() {
+    let text = b"[Event \"1\"]\n\n1. e4 e5 1-0\n\n[Event \"2\"]\n\n1. d4 d5 2. c4 0-1\n";
+    // Cut in the second game's moves: the first whole, the second up to the cut, then
+    // the error; as a reader of the bytes before the cut reads them.
+    let cut = text.len() - 12;
+    let mut reader = GameReader::new(
+        &RawRules::PGN,
+        FailsAfter { text, good: cut },
+        ReadOptions::default(),
+    );
+    let first = reader.next().expect("a game").expect("read");
+    assert_eq!(moves(&first, LineId::MAIN), ["e4", "e5"]);
+    assert!(reader.input_error().is_none());
+    let second = reader.next().expect("a game").expect("read");
+    let before_the_cut = read(&text[..cut]);
+    assert_eq!(moves(&second, LineId::MAIN), ["d4", "d"]);
+    assert_eq!(
+        moves(&second, LineId::MAIN),
+        moves(&before_the_cut[1], LineId::MAIN)
+    );
+    assert_eq!(second.diagnostics, before_the_cut[1].diagnostics);
+    // The game the error cut says so before the error is given.
+    assert!(reader.input_error().is_some());
+    let error = reader.next().expect("the error").expect_err("an error");
+    assert_eq!(error.to_string(), "the disk failed");
+    assert!(reader.next().is_none());
+}

@@ -71,6 +71,10 @@ pub(super) struct Buffer<R> {
     pub(super) pos: usize,
     /// Whether the input is exhausted.
     pub(super) eof: bool,
+    /// The error that ended the input: its bytes before it are read as the input's end
+    /// (the game it cut reported as such), then the error is given
+    /// ([`Reader::read_game`](crate::Reader::read_game)).
+    pub(super) failed: Option<io::Error>,
     /// Stream offset of `buf[0]`.
     pub(super) base: u64,
     /// Stream offset before which bytes may be discarded.
@@ -97,6 +101,7 @@ impl<R: Read> Buffer<R> {
             no_room: false,
             pos: 0,
             eof: false,
+            failed: None,
             base: 0,
             keep: 0,
             cursor: Location {
@@ -221,7 +226,11 @@ impl<R: Read> Buffer<R> {
                     return Ok(true);
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
+                Err(e) => {
+                    self.failed = Some(e);
+                    self.eof = true;
+                    return Ok(false);
+                }
             }
         }
     }
@@ -278,7 +287,11 @@ impl<R: Read> Buffer<R> {
                 self.no_room = true;
                 Ok(false)
             }
-            Err(e) => Err(e),
+            Err(e) => {
+                self.failed = Some(e);
+                self.eof = true;
+                Ok(n > 0)
+            }
         }
     }
 

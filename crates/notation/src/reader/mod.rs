@@ -326,6 +326,13 @@ impl<R: Read> Reader<R> {
         self.buffer.held(span.start, span.end)
     }
 
+    /// The error that ended the input, once a read failed: the last game read then ends
+    /// where the input failed (it is cut short, or whole by chance), and the next
+    /// [`Reader::read_game`] gives the error.
+    pub fn input_error(&self) -> Option<&io::Error> {
+        self.buffer.failed.as_ref()
+    }
+
     /// Reads every game into the visitor.
     pub fn visit_all<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<()> {
         while self.read_game(visitor)?.is_some() {}
@@ -334,7 +341,9 @@ impl<R: Read> Reader<R> {
 
     /// Reads the next game into the visitor. Returns `None` at the end of input.
     ///
-    /// I/O errors are returned; everything the input itself holds, however broken, is
+    /// I/O errors are returned, after the games read before them: the game a failing read
+    /// cut is read as if the input ended there, and the error comes at the next call.
+    /// Everything the input itself holds, however broken, is
     /// read or reported through [`Visitor::diagnostic`]. Text that belongs to no game is
     /// reported there too, outside `begin_game` … `end_game`.
     pub fn read_game<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<Option<V::Output>> {
@@ -364,7 +373,9 @@ impl<R: Read> Reader<R> {
                 ));
             }
             if self.buffer.eof && self.buffer.pos >= self.buffer.filled {
-                return Ok(None);
+                // An input that failed gave its games up to the error, the one it cut
+                // included (as a game that ends early): now the error.
+                return self.buffer.failed.take().map_or(Ok(None), Err);
             }
         }
     }
