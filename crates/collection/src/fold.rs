@@ -8,7 +8,8 @@ use unicode_normalization::char::is_combining_mark;
 /// the Latin letters that do not decompose spelled without their stroke or ligature), in
 /// lower case.
 ///
-/// ```ignore
+/// ```
+/// use collection::fold::fold;
 /// assert_eq!(fold("Łódź Ærø"), "lodz aero");
 /// ```
 pub fn fold(text: &str) -> String {

@@ -77,4 +77,4 @@ pub mod stats;
 pub mod svg;
 pub mod table;
 
-mod fold;
+pub mod fold;

@@ -23,7 +23,7 @@ use crate::error::IndexError;
 use crate::key::PositionKey;
 use crate::line::LineWriter;
 use crate::manifest::{self, Manifest, SegmentEntry, SourceEntry, SourceRange};
-use crate::record::{Described, GameId, GameRecord, PlayerId, Posting};
+use crate::record::{Described, GameId, GameRecord, LabelId, PlayerId, Posting};
 use crate::rules::{Game, IndexRules, MoveCode};
 use crate::runs::{Occurrence, Sorter};
 use crate::segment::{SegmentWriter, TAIL_GAMES, TailWriter, tail_prefix};
@@ -82,6 +82,8 @@ struct IndexedGame {
     number: u64,
     offset: u64,
     described: Described,
+    /// The plies of its main line.
+    plies: u32,
     /// Each position met, the move played from it, and whether the game's kept line
     /// reaches it.
     positions: Vec<(PositionKey, MoveCode, bool)>,
@@ -158,6 +160,7 @@ impl<R: IndexRules> Task for IndexTask<'_, R> {
                 number: read.index,
                 offset: origin.offset + read.span.start,
                 described: Described::of(&game.tags, game.result),
+                plies: u32::try_from(main.moves.len()).unwrap_or(u32::MAX),
                 positions,
                 line: line.map(LineWriter::into_bytes),
                 kind,
@@ -222,6 +225,9 @@ struct Gathering<'w> {
     sorter: Sorter,
     players: HashMap<String, PlayerId>,
     names: Vec<String>,
+    /// The texts of events, sites, openings and kinds, by [`LabelId`] (the first empty).
+    labels: HashMap<String, LabelId>,
+    label_texts: Vec<String>,
     built: Built,
     record: Vec<u8>,
     segment_path: PathBuf,
@@ -241,6 +247,19 @@ impl Gathering<'_> {
         id
     }
 
+    fn label(&mut self, text: &str) -> LabelId {
+        if text.is_empty() {
+            return LabelId::NONE;
+        }
+        if let Some(&id) = self.labels.get(text) {
+            return id;
+        }
+        let id = LabelId(self.label_texts.len() as u32);
+        self.label_texts.push(text.to_owned());
+        self.labels.insert(text.to_owned(), id);
+        id
+    }
+
     fn take(&mut self, game: IndexedGame, source: u32, before: u64) -> Result<(), IndexError> {
         let id = self.next;
         if id.0 >= self.room {
@@ -252,6 +271,10 @@ impl Gathering<'_> {
         let d = &game.described;
         let white = self.player(&d.white);
         let black = self.player(&d.black);
+        let event = self.label(&d.event);
+        let site = self.label(&d.site);
+        let opening = self.label(&d.opening);
+        let kind = self.label(game.kind.as_deref().unwrap_or(""));
         let record = GameRecord {
             source,
             number: before + game.number,
@@ -265,6 +288,12 @@ impl Gathering<'_> {
             speed: d.speed,
             winner: d.winner,
             rated: d.rated,
+            event,
+            site,
+            opening,
+            eco: d.eco,
+            plies: game.plies,
+            kind,
         };
         let dims = Dims::of(&record);
         self.record.clear();
@@ -375,6 +404,7 @@ pub fn build(job: &mut Job<'_>, dir: &Path, options: &BuildOptions) -> Result<Bu
     )?;
     writer
         .write_players(&gathered.names)
+        .and_then(|()| writer.write_labels(&gathered.labels))
         .map_err(|e| IndexError::store(&partial, e))?;
     let mut built = gathered.built;
     write_positions(
@@ -423,6 +453,7 @@ pub fn build(job: &mut Job<'_>, dir: &Path, options: &BuildOptions) -> Result<Bu
 struct Gathered {
     sorter: Sorter,
     names: Vec<String>,
+    labels: Vec<String>,
     built: Built,
     game: Option<Game>,
     next: GameId,
@@ -453,6 +484,8 @@ fn gather(
         sorter: Sorter::new(dir, options.sort_memory),
         players: HashMap::new(),
         names: Vec::new(),
+        labels: HashMap::new(),
+        label_texts: vec![String::new()],
         built: Built::default(),
         record: Vec::new(),
         segment_path: partial.to_owned(),
@@ -542,6 +575,7 @@ fn gather(
     Ok(Gathered {
         sorter: gathering.sorter,
         names: gathering.names,
+        labels: gathering.label_texts,
         built: gathering.built,
         game: gathering.game,
         next: gathering.next,

@@ -7,6 +7,8 @@
 //!   standard input) into an index folder, or adds them to one.
 //! - [`Index`] answers: [`Index::explore`] (the explorer) and [`Index::find`] (the games);
 //!   [`Index::find_placement`] the games of a placement as `select --position` gives it.
+//! - [`catalogue::Catalogue`] lists the games that match a search (players, event, date,
+//!   result, ratings…), sorted and a page at a time.
 //! - [`position_of`] reads a position as a query gives it: a FEN and moves.
 //! - [`merge()`] joins indexes built apart into one: of other files, or shards of byte
 //!   ranges of one file ([`BuildOptions::range`]), as one build over them all.
@@ -33,6 +35,7 @@
 //! ```
 
 mod build;
+pub mod catalogue;
 mod codec;
 pub mod dims;
 mod error;

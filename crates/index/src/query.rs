@@ -220,6 +220,11 @@ impl Index {
         &self.manifest.sources
     }
 
+    /// Its segments, in order.
+    pub(crate) fn segments(&self) -> &[Segment] {
+        &self.segments
+    }
+
     fn segment_of(&self, game: GameId) -> Result<&Segment, IndexError> {
         self.segments
             .iter()

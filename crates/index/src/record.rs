@@ -24,6 +24,63 @@ pub struct Posting {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct PlayerId(pub u32);
 
+/// A text a game's tags give (its event, site, opening name, variant), by its number
+/// within one segment of an index; [`LabelId::NONE`] is the empty text (no such tag).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct LabelId(pub u32);
+
+impl LabelId {
+    /// The empty text: a tag the game does not have.
+    pub const NONE: LabelId = LabelId(0);
+}
+
+/// An ECO code, `A00` to `E99`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Eco(u16);
+
+impl Eco {
+    /// The code a tag's value gives (`B20`; what follows the three characters, as in
+    /// `B20a`, is not part of it); `None` when it is no ECO code.
+    ///
+    /// ```
+    /// use index::record::Eco;
+    /// assert_eq!(Eco::parse("c42").map(|e| e.to_string()), Some("C42".to_owned()));
+    /// assert_eq!(Eco::parse("F00"), None);
+    /// ```
+    pub fn parse(text: &str) -> Option<Eco> {
+        let &[letter, tens, ones, ..] = text.trim().as_bytes() else {
+            return None;
+        };
+        let letter = letter.to_ascii_uppercase();
+        if !(b'A'..=b'E').contains(&letter) || !tens.is_ascii_digit() || !ones.is_ascii_digit() {
+            return None;
+        }
+        Some(Eco(u16::from(letter - b'A') * 100
+            + u16::from(tens - b'0') * 10
+            + u16::from(ones - b'0')))
+    }
+
+    /// Its number from 0 (`A00`) to 499 (`E99`).
+    pub fn code(self) -> u16 {
+        self.0
+    }
+
+    fn from_code(code: u16) -> Option<Eco> {
+        (code < 500).then_some(Eco(code))
+    }
+}
+
+impl std::fmt::Display for Eco {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}{:02}",
+            char::from(b'A' + (self.0 / 100) as u8),
+            self.0 % 100
+        )
+    }
+}
+
 /// A calendar date with each part possibly unknown, packed as `notation`'s
 /// [`Date`](notation::Date) reads it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -98,6 +155,19 @@ pub struct GameRecord {
     /// Whether the game was rated, when its `Event` says (lichess: `Rated Blitz game`,
     /// `Casual …`); `None` when it does not.
     pub rated: Option<bool>,
+    /// Its `Event` tag.
+    pub event: LabelId,
+    /// Its `Site` tag.
+    pub site: LabelId,
+    /// Its `Opening` tag.
+    pub opening: LabelId,
+    /// Its `ECO` tag, when it gives a code.
+    pub eco: Option<Eco>,
+    /// The plies of its main line as read (up to an error, in a game with one).
+    pub plies: u32,
+    /// Its ruleset or game type (`chess`, `crazyhouse`, …; a draughts game type), when
+    /// its start could be set up.
+    pub kind: LabelId,
 }
 
 /// The code of an unknown speed, winner or rated flag as stored.
@@ -115,7 +185,7 @@ impl GameRecord {
     }
 
     /// Appends the record: variable-length integers (an optional value as 0 when unknown,
-    /// else one more than itself), some 28 bytes in all.
+    /// else one more than itself), some 35 bytes in all.
     pub(crate) fn encode(&self, out: &mut Vec<u8>) {
         let optional = |v: Option<u16>| v.map_or(0, |v| u64::from(v) + 1);
         for value in [
@@ -141,6 +211,16 @@ impl GameRecord {
                 Some(rated) => u8::from(rated),
             },
         ]);
+        for value in [
+            u64::from(self.event.0),
+            u64::from(self.site.0),
+            u64::from(self.opening.0),
+            self.eco.map_or(0, |e| u64::from(e.code()) + 1),
+            u64::from(self.plies),
+            u64::from(self.kind.0),
+        ] {
+            put_varint(out, value);
+        }
     }
 
     /// A record [`GameRecord::encode`] wrote, and nothing after it.
@@ -168,6 +248,16 @@ impl GameRecord {
         let year = u16::try_from(c.varint()?).ok()?;
         let month = optional(c.varint()?)?.map(Month::from_code);
         let [day_month, day, speed, winner, rated] = c.array()?;
+        let label = |v: u64| u32_of(v).map(LabelId);
+        let event = label(c.varint()?)?;
+        let site = label(c.varint()?)?;
+        let opening = label(c.varint()?)?;
+        let eco = match c.varint()? {
+            0 => None,
+            code => Some(Eco::from_code(u16::try_from(code - 1).ok()?)?),
+        };
+        let plies = u32_of(c.varint()?)?;
+        let kind = label(c.varint()?)?;
         Some(GameRecord {
             source,
             number,
@@ -191,6 +281,12 @@ impl GameRecord {
                 NONE_U8 => None,
                 flag => Some(flag == 1),
             },
+            event,
+            site,
+            opening,
+            eco,
+            plies,
+            kind,
         })
     }
 }
@@ -207,6 +303,10 @@ pub(crate) struct Described {
     pub speed: Option<Speed>,
     pub winner: Winner,
     pub rated: Option<bool>,
+    pub event: String,
+    pub site: String,
+    pub opening: String,
+    pub eco: Option<Eco>,
 }
 
 impl Described {
@@ -235,6 +335,10 @@ impl Described {
             speed: Speed::of(tags),
             winner: Winner::of(result),
             rated,
+            event: tags.get("Event").unwrap_or("").to_owned(),
+            site: tags.get("Site").unwrap_or("").to_owned(),
+            opening: tags.get("Opening").unwrap_or("").to_owned(),
+            eco: tags.get("ECO").and_then(Eco::parse),
         }
     }
 }
@@ -262,14 +366,23 @@ mod tests {
             speed: Some(Speed::Blitz),
             winner: Winner::Draw,
             rated: Some(false),
+            event: LabelId(3),
+            site: LabelId(200),
+            opening: LabelId::NONE,
+            eco: Eco::parse("E99"),
+            plies: 81,
+            kind: LabelId(1),
         };
         let mut bytes = Vec::new();
         record.encode(&mut bytes);
-        assert_eq!(bytes.len(), 1 + 5 + 6 + 1 + 1 + 2 + 1 + 2 + 3 + 5);
+        assert_eq!(
+            bytes.len(),
+            1 + 5 + 6 + 1 + 1 + 2 + 1 + 2 + 3 + 5 + 1 + 2 + 1 + 2 + 1 + 1
+        );
         assert_eq!(GameRecord::decode(&bytes), Some(record.clone()));
         assert_eq!(GameRecord::decode(&bytes[..bytes.len() - 1]), None);
         let mut bad_speed = bytes.clone();
-        let at = bytes.len() - 3;
+        let at = bytes.len() - 3 - 8;
         bad_speed[at] = 40;
         assert_eq!(GameRecord::decode(&bad_speed), None);
         // What follows a record is the caller's (a segment's kept line).

@@ -14,6 +14,7 @@
 //! | `summaries` | a position's key (96 bits) and a piece number | for a position many games reached, what the explorer needs of them ([`Summary`]), zstd-compressed after its length, in pieces |
 //! | `player_names` | player id | the name as first written |
 //! | `players` | the name in lower case | player id |
+//! | `labels` | label id | the text of an event, a site, an opening or a ruleset, as first written |
 //!
 //! Positions are kept by the high 96 bits of their key (as lila's explorer keeps them: a
 //! year of lichess gives no two positions the same 96 bits in practice), sorted, in blocks
@@ -48,7 +49,7 @@
 
 use std::path::Path;
 
-use redb::{ReadableDatabase, TableDefinition};
+use redb::{ReadableDatabase, ReadableTable, TableDefinition};
 
 use crate::codec::{BitReader, BitWriter, Cursor, put_varint, put_varint128, width};
 use crate::error::IndexError;
@@ -66,9 +67,10 @@ const CROWDED: TableDefinition<(u128, u32), &[u8]> = TableDefinition::new("crowd
 const SUMMARIES: TableDefinition<(u128, u32), &[u8]> = TableDefinition::new("summaries");
 const PLAYER_NAMES: TableDefinition<u32, &str> = TableDefinition::new("player_names");
 const PLAYERS: TableDefinition<&str, u32> = TableDefinition::new("players");
+const LABELS: TableDefinition<u32, &str> = TableDefinition::new("labels");
 
 /// The version of a segment's tables: a segment of another version is not read.
-pub(crate) const SEGMENT_FORMAT: u64 = 4;
+pub(crate) const SEGMENT_FORMAT: u64 = 5;
 
 /// The memory the store may hold for a segment's pages, written or read: redb's default
 /// (1 GiB) took a build of a million games to 984 MB at its peak, near the 1 GiB the build
@@ -434,6 +436,14 @@ impl SegmentWriter {
         Ok(())
     }
 
+    pub(crate) fn write_labels(&self, texts: &[String]) -> Result<(), redb::Error> {
+        let mut labels = self.txn.open_table(LABELS)?;
+        for (i, text) in texts.iter().enumerate() {
+            labels.insert(i as u32, text.as_str())?;
+        }
+        Ok(())
+    }
+
     /// Commits the segment, of `games` games, and gives back the room the store left at
     /// the end of the file (it grows its file by large steps: a fifth of it, for a
     /// million games).
@@ -474,6 +484,7 @@ pub(crate) struct Segment {
     summaries: redb::ReadOnlyTable<(u128, u32), &'static [u8]>,
     player_names: redb::ReadOnlyTable<u32, &'static str>,
     players: redb::ReadOnlyTable<&'static str, u32>,
+    labels: redb::ReadOnlyTable<u32, &'static str>,
     /// The id its first game has in the index.
     pub(crate) first: GameId,
     /// The place of its first input in the index's list.
@@ -525,6 +536,7 @@ impl Segment {
             summaries: txn.open_table(SUMMARIES).map_err(open)?,
             player_names: txn.open_table(PLAYER_NAMES).map_err(open)?,
             players: txn.open_table(PLAYERS).map_err(open)?,
+            labels: txn.open_table(LABELS).map_err(open)?,
             first,
             first_source,
             count,
@@ -706,6 +718,41 @@ impl Segment {
             .unwrap_or_else(|| "?".to_owned()))
     }
 
+    /// Every player's name, by id.
+    pub(crate) fn player_names(&self) -> Result<Vec<String>, IndexError> {
+        read_texts(&self.player_names)
+            .map_err(|e| self.read_error(e))?
+            .ok_or_else(|| self.damaged("its players are not numbered in order"))
+    }
+
+    /// Every label's text, by id.
+    pub(crate) fn label_texts(&self) -> Result<Vec<String>, IndexError> {
+        read_texts(&self.labels)
+            .map_err(|e| self.read_error(e))?
+            .ok_or_else(|| self.damaged("its labels are not numbered in order"))
+    }
+
+    /// Calls `each` with every game's record, in order, its input placed in the index's
+    /// list.
+    pub(crate) fn each_record(
+        &self,
+        mut each: impl FnMut(GameId, GameRecord),
+    ) -> Result<(), IndexError> {
+        for entry in self.games.iter().map_err(|e| self.read_error(e))? {
+            let (local, value) = entry.map_err(|e| self.read_error(e))?;
+            let local = local.value();
+            let mut record = GameRecord::read(&mut Cursor::new(value.value()))
+                .filter(|_| u64::from(local) < self.count)
+                .ok_or_else(|| self.damaged(format!("game {local} does not read")))?;
+            record.source = record
+                .source
+                .checked_add(self.first_source)
+                .ok_or_else(|| self.damaged(format!("game {local} names no input")))?;
+            each(self.global(local), record);
+        }
+        Ok(())
+    }
+
     /// A player's id, by name in any case.
     pub(crate) fn player(&self, name: &str) -> Result<Option<PlayerId>, IndexError> {
         Ok(self
@@ -714,6 +761,21 @@ impl Segment {
             .map_err(|e| self.read_error(e))?
             .map(|v| PlayerId(v.value())))
     }
+}
+
+/// The texts of a table numbered from 0 without a gap; `None` when it has one.
+fn read_texts(
+    table: &redb::ReadOnlyTable<u32, &'static str>,
+) -> Result<Option<Vec<String>>, redb::StorageError> {
+    let mut texts = Vec::new();
+    for entry in table.iter()? {
+        let (id, text) = entry?;
+        if id.value() as usize != texts.len() {
+            return Ok(None);
+        }
+        texts.push(text.value().to_owned());
+    }
+    Ok(Some(texts))
 }
 
 #[cfg(test)]
