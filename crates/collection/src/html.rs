@@ -40,8 +40,8 @@ use crate::rules::FormatRules;
 const PAGE: &str = include_str!("html/page.html");
 /// The style sheet.
 const STYLE: &str = include_str!("html/style.css");
-/// The viewer.
-const SCRIPT: &str = include_str!("html/viewer.js");
+/// The list of games, which opens them in the viewer ([`VIEWER_SCRIPT`]).
+const LIST_SCRIPT: &str = include_str!("html/list.js");
 
 /// The characters that name a cell in a move's changes, by cell index: printable ASCII
 /// but the space (which ends the cells), and what HTML or JSON would escape.
@@ -744,37 +744,9 @@ impl<'o> Emitter<'o> {
         let mut escaped = String::new();
         html_text(title, &mut escaped);
         out.write_all(head.replace("<!--TITLE-->", &escaped).as_bytes())?;
-        let theme = diagram::Theme::WOOD;
-        write!(
-            out,
-            "<style>\n:root{{--light:{};--dark:{};--label-light:{};--label-dark:{}}}\n{STYLE}</style>",
-            theme.light, theme.dark, theme.text_on_light, theme.text_on_dark
-        )?;
+        out.write_all(style_element(STYLE).as_bytes())?;
         out.write_all(body.as_bytes())?;
-        let mut defs = String::from(
-            "<svg class=\"defs\" width=\"0\" height=\"0\" aria-hidden=\"true\"><defs>\n",
-        );
-        for color in [pgn::Color::White, pgn::Color::Black] {
-            for role in [
-                pgn::Role::King,
-                pgn::Role::Queen,
-                pgn::Role::Rook,
-                pgn::Role::Bishop,
-                pgn::Role::Knight,
-                pgn::Role::Pawn,
-            ] {
-                let symbol = pgn::svg::symbol(color, role);
-                let _ = writeln!(defs, "<g id=\"c-{}\">{}</g>", symbol.id, symbol.body);
-            }
-        }
-        for color in pdn::Color::ALL {
-            for role in [pdn::Role::Man, pdn::Role::King] {
-                let symbol = pdn::svg::symbol(color, role);
-                let _ = writeln!(defs, "<g id=\"d-{}\">{}</g>", symbol.id, symbol.body);
-            }
-        }
-        defs.push_str("</defs></svg>\n");
-        out.write_all(defs.as_bytes())?;
+        out.write_all(symbol_definitions().as_bytes())?;
         Ok(Emitter {
             out,
             rows: String::new(),
@@ -848,25 +820,8 @@ impl<'o> Emitter<'o> {
             self.games
         );
         text.push_str(&item.body);
-        text.push_str("\"d\":[");
-        for (i, d) in item.diagnostics.iter().enumerate() {
-            if i > 0 {
-                text.push(',');
-            }
-            let _ = write!(
-                text,
-                "[{},{},\"{}\",",
-                d.location.line,
-                d.location.column,
-                match d.severity {
-                    Severity::Warning => "warning",
-                    Severity::Error => "error",
-                }
-            );
-            script_string(&d.kind.to_string(), &mut text);
-            text.push(']');
-        }
-        text.push_str("]}</script>\n");
+        write_diagnostics(&item.diagnostics, &mut text);
+        text.push_str("}</script>\n");
         self.out.write_all(text.as_bytes())?;
         if self.games > 0 {
             self.rows.push_str(",\n");
@@ -902,10 +857,111 @@ impl<'o> Emitter<'o> {
             write_layout(board, &board.layout(), &mut text);
         }
         text.push_str("]</script>\n<script>\n");
-        text.push_str(SCRIPT);
+        text.push_str(VIEWER_SCRIPT);
+        text.push_str(LIST_SCRIPT);
         text.push_str("</script>\n</body>\n</html>\n");
         self.out.write_all(text.as_bytes())
     }
+}
+
+/// A `<style>` element: the board's colours, then `css`.
+pub fn style_element(css: &str) -> String {
+    let theme = diagram::Theme::WOOD;
+    format!(
+        "<style>\n:root{{--light:{};--dark:{};--label-light:{};--label-dark:{}}}\n{css}</style>",
+        theme.light, theme.dark, theme.text_on_light, theme.text_on_dark
+    )
+}
+
+/// The style sheet of the viewer (its board, moves and controls).
+pub const VIEWER_STYLE: &str = STYLE;
+
+/// The viewer's script: it shows a game that a page hands it (`NotateViewer.load`), on a
+/// board and as moves; `notate html`'s list of games is another script after it.
+pub const VIEWER_SCRIPT: &str = include_str!("html/viewer.js");
+
+/// The pieces' symbols, defined once in a hidden `<svg>` and placed with `<use>`.
+pub fn symbol_definitions() -> String {
+    let mut defs =
+        String::from("<svg class=\"defs\" width=\"0\" height=\"0\" aria-hidden=\"true\"><defs>\n");
+    for color in [pgn::Color::White, pgn::Color::Black] {
+        for role in [
+            pgn::Role::King,
+            pgn::Role::Queen,
+            pgn::Role::Rook,
+            pgn::Role::Bishop,
+            pgn::Role::Knight,
+            pgn::Role::Pawn,
+        ] {
+            let symbol = pgn::svg::symbol(color, role);
+            let _ = writeln!(defs, "<g id=\"c-{}\">{}</g>", symbol.id, symbol.body);
+        }
+    }
+    for color in pdn::Color::ALL {
+        for role in [pdn::Role::Man, pdn::Role::King] {
+            let symbol = pdn::svg::symbol(color, role);
+            let _ = writeln!(defs, "<g id=\"d-{}\">{}</g>", symbol.id, symbol.body);
+        }
+    }
+    defs.push_str("</defs></svg>\n");
+    defs
+}
+
+/// A game's diagnostics as the page reads them: `"d":[[line, column, severity,
+/// message]…]`.
+fn write_diagnostics(diagnostics: &[Diagnostic], out: &mut String) {
+    out.push_str("\"d\":[");
+    for (i, d) in diagnostics.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let _ = write!(
+            out,
+            "[{},{},\"{}\",",
+            d.location.line,
+            d.location.column,
+            match d.severity {
+                Severity::Warning => "warning",
+                Severity::Error => "error",
+            }
+        );
+        script_string(&d.kind.to_string(), out);
+        out.push(']');
+    }
+    out.push(']');
+}
+
+/// One game as a viewer that loads games one at a time takes it (`notate serve`'s page):
+/// `{"game":{…},"board":{…}}`, the game as `notate html` writes each (its board numbered
+/// 0, or -1 when it has none) and its board's layout (`null` when none).
+pub fn game_view<G: Snapshots>(
+    rules: &G,
+    game: &notation::GameTree<G::Move>,
+    diagnostics: &[Diagnostic],
+) -> String {
+    let mut layouts = Layouts::default();
+    let mut body = String::with_capacity(1024);
+    let (board, _) = write_game(rules, game, &mut layouts, &mut body);
+    let mut out = String::with_capacity(body.len() + 4096);
+    let _ = write!(
+        out,
+        "{{\"game\":{{\"b\":{},",
+        if board.is_some() { 0 } else { -1 }
+    );
+    out.push_str(&body);
+    write_diagnostics(diagnostics, &mut out);
+    out.push_str("},\"board\":");
+    match board {
+        Some(board) => write_layout(&board, layouts.get(board), &mut out),
+        None => out.push_str("null"),
+    }
+    out.push('}');
+    out
+}
+
+/// The cell of the board's layout that a draughts square is.
+pub fn draughts_cell(game_type: pdn::GameType, square: pdn::Square) -> Option<usize> {
+    game_type.geometry().squares().position(|s| s == square)
 }
 
 /// A board's layout as the page reads it.

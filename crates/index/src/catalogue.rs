@@ -390,8 +390,14 @@ impl Catalogue {
     }
 
     /// A game as the list shows it.
-    fn listed(&self, index: &Index, id: GameId) -> Result<Listed, IndexError> {
-        let row = self.rows[id.0 as usize];
+    ///
+    /// # Errors
+    /// A game the index does not hold, a damaged index.
+    pub fn listed(&self, index: &Index, id: GameId) -> Result<Listed, IndexError> {
+        let row = *self
+            .rows
+            .get(id.0 as usize)
+            .ok_or_else(|| IndexError::Query(format!("no game {}", id.0)))?;
         let texts = &self.segments[usize::from(row.segment)];
         let record = index.record(id)?;
         let label = |l: u32| texts.labels.get(l).to_owned();

@@ -548,9 +548,11 @@ impl Ranking {
 
 /// A position asked about: its set-up (a FEN, or the variant's start) and moves played
 /// from it, and the opening named along the way (chess).
-pub struct Asked<P> {
+pub struct Asked<P, M> {
     /// The position.
     pub position: P,
+    /// The moves played to reach it from the FEN's position (or the start).
+    pub moves: Vec<M>,
     /// The deepest opening the table names along the moves.
     pub opening: Option<(String, String)>,
 }
@@ -567,7 +569,7 @@ pub fn position_of<R: IndexRules>(
     fen: Option<&str>,
     variant: Option<&str>,
     moves: &str,
-) -> Result<Asked<R::Position>, IndexError> {
+) -> Result<Asked<R::Position, R::Move>, IndexError> {
     let tags = rules.setup_tags(fen, variant);
     let setup = rules.start_position(&tags).map_err(|e| {
         IndexError::Query(match fen {
@@ -577,6 +579,7 @@ pub fn position_of<R: IndexRules>(
     })?;
     let mut position = setup.position;
     let mut opening = rules.opening_of(&position);
+    let mut played = Vec::new();
     for token in moves
         .split([' ', ',', '\t', '\n'])
         .filter(|t| !t.is_empty())
@@ -599,11 +602,16 @@ pub fn position_of<R: IndexRules>(
                 .ok_or_else(|| IndexError::Query(format!("{token:?} is not a legal move here")))?,
         };
         rules.play(&mut position, &mv);
+        played.push(mv);
         if let Some(named) = rules.opening_of(&position) {
             opening = Some(named);
         }
     }
-    Ok(Asked { position, opening })
+    Ok(Asked {
+        position,
+        moves: played,
+        opening,
+    })
 }
 
 /// A position as a person or a script asks about it, in the index's own game: a FEN (the

@@ -385,3 +385,165 @@ fn files_are_indexed_first_into_a_given_folder_or_a_temporary_one() {
     served.child.wait().expect("ended");
     assert!(!temporary.exists(), "{}", temporary.display());
 }
+
+/// The White, Black and Date of each game of a PGN text, in order.
+fn players_and_dates(pgn: &str) -> Vec<(String, String, String)> {
+    let mut games = Vec::new();
+    let mut current: [String; 3] = Default::default();
+    for line in pgn.lines() {
+        for (i, name) in ["White", "Black", "Date"].into_iter().enumerate() {
+            if let Some(value) = line
+                .strip_prefix(&format!("[{name} \""))
+                .and_then(|v| v.strip_suffix("\"]"))
+            {
+                current[i] = value.to_owned();
+            }
+        }
+        if line.starts_with("[Event ") && !current[0].is_empty() {
+            games.push(std::mem::take(&mut current).into());
+        }
+    }
+    if !current[0].is_empty() {
+        games.push(current.into());
+    }
+    games
+}
+
+#[test]
+fn the_game_list_answers_as_select_does() {
+    let t = Temp::new("serve-list");
+    let dir = chess_index(&t);
+    let served = Served::start(&dir, "127.0.0.1:0");
+    let files = [
+        "corpus/pgn/model.pgn",
+        "corpus/pgn/generated.pgn",
+        "corpus/pgn/lenient.pgn",
+    ];
+    let questions: [(&str, &[&str]); 6] = [
+        ("", &[]),
+        ("player=GENERATOR", &["--player", "generator"]),
+        ("white=fischer", &["--tag", "White~fischer"]),
+        (
+            "event=corpus&result=0-1",
+            &["--tag", "Event~corpus", "--result", "0-1"],
+        ),
+        ("minPlies=20&maxPlies=60", &["--plies", "20..60"]),
+        ("site=nowhere-at-all", &["--tag", "Site~nowhere-at-all"]),
+    ];
+    let mut told_apart = 0;
+    for (query, args) in questions {
+        let listed = served.json(&format!("/api/games?limit=1000&{query}"));
+        let games = listed["games"].as_array().expect("games");
+        assert_eq!(listed["count"], games.len(), "{query}");
+        let from_api: Vec<(String, String, String)> = games
+            .iter()
+            .map(|g| {
+                (
+                    g["white"]["name"].as_str().expect("a name").to_owned(),
+                    g["black"]["name"].as_str().expect("a name").to_owned(),
+                    g["date"].as_str().expect("a date").to_owned(),
+                )
+            })
+            .collect();
+        let mut command = vec!["select", "-q"];
+        command.extend_from_slice(&files);
+        command.extend_from_slice(args);
+        let out = run(&command);
+        let selected = players_and_dates(&stdout(&out));
+        assert_eq!(from_api, selected, "{query}: {}", stderr(&out));
+        if !selected.is_empty() && selected.len() < games_served(&served) as usize {
+            told_apart += 1;
+        }
+    }
+    assert!(told_apart >= 3, "the questions must tell games apart");
+    // Sorted by date, newest first, and paged.
+    let all = served.json("/api/games?sort=date&limit=1000");
+    let dates: Vec<&str> = all["games"]
+        .as_array()
+        .expect("games")
+        .iter()
+        .map(|g| g["date"].as_str().expect("a date"))
+        .collect();
+    assert!(dates.windows(2).all(|w| w[0] >= w[1]), "{dates:?}");
+    let page = served.json("/api/games?sort=date&offset=2&limit=3");
+    assert_eq!(
+        page["games"].as_array().expect("games")[..],
+        all["games"].as_array().expect("games")[2..5]
+    );
+    // The games of a position: those `find` gives.
+    let here = served.json("/api/games?play=e4,e5&limit=1000");
+    let found = served.json("/api/find?play=e4,e5&limit=1000");
+    let ids = |v: &serde_json::Value| -> Vec<u64> {
+        v["games"]
+            .as_array()
+            .expect("games")
+            .iter()
+            .map(|g| g["id"].as_u64().expect("an id"))
+            .collect()
+    };
+    assert!(!ids(&found).is_empty());
+    assert_eq!(ids(&here), ids(&found));
+    for (target, says) in [
+        ("/api/games?eco=Z99", "eco"),
+        ("/api/games?since=2024-13", "since"),
+        ("/api/games?result=win", "result"),
+        ("/api/games?sort=elo", "sort"),
+        ("/api/games?limit=5000", "at most"),
+        ("/api/games?minRating=high", "minRating"),
+    ] {
+        let (status, body) = served.get(target);
+        assert_eq!(status, 400, "{target}: {body}");
+        assert!(body.contains(says), "{target}: {body}");
+    }
+}
+
+#[test]
+fn a_game_for_the_viewer_is_the_one_notate_html_writes_and_a_line_gives_its_moves() {
+    let t = Temp::new("serve-view");
+    let dir = chess_index(&t);
+    let served = Served::start(&dir, "127.0.0.1:0");
+    // The first game of model.pgn: in the page of `notate html` as game 0.
+    let page = notate_ok(&["html", "corpus/pgn/model.pgn"]);
+    let start = "<script type=\"application/json\" id=\"g0\">";
+    let at = page.find(start).expect("game 0 in the page") + start.len();
+    let end = at + page[at..].find("</script>").expect("its end");
+    let in_page: serde_json::Value = serde_json::from_str(&page[at..end]).expect("JSON");
+    let view = served.json("/api/games/0?format=view");
+    assert_eq!(view["view"]["game"], in_page);
+    assert_eq!(view["view"]["board"]["fen"], "chess");
+    assert_eq!(view["listed"]["id"], 0);
+    assert_eq!(view["number"], 1);
+    // A line played on the board: its position and the moves from it.
+    let board = served.json("/api/board?play=e4,e5");
+    assert_eq!(
+        board["fen"],
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    );
+    let moves = board["moves"].as_array().expect("moves");
+    assert_eq!(moves.len(), 29);
+    let knight = moves
+        .iter()
+        .find(|m| m["san"] == "Nf3")
+        .expect("Nf3 is legal");
+    // g1 and f3, as the viewer numbers the cells (a8 first).
+    assert_eq!(
+        (knight["from"].as_u64(), knight["to"].as_u64()),
+        (Some(62), Some(45))
+    );
+    assert_eq!(
+        board["view"]["game"]["m"].as_array().expect("moves").len(),
+        2
+    );
+    let (status, body) = served.get("/api/board?play=e4,e4");
+    assert_eq!(status, 400, "{body}");
+    // The page and its scripts are served from the binary.
+    let (status, html) = served.get("/");
+    assert_eq!(status, 200);
+    assert!(html.contains("/assets/app.js") && html.contains("<style>"));
+    for asset in ["viewer.js", "app.js"] {
+        let (status, script) = served.get(&format!("/assets/{asset}"));
+        assert_eq!(status, 200, "{asset}");
+        assert!(script.len() > 1000, "{asset}");
+    }
+    assert_eq!(served.get("/assets/..%2Findex.json").0, 404);
+}

@@ -11,19 +11,46 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use collection::json::JsonMoves;
-use index::dims::{Month, RatingGroup, Speed};
+use index::catalogue::{Catalogue, GameSearch, Listed, Sort};
+use index::dims::{Month, RatingGroup, Speed, Winner};
 use index::games::Written;
+use index::record::{Day, Eco};
 use index::{Color, Filter, Game, GameId, Index, IndexError, Limits, Question};
 use notation::{GameReader, ReadOptions};
 
-/// The routes of the API over an index.
-pub fn router(index: Arc<Index>) -> Router {
+use crate::board::board;
+
+/// What the server answers from: the index, and its games as a list to search.
+pub struct Served {
+    index: Index,
+    catalogue: Catalogue,
+}
+
+impl Served {
+    /// Opens the index in `dir` and reads its games' list.
+    ///
+    /// # Errors
+    /// An index that does not open, or is damaged.
+    pub fn open(dir: &std::path::Path) -> Result<Served, IndexError> {
+        let index = Index::open(dir)?;
+        let catalogue = Catalogue::load(&index)?;
+        Ok(Served { index, catalogue })
+    }
+}
+
+/// The routes of the API over an index, and the page.
+pub fn router(served: Arc<Served>) -> Router {
     Router::new()
+        .route("/", get(crate::page::page))
+        .route("/assets/{name}", get(crate::page::asset))
         .route("/api/explore", get(explore))
         .route("/api/find", get(find))
+        .route("/api/games", get(games))
         .route("/api/games/{id}", get(game))
+        .route("/api/board", get(board_of))
+        .route("/api/about", get(about))
         .fallback(|| async { ApiError::not_found("no such page") })
-        .with_state(index)
+        .with_state(served)
 }
 
 /// An answer that is not the one asked for: its status and what went wrong.
@@ -172,7 +199,7 @@ fn json_response(body: String) -> Response {
 const MAX_LISTED: usize = 500;
 
 async fn explore(
-    State(index): State<Arc<Index>>,
+    State(served): State<Arc<Served>>,
     query: Result<Query<Vec<(String, String)>>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let params = Params::read(
@@ -211,7 +238,9 @@ async fn explore(
         recent_games: params.count("recentGames", 4, MAX_LISTED)?,
     };
     blocking(move || {
-        let answer = index.explore_question(&params.question(), &filter, limits)?;
+        let answer = served
+            .index
+            .explore_question(&params.question(), &filter, limits)?;
         Ok(json_response(
             index::json::explored(&answer.explored).to_string(),
         ))
@@ -224,13 +253,14 @@ const FIND_DEFAULT: usize = 100;
 const FIND_MAX: usize = 10_000;
 
 async fn find(
-    State(index): State<Arc<Index>>,
+    State(served): State<Arc<Served>>,
     query: Result<Query<Vec<(String, String)>>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let params = Params::read(query, &["fen", "play", "variant", "offset", "limit"])?;
     let offset = params.parsed::<usize>("offset")?.unwrap_or(0);
     let limit = params.count("limit", FIND_DEFAULT, FIND_MAX)?;
     blocking(move || {
+        let index = &served.index;
         let ids = index.find_question(&params.question())?;
         let mut games = Vec::new();
         for &id in ids.iter().skip(offset).take(limit) {
@@ -251,11 +281,12 @@ async fn find(
 }
 
 async fn game(
-    State(index): State<Arc<Index>>,
+    State(served): State<Arc<Served>>,
     Path(id): Path<String>,
     query: Result<Query<Vec<(String, String)>>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let params = Params::read(query, &["format"])?;
+    let index = &served.index;
     let id = id
         .parse::<u32>()
         .ok()
@@ -273,11 +304,11 @@ async fn game(
     };
     let format = params.text("format").unwrap_or("json").to_owned();
     let written_as = match (format.as_str(), index.game()) {
-        ("json" | "raw", _) => Written::AsInFile,
+        ("json" | "raw" | "view", _) => Written::AsInFile,
         ("pgn", Game::Chess) | ("pdn", Game::Draughts) => Written::Export,
         _ => {
             return Err(ApiError::bad(format!(
-                "format={format:?}: json, raw or {}",
+                "format={format:?}: json, view, raw or {}",
                 match index.game() {
                     Game::Chess => "pgn",
                     Game::Draughts => "pdn",
@@ -286,9 +317,10 @@ async fn game(
         }
     };
     blocking(move || {
+        let index = &served.index;
         let mut text = Vec::new();
-        index::games::write_game(&index, id, written_as, &mut text)?;
-        if format != "json" {
+        index::games::write_game(index, id, written_as, &mut text)?;
+        if format != "json" && format != "view" {
             return Ok(([(header::CONTENT_TYPE, text_type)], text).into_response());
         }
         let record = index.record(id)?;
@@ -298,9 +330,22 @@ async fn game(
             .get(record.source as usize)
             .and_then(|s| s.variant.as_deref())
             .and_then(|v| collection::rules::parse_game_type(v).ok());
+        let view = format == "view";
         let json = match index.game() {
-            Game::Chess => game_json(&collection::rules::chess(), &text, &at),
-            Game::Draughts => game_json(&collection::rules::draughts(variant), &text, &at),
+            Game::Chess => game_json(&collection::rules::chess(), &text, &at, view),
+            Game::Draughts => game_json(&collection::rules::draughts(variant), &text, &at, view),
+        };
+        let json = match json {
+            Some(mut json) if view => {
+                // What the list says of it too (its variant, for the explorer).
+                let listed = served.catalogue.listed(index, id)?;
+                json.pop();
+                json.push_str(",\"listed\":");
+                json.push_str(&listed_json(&listed).to_string());
+                json.push('}');
+                Some(json)
+            }
+            json => json,
         };
         json.map(json_response).ok_or_else(|| ApiError {
             status: StatusCode::INTERNAL_SERVER_ERROR,
@@ -311,16 +356,295 @@ async fn game(
 }
 
 /// A game's text as `notate json` writes the game (its diagnostics placed in the game's
-/// own text, whose first line is 1).
-fn game_json<R: JsonMoves>(rules: &R, text: &[u8], at: &index::GameRef) -> Option<String> {
+/// own text, whose first line is 1), or with `view` as the page's viewer takes it
+/// ([`collection::html::game_view`]) with its tags.
+fn game_json<R: JsonMoves + collection::html::Snapshots>(
+    rules: &R,
+    text: &[u8],
+    at: &index::GameRef,
+    view: bool,
+) -> Option<String> {
     let mut reader = GameReader::new(rules, text, ReadOptions::default());
     let read = reader.read_game().ok()??;
     let mut out = format!(
-        "{{\"file\":{},\"game\":{},",
+        "{{\"file\":{},\"{}\":{},",
         serde_json::Value::from(at.path.as_str()),
+        // `notate json` names a game's number in its file `game`.
+        if view { "number" } else { "game" },
         at.number
     );
+    if view {
+        let tags: Vec<serde_json::Value> = read
+            .game
+            .tags
+            .iter()
+            .map(|tag| serde_json::json!([tag.name, tag.value]))
+            .collect();
+        out.push_str("\"tags\":");
+        out.push_str(&serde_json::Value::from(tags).to_string());
+        out.push_str(",\"result\":");
+        out.push_str(&serde_json::Value::from(read.game.result.as_str()).to_string());
+        out.push_str(",\"view\":");
+        out.push_str(&collection::html::game_view(
+            rules,
+            &read.game,
+            &read.diagnostics,
+        ));
+        out.push('}');
+        return Some(out);
+    }
     collection::json::write_game(rules, &read.game, &mut out);
     collection::json::write_diagnostics(&read.diagnostics, &mut out);
     Some(out)
+}
+
+/// Games a list gives by default, and at most.
+const LIST_DEFAULT: usize = 50;
+const LIST_MAX: usize = 1_000;
+
+/// A date as a list's bounds take it: `2024`, `2024-05`, `2024-05-01` (or with dots).
+fn day_of(name: &str, text: &str) -> Result<Day, ApiError> {
+    let bad = || {
+        ApiError::bad(format!(
+            "{name}={text:?}: a date as 2024, 2024-05 or 2024-05-01"
+        ))
+    };
+    let mut parts = text.trim().split(['-', '.']);
+    let year = parts
+        .next()
+        .and_then(|y| y.parse::<u16>().ok())
+        .ok_or_else(bad)?;
+    let mut part = |max: u8| -> Result<u8, ApiError> {
+        match parts.next() {
+            None => Ok(0),
+            Some(p) => p
+                .parse::<u8>()
+                .ok()
+                .filter(|&v| (1..=max).contains(&v))
+                .ok_or_else(bad),
+        }
+    };
+    let month = part(12)?;
+    let day = part(31)?;
+    if parts.next().is_some() || year == 0 || (month == 0 && day != 0) {
+        return Err(bad());
+    }
+    Ok(Day { year, month, day })
+}
+
+/// An ECO range: `B20`, `B20-B99`, or a letter (`B`: B00 to B99).
+fn eco_range(text: &str) -> Result<(Eco, Eco), ApiError> {
+    let bad = || {
+        ApiError::bad(format!(
+            "eco={text:?}: a code (B20), a range (B20-B99) or a letter"
+        ))
+    };
+    let text = text.trim();
+    if text.len() == 1 {
+        let lo = Eco::parse(&format!("{text}00")).ok_or_else(bad)?;
+        let hi = Eco::parse(&format!("{text}99")).ok_or_else(bad)?;
+        return Ok((lo, hi));
+    }
+    let (lo, hi) = text.split_once('-').unwrap_or((text, text));
+    let code = |t: &str| {
+        Eco::parse(t)
+            .filter(|_| t.trim().len() == 3)
+            .ok_or_else(bad)
+    };
+    let (lo, hi) = (code(lo)?, code(hi)?);
+    if lo > hi {
+        return Err(bad());
+    }
+    Ok((lo, hi))
+}
+
+/// Who won, as a list's `result` names it.
+fn winner_of(text: &str) -> Result<Winner, ApiError> {
+    Ok(match text.trim() {
+        "1-0" | "2-0" | "white" => Winner::White,
+        "0-1" | "0-2" | "black" => Winner::Black,
+        "1/2-1/2" | "\u{bd}-\u{bd}" | "1-1" | "draw" => Winner::Draw,
+        "*" | "unknown" => Winner::Unknown,
+        _ => {
+            return Err(ApiError::bad(format!(
+                "result={text:?}: 1-0, 0-1, 1/2-1/2, * (or white, black, draw, unknown)"
+            )));
+        }
+    })
+}
+
+fn winner_name(winner: Winner) -> serde_json::Value {
+    match winner {
+        Winner::White => "white".into(),
+        Winner::Black => "black".into(),
+        Winner::Draw => "draw".into(),
+        Winner::Unknown => serde_json::Value::Null,
+    }
+}
+
+async fn games(
+    State(served): State<Arc<Served>>,
+    query: Result<Query<Vec<(String, String)>>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let params = Params::read(
+        query,
+        &[
+            "player",
+            "white",
+            "black",
+            "event",
+            "site",
+            "opening",
+            "eco",
+            "since",
+            "until",
+            "result",
+            "minRating",
+            "maxRating",
+            "variant",
+            "minPlies",
+            "maxPlies",
+            "fen",
+            "play",
+            "sort",
+            "order",
+            "offset",
+            "limit",
+        ],
+    )?;
+    let text = |name: &str| {
+        params
+            .text(name)
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(str::to_owned)
+    };
+    let range = |lo: Option<u32>, hi: Option<u32>| match (lo, hi) {
+        (None, None) => None,
+        (lo, hi) => Some((lo.unwrap_or(0), hi.unwrap_or(u32::MAX))),
+    };
+    let sort = match params.text("sort").unwrap_or("indexed") {
+        "indexed" | "" => Sort::Indexed,
+        "date" => Sort::Date,
+        "rating" => Sort::Rating,
+        other => {
+            return Err(ApiError::bad(format!(
+                "sort={other:?}: indexed, date or rating"
+            )));
+        }
+    };
+    let descending = match params.text("order") {
+        None | Some("") => sort != Sort::Indexed,
+        Some("desc") => true,
+        Some("asc") => false,
+        Some(other) => return Err(ApiError::bad(format!("order={other:?}: asc or desc"))),
+    };
+    let mut search = GameSearch {
+        player: text("player"),
+        white: text("white"),
+        black: text("black"),
+        event: text("event"),
+        site: text("site"),
+        opening: text("opening"),
+        eco: text("eco").map(|e| eco_range(&e)).transpose()?,
+        since: text("since").map(|d| day_of("since", &d)).transpose()?,
+        until: text("until").map(|d| day_of("until", &d)).transpose()?,
+        winner: text("result").map(|r| winner_of(&r)).transpose()?,
+        ratings: range(
+            params.parsed::<u16>("minRating")?.map(u32::from),
+            params.parsed::<u16>("maxRating")?.map(u32::from),
+        )
+        .map(|(lo, hi)| (lo as u16, hi.min(u32::from(u16::MAX)) as u16)),
+        variant: text("variant"),
+        plies: range(params.parsed("minPlies")?, params.parsed("maxPlies")?),
+        games: None,
+        sort,
+        descending,
+    };
+    let offset = params.parsed::<u64>("offset")?.unwrap_or(0);
+    let limit = params.count("limit", LIST_DEFAULT, LIST_MAX)?;
+    let by_position = params.text("fen").is_some_and(|f| !f.trim().is_empty())
+        || params.text("play").is_some_and(|p| !p.trim().is_empty());
+    blocking(move || {
+        if by_position {
+            // The variant sets up the FEN as well as filtering the list.
+            search.games = Some(served.index.find_question(&params.question())?);
+        }
+        let page = served
+            .catalogue
+            .search(&served.index, &search, offset, limit)?;
+        let games: Vec<serde_json::Value> = page.games.iter().map(listed_json).collect();
+        Ok(json_response(
+            serde_json::json!({ "count": page.count, "offset": offset, "games": games })
+                .to_string(),
+        ))
+    })
+    .await
+}
+
+/// A game as the list gives it.
+fn listed_json(g: &Listed) -> serde_json::Value {
+    serde_json::json!({
+        "id": g.id.0,
+        "white": {"name": g.white.name, "rating": g.white.rating},
+        "black": {"name": g.black.name, "rating": g.black.rating},
+        "winner": winner_name(g.winner),
+        "event": g.event,
+        "site": g.site,
+        "date": g.day.to_pgn(),
+        "eco": g.eco.map(|e| e.to_string()),
+        "opening": g.opening,
+        "plies": g.plies,
+        "variant": g.variant,
+        "file": g.reference.path,
+        "number": g.reference.number,
+    })
+}
+
+async fn board_of(
+    State(served): State<Arc<Served>>,
+    query: Result<Query<Vec<(String, String)>>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let params = Params::read(query, &["fen", "play", "variant"])?;
+    blocking(move || {
+        let q = params.question();
+        let answer = match served.index.game() {
+            Game::Chess => board(&collection::rules::chess(), q.fen, q.variant, q.moves)?,
+            Game::Draughts => {
+                let game_type = q
+                    .variant
+                    .map(collection::rules::parse_game_type)
+                    .transpose()
+                    .map_err(ApiError::bad)?;
+                board(
+                    &collection::rules::draughts(None),
+                    q.fen,
+                    game_type.map(|t| t.to_string()).as_deref(),
+                    q.moves,
+                )?
+            }
+        };
+        Ok(json_response(answer.to_string()))
+    })
+    .await
+}
+
+/// What the index holds: its game, its number of games, its inputs.
+async fn about(State(served): State<Arc<Served>>) -> Response {
+    let index = &served.index;
+    let variants: std::collections::BTreeSet<&str> = index
+        .sources()
+        .iter()
+        .flat_map(|s| s.kinds.iter().flatten())
+        .map(String::as_str)
+        .collect();
+    json_response(
+        serde_json::json!({
+            "game": index.game().name(),
+            "games": index.games(),
+            "files": index.sources().iter().map(|s| s.path.as_str()).collect::<Vec<_>>(),
+            "variants": variants,
+        })
+        .to_string(),
+    )
 }

@@ -22,6 +22,8 @@
 //! ```
 
 mod api;
+mod board;
+mod page;
 
 use std::future::Future;
 use std::io;
@@ -30,7 +32,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use api::router;
+pub use api::{Served, router};
 
 /// Why the server cannot start or stopped.
 #[derive(Debug, thiserror::Error)]
@@ -78,7 +80,7 @@ impl Server {
     /// # Errors
     /// An index that does not open, an address that cannot be bound.
     pub fn bind(dir: &Path, addr: SocketAddr) -> Result<Server, ServeError> {
-        let index = index::Index::open(dir)?;
+        let served = Served::open(dir)?;
         let cores = std::thread::available_parallelism().map_or(2, usize::from);
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .enable_all()
@@ -91,7 +93,7 @@ impl Server {
             .map_err(|source| ServeError::Bind { addr, source })?;
         Ok(Server {
             listener,
-            app: router(Arc::new(index)),
+            app: router(Arc::new(served)),
             runtime,
         })
     }

@@ -1,16 +1,12 @@
 "use strict";
-// The viewer of `notate html`. It knows no rules: every position comes from the page's
-// data, written by notate (crates/notate/src/html.rs says how it is encoded). A game's
-// moves are expanded only when the game is opened.
-(function () {
+// The viewer of notate's pages (`notate html`, `notate serve`): a game on a board, its
+// moves with their variations, comments and glyphs. It knows no rules: every position
+// comes from the data a page hands it (crates/collection/src/html.rs says how it is
+// encoded), expanded when the game is loaded. The page's element ids it uses: board,
+// moves, problems, title, subtitle, fen, copy, flip, first, prev, next, last.
+const NotateViewer = (function () {
   const $ = (id) => document.getElementById(id);
-  const data = (id) => JSON.parse($(id).textContent);
   const SVG = "http://www.w3.org/2000/svg";
-  // Each game's row: file, number, board, White, Black, Event, Date, Site, Round, result,
-  // plies of the main line, errors.
-  const GAMES = data("games");
-  const FILES = data("files");
-  const BOARDS = data("boards");
   const NAGS = {
     1: "!", 2: "?", 3: "!!", 4: "??", 5: "!?", 6: "?!", 7: "\u25a1", 10: "=", 13: "\u221e",
     14: "\u2a72", 15: "\u2a71", 16: "\u00b1", 17: "\u2213", 18: "+\u2212", 19: "\u2212+",
@@ -22,6 +18,7 @@
   let game = null; // the open game
   let current = 0; // the node shown; 0 is the start
   let flipped = false;
+  const shown = []; // what is told of each node shown
 
   // --- Positions: what the page's data says, rebuilt as html.rs rebuilds it ---------
 
@@ -114,10 +111,7 @@
   }
 
   // Expands a game's data into nodes (an explicit stack: variations may nest deeply).
-  function expand(index) {
-    const row = GAMES[index];
-    const g = JSON.parse($("g" + index).textContent);
-    const board = g.b >= 0 ? BOARDS[g.b] : null;
+  function expand(g, board) {
     const start = {
       parent: -1, ply: 0, next: -1, vars: [], cells: g.s || "", fields: g.f || [],
       changed: [], comments: g.c || [], before: [], nags: [], text: "",
@@ -147,7 +141,7 @@
       }
     }
     if (main.length) start.next = main[0];
-    return { index, row, data: g, board, nodes, main };
+    return { data: g, board, nodes, main };
   }
 
   // --- The move list ------------------------------------------------------------------
@@ -205,7 +199,7 @@
         for (let k = frames.length - 1; k >= 0; k--) stack.push(frames[k]);
       }
     }
-    root.append(el("span", "result", game.row[9]));
+    root.append(el("span", "result", game.result));
   }
 
   function renderProblems() {
@@ -214,7 +208,7 @@
     if (game.data.u) {
       box.append(el("div", "unread", "Not read: " + game.data.u));
     }
-    const file = FILES[game.row[0]];
+    const file = game.file;
     for (const [line, column, severity, message] of game.data.d || []) {
       box.append(el("div", severity, `${file}:${line}:${column}: ${severity}: ${message}`));
     }
@@ -235,6 +229,19 @@
     return [column * 100, row * 100];
   }
 
+  // The names written on the board: each cell's, or a chess board's files and ranks
+  // along its edges (as it is seen).
+  function coordinates(b) {
+    if (b.fen !== "chess") return b.cells.filter((c) => c[2]);
+    const out = [];
+    for (let i = 0; i < 8; i++) {
+      const x = flipped ? 7 - i : i;
+      const y = flipped ? 7 - i : i;
+      out.push([x, flipped ? 7 : 0, "abcdefgh"[x]], [flipped ? 7 : 0, y, String(y + 1)]);
+    }
+    return out;
+  }
+
   function drawBoard() {
     const b = game.board;
     const area = $("board");
@@ -253,15 +260,40 @@
         }
       }
     }
-    for (const [x, y, name] of b.cells) {
-      if (!name) continue;
+    for (const [x, y, name] of coordinates(b)) {
       const [px, py] = corner(b, x, y);
       const dark = b.dark[y * b.columns + x] === "1";
       const t = svg("text", { x: px + 4, y: py + 18, class: dark ? "on-dark" : "on-light" });
       t.textContent = name;
       area.append(t);
     }
-    area.append(svg("g", { id: "marks" }), svg("g", { id: "pieces" }));
+    area.append(svg("g", { id: "marks" }), svg("g", { id: "picked" }), svg("g", { id: "pieces" }));
+  }
+
+  // The cell under a click on the board, or -1.
+  function cellAt(event) {
+    const b = game && game.board;
+    if (!b) return -1;
+    const area = $("board");
+    const box = area.getBoundingClientRect();
+    const column = Math.floor(((event.clientX - box.left) / box.width) * b.columns);
+    const row = Math.floor(((event.clientY - box.top) / box.height) * b.rows);
+    const x = flipped ? b.columns - 1 - column : column;
+    const y = flipped ? row : b.rows - 1 - row;
+    return b.cells.findIndex((c) => c[0] === x && c[1] === y);
+  }
+
+  // Marks cells (a piece picked up, where it may go).
+  function pick(cells) {
+    const b = game && game.board;
+    const area = $("picked");
+    if (!b || !area) return;
+    area.textContent = "";
+    for (const c of cells) {
+      const [x, y] = b.cells[c];
+      const [px, py] = corner(b, x, y);
+      area.append(svg("rect", { x: px, y: py, width: 100, height: 100, class: "picked" }));
+    }
   }
 
   function show(id) {
@@ -293,23 +325,25 @@
       n.element.classList.add("current");
       n.element.scrollIntoView({ block: "nearest" });
     }
+    pick([]);
+    for (const f of shown) f(n, id);
   }
 
-  function open(index) {
-    game = expand(index);
+  // Shows a game: `entry` holds its data and board (as html.rs writes them), its title,
+  // subtitle, result and file, and the ply of its main line to show first.
+  function load(entry) {
+    game = expand(entry.data, entry.board);
+    game.result = entry.result || "";
+    game.file = entry.file || "";
     current = 0;
-    const r = game.row;
-    $("title").textContent = `${r[3] || "?"} \u2013 ${r[4] || "?"}  ${r[9]}`;
-    const where = [r[5], r[7], r[8] ? "round " + r[8] : "", r[6]].filter((s) => s && s !== "?");
-    where.push(`${FILES[r[0]]} game ${r[1]}`, game.board ? game.board.name : "no board");
-    $("subtitle").textContent = where.join(" \u00b7 ");
-    for (const tr of document.querySelectorAll("tbody tr.selected")) tr.classList.remove("selected");
-    const tr = rows[index];
-    if (tr) tr.classList.add("selected");
+    $("title").textContent = entry.title || "";
+    $("subtitle").textContent = entry.subtitle || "";
     drawBoard();
     renderMoves();
     renderProblems();
-    show(0);
+    let id = 0;
+    for (let ply = entry.ply || 0; ply > 0 && game.nodes[id].next >= 0; ply--) id = game.nodes[id].next;
+    show(id);
   }
 
   function step(where) {
@@ -325,52 +359,8 @@
     }
   }
 
-  // --- The list of games --------------------------------------------------------------
-
-  const rows = [];
-  const texts = [];
-  function renderList() {
-    const body = document.querySelector("#games-table tbody");
-    const fragment = document.createDocumentFragment();
-    GAMES.forEach((r, i) => {
-      const tr = document.createElement("tr");
-      tr.dataset.index = i;
-      if (r[11] > 0) tr.className = "has-errors";
-      for (const text of [i + 1, r[3], r[4], r[9], r[5], r[6]]) {
-        tr.append(el("td", "", String(text)));
-      }
-      fragment.append(tr);
-      rows.push(tr);
-      texts.push([r[3], r[4], r[5], r[6], r[7], r[8], r[9]].join(" ").toLowerCase());
-    });
-    body.append(fragment);
-    body.addEventListener("click", (e) => {
-      const tr = e.target.closest("tr");
-      if (tr) open(+tr.dataset.index);
-    });
-    count(GAMES.length);
-  }
-
-  function count(shown) {
-    $("count").textContent = shown === GAMES.length
-      ? `${GAMES.length} games` : `${shown} of ${GAMES.length} games`;
-  }
-
-  function filter() {
-    const words = $("filter").value.toLowerCase().split(/\s+/).filter(Boolean);
-    let shown = 0;
-    for (let i = 0; i < rows.length; i++) {
-      const visible = words.every((w) => texts[i].includes(w));
-      rows[i].style.display = visible ? "" : "none";
-      if (visible) shown++;
-    }
-    count(shown);
-  }
-
   // --- Wiring -------------------------------------------------------------------------
 
-  renderList();
-  $("filter").addEventListener("input", filter);
   $("moves").addEventListener("click", (e) => {
     const move = e.target.closest(".move");
     if (move) show(+move.dataset.id);
@@ -395,12 +385,34 @@
     else fallback();
   });
   document.addEventListener("keydown", (e) => {
-    if (e.target instanceof HTMLInputElement && e.target.id === "filter") return;
+    const t = e.target;
+    const typing = (t instanceof HTMLInputElement && !t.readOnly) ||
+      t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement;
+    if (typing || !game) return;
     const keys = { ArrowRight: "next", ArrowLeft: "prev", Home: "first", End: "last" };
     if (keys[e.key]) {
       e.preventDefault();
       step(keys[e.key]);
     }
   });
-  if (GAMES.length) open(0);
+
+  return {
+    load,
+    show,
+    step,
+    pick,
+    cellAt,
+    // The node shown, or null.
+    node: () => (game ? game.nodes[current] : null),
+    // The node after the one shown on its line, or null.
+    next: () => (game && game.nodes[current].next >= 0 ? game.nodes[game.nodes[current].next] : null),
+    // The plies of the main line up to the node shown, when it is on it; else -1.
+    mainPly: () => {
+      if (!game) return -1;
+      const i = game.main.indexOf(current);
+      return current === 0 ? 0 : i < 0 ? -1 : i + 1;
+    },
+    // Calls `f(node, id)` whenever a node is shown.
+    onShow: (f) => shown.push(f),
+  };
 })();
