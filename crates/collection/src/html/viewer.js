@@ -80,6 +80,23 @@ const NotateViewer = (function () {
     return fen;
   }
 
+  // Commands inside comments (`[%clk 0:03:12]`, `[%eval 0.31]`, `[%cal Gg1f3]`,
+  // `[%csl Rd4]`): taken out of the text, each by its name; what is left of a comment
+  // stays one (when not empty).
+  const COMMAND = /\[%([A-Za-z]\w*)\s*([^\]]*)\]/g;
+  function commanded(texts) {
+    const commands = {};
+    const rest = [];
+    for (const t of texts) {
+      const left = t.replace(COMMAND, (_, name, args) => {
+        commands[name] = args.trim();
+        return "";
+      }).replace(/\s+/g, " ").trim();
+      if (left) rest.push(left);
+    }
+    return [commands, rest];
+  }
+
   // A move's node from its data, played from `parent`.
   function makeNode(board, parent, raw, parentId) {
     const n = {
@@ -107,6 +124,7 @@ const NotateViewer = (function () {
       n.fen = fenOf(board, n.cells, n.fields);
     }
     if (raw[5]) n.fen = raw[5];
+    [n.commands, n.comments] = commanded(n.comments);
     return n;
   }
 
@@ -116,6 +134,7 @@ const NotateViewer = (function () {
       parent: -1, ply: 0, next: -1, vars: [], cells: g.s || "", fields: g.f || [],
       changed: [], comments: g.c || [], before: [], nags: [], text: "",
     };
+    [start.commands, start.comments] = commanded(start.comments);
     start.fen = g.F || (board ? fenOf(board, start.cells, start.fields) : "");
     const nodes = [start];
     const main = [];
@@ -183,6 +202,7 @@ const NotateViewer = (function () {
       for (const nag of n.nags) move.append(el("span", "glyph", NAGS[nag] || " $" + nag));
       n.element = move;
       f.at.append(move, " ");
+      if (n.commands.clk) f.at.append(el("span", "clock", n.commands.clk), " ");
       f.number = false;
       for (const c of n.comments) {
         f.at.append(el("span", "comment", c), " ");
@@ -231,15 +251,57 @@ const NotateViewer = (function () {
 
   // The names written on the board: each cell's, or a chess board's files and ranks
   // along its edges (as it is seen).
+  // A label is [x, y, text, at the bottom right].
   function coordinates(b) {
-    if (b.fen !== "chess") return b.cells.filter((c) => c[2]);
+    if (b.fen !== "chess") return b.cells.filter((c) => c[2]).map(([x, y, name]) => [x, y, name, false]);
     const out = [];
     for (let i = 0; i < 8; i++) {
-      const x = flipped ? 7 - i : i;
-      const y = flipped ? 7 - i : i;
-      out.push([x, flipped ? 7 : 0, "abcdefgh"[x]], [flipped ? 7 : 0, y, String(y + 1)]);
+      out.push([i, flipped ? 7 : 0, "abcdefgh"[i], true], [flipped ? 7 : 0, i, String(i + 1), false]);
     }
     return out;
+  }
+
+  // A chess square's cell (a8 first), from its name.
+  function chessCell(name) {
+    if (!/^[a-h][1-8]$/.test(name)) return -1;
+    return (8 - +name[1]) * 8 + (name.charCodeAt(0) - 97);
+  }
+
+  const COLOURS = { G: "#15781b", R: "#882020", Y: "#e68f00", B: "#003088" };
+
+  // The arrows and squares of a node's `[%cal]` and `[%csl]` (chess boards).
+  function drawCommands(b, n, marks) {
+    if (b.fen !== "chess") return;
+    const centre = (c) => {
+      const [x, y] = b.cells[c];
+      const [px, py] = corner(b, x, y);
+      return [px + 50, py + 50];
+    };
+    for (const part of (n.commands.csl || "").split(",")) {
+      const m = /^([GRYB])([a-h][1-8])$/.exec(part.trim());
+      if (!m) continue;
+      const [cx, cy] = centre(chessCell(m[2]));
+      marks.append(svg("circle", { cx, cy, r: 46, class: "ring", stroke: COLOURS[m[1]] }));
+    }
+    for (const part of (n.commands.cal || "").split(",")) {
+      const m = /^([GRYB])([a-h][1-8])([a-h][1-8])$/.exec(part.trim());
+      if (!m) continue;
+      const [x1, y1] = centre(chessCell(m[2]));
+      const [x2, y2] = centre(chessCell(m[3]));
+      const line = svg("line", { x1, y1, x2, y2, class: "arrow", stroke: COLOURS[m[1]] });
+      line.setAttribute("marker-end", `url(#head-${m[1]})`);
+      marks.append(line);
+    }
+  }
+
+  // The evaluation of a node's `[%eval]`, as a person reads it.
+  function evaluation(n) {
+    const e = n.commands.eval;
+    if (!e) return "";
+    const [value] = e.split(",");
+    if (value.startsWith("#")) return "mate in " + value.slice(1).replace("-", "") + (value.includes("-") ? " for Black" : "");
+    const pawns = parseFloat(value);
+    return Number.isFinite(pawns) ? (pawns > 0 ? "+" : "") + pawns.toFixed(2) : value;
   }
 
   function drawBoard() {
@@ -260,14 +322,27 @@ const NotateViewer = (function () {
         }
       }
     }
-    for (const [x, y, name] of coordinates(b)) {
+    const defs = svg("defs", {});
+    for (const [name, colour] of Object.entries(COLOURS)) {
+      const marker = svg("marker", {
+        id: "head-" + name, viewBox: "0 0 10 10", refX: 5, refY: 5,
+        markerWidth: 3, markerHeight: 3, orient: "auto-start-reverse",
+      });
+      marker.append(svg("path", { d: "M0,0 L10,5 L0,10 z", fill: colour }));
+      defs.append(marker);
+    }
+    area.append(defs);
+    for (const [x, y, name, right] of coordinates(b)) {
       const [px, py] = corner(b, x, y);
       const dark = b.dark[y * b.columns + x] === "1";
-      const t = svg("text", { x: px + 4, y: py + 18, class: dark ? "on-dark" : "on-light" });
+      const t = svg("text", right
+        ? { x: px + 96, y: py + 94, "text-anchor": "end", class: dark ? "on-dark" : "on-light" }
+        : { x: px + 4, y: py + 18, class: dark ? "on-dark" : "on-light" });
       t.textContent = name;
       area.append(t);
     }
-    area.append(svg("g", { id: "marks" }), svg("g", { id: "picked" }), svg("g", { id: "pieces" }));
+    area.append(svg("g", { id: "marks" }), svg("g", { id: "picked" }), svg("g", { id: "pieces" }),
+      svg("g", { id: "drawn" }));
   }
 
   // The cell under a click on the board, or -1.
@@ -319,6 +394,14 @@ const NotateViewer = (function () {
         const [px, py] = corner(b, x, y);
         pieces.append(svg("use", { href: "#" + b.pieces[piece], x: px, y: py }));
       }
+      const drawn = $("drawn");
+      drawn.textContent = "";
+      drawCommands(b, n, drawn);
+    }
+    const shownEval = $("eval");
+    if (shownEval) {
+      shownEval.textContent = evaluation(n);
+      shownEval.hidden = !shownEval.textContent;
     }
     $("fen").value = n.fen;
     if (n.element) {

@@ -10,20 +10,11 @@ Needs /usr/bin/chromium and /usr/bin/chromedriver (Debian's chromium and chromiu
 which .ci/run installs) and the notate binary built by `cargo test` (target/debug/notate).
 """
 
-import os
-import shutil
 import subprocess
-import tempfile
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[4]
-TARGET = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
-NOTATE = TARGET / "debug" / "notate"
-ARTIFACTS = TARGET / "test-artifacts"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
+from support import ARTIFACTS, NOTATE, ROOT, fen, press, show_fen
 
 CHESS = """[Event "Browser test"]
 [Site "Here"]
@@ -39,63 +30,6 @@ CHESS = """[Event "Browser test"]
 # The variations above as main lines, for `notate show`.
 SICILIAN = '[Event "v"]\n\n1. e4 c5 2. Nf3 d6 *\n'
 NESTED = '[Event "v"]\n\n1. e4 c5 2. c3 d5 *\n'
-
-
-def require_browser():
-    missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
-    if missing:
-        message = (
-            f"SKIPPED THE BROWSER TEST: {' and '.join(missing)} missing; "
-            "install Debian's chromium and chromium-driver (apt-get install chromium "
-            "chromium-driver) to run it"
-        )
-        print("\n" + "!" * 78 + "\n" + message + "\n" + "!" * 78)
-        pytest.skip(message)
-
-
-def show_fen(path, game, ply):
-    """The FEN `notate show` prints for a game of a file after `ply` plies."""
-    out = subprocess.run(
-        [str(NOTATE), "show", str(path), "--game", str(game), "--ply", str(ply)],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    fens = [line[len("FEN: "):] for line in out.splitlines() if line.startswith("FEN: ")]
-    assert len(fens) == 1, out
-    return fens[0]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    require_browser()
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-
-    profile = tempfile.mkdtemp(prefix="notate-html-chromium-")
-    options = Options()
-    options.binary_location = str(CHROMIUM)
-    for arg in [
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-dev-shm-usage",
-        "--window-size=1400,900",
-        f"--user-data-dir={profile}",
-    ]:
-        options.add_argument(arg)
-    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
-    try:
-        yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
@@ -114,19 +48,6 @@ def page(tmp_path_factory):
         check=True,
     )
     return folder, chess, draughts, russian, out
-
-
-def press(driver, key, times=1):
-    from selenium.webdriver.common.action_chains import ActionChains
-
-    actions = ActionChains(driver)
-    for _ in range(times):
-        actions.send_keys(key)
-    actions.perform()
-
-
-def fen(driver):
-    return driver.find_element("id", "fen").get_attribute("value")
 
 
 def row_of(driver, file, number):

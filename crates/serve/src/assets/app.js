@@ -252,6 +252,7 @@
         variant: variantShown(),
         moves: 30,
         topGames: 8,
+        recentGames: 8,
         ...explorerFilters(),
       });
       if (asked !== exploreAsked) return;
@@ -260,6 +261,7 @@
       if (asked !== exploreAsked) return;
       document.querySelector("#explorer-moves tbody").textContent = "";
       $("top-games").textContent = "";
+      $("recent-games").textContent = "";
       status.textContent = e.message;
       status.classList.add("error");
     }
@@ -297,12 +299,15 @@
     $("explorer-status").textContent = answer.moves.length
       ? `${total.toLocaleString("en")} games with a result here`
       : "No game of the collection played on from here.";
-    const top = $("top-games");
-    top.textContent = "";
-    for (const g of answer.topGames || []) {
-      const li = el("li", "", `${playerText(g.white)} \u2013 ${playerText(g.black)}, ${resultText(g.winner)}${g.year ? ", " + g.year : ""}`);
-      li.dataset.id = g.id;
-      top.append(li);
+    for (const [id, games] of [["top-games", answer.topGames], ["recent-games", answer.recentGames]]) {
+      const list = $(id);
+      list.textContent = "";
+      for (const g of games || []) {
+        const when = g.month || g.year || "";
+        const li = el("li", "", `${playerText(g.white)} \u2013 ${playerText(g.black)}, ${resultText(g.winner)}${when ? ", " + when : ""}`);
+        li.dataset.id = g.id;
+        list.append(li);
+      }
     }
   }
 
@@ -310,10 +315,12 @@
     const tr = e.target.closest("tr");
     if (tr) play(tr.dataset.uci, tr.dataset.san);
   });
-  $("top-games").addEventListener("click", (e) => {
-    const li = e.target.closest("li");
-    if (li && li.dataset.id !== undefined) openGame(+li.dataset.id, 0);
-  });
+  for (const id of ["top-games", "recent-games"]) {
+    $(id).addEventListener("click", (e) => {
+      const li = e.target.closest("li");
+      if (li && li.dataset.id !== undefined) openGame(+li.dataset.id, 0);
+    });
+  }
   $("explorer-filters").addEventListener("change", explore);
 
   // --- Links --------------------------------------------------------------------------
