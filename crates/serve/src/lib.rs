@@ -1,13 +1,17 @@
 //! `notate serve`: a position index and the games it holds, answered over HTTP on the
-//! user's own machine. Read only: no request changes a file or the index.
+//! user's own machine, and a page that browses them (`GET /`: the game list, the viewer of
+//! `notate html`, the explorer). Read only: no request changes a file or the index.
 //!
 //! The JSON API ([`router`]):
 //!
 //! | request | answer |
 //! |---|---|
+//! | `GET /api/games?player=…&since=…&sort=date` | the games that match, a page at a time ([`index::catalogue`]): `{"count": N, "offset": O, "games": […]}` |
+//! | `GET /api/board?fen=…&play=…` | a line from a FEN: the FEN reached, the line as the viewer takes it, the legal moves from there |
+//! | `GET /api/about` | the index's game, games, files and variants |
 //! | `GET /api/explore?fen=…&play=…` | the explorer, in the shape of lichess's explorer API, as `notate explore --json` writes it; filters `ratings`, `speeds`, `since`, `until`, `player`, `color`, `variant`; `moves`, `topGames`, `recentGames` how many of each |
 //! | `GET /api/find?fen=…&play=…` | the games that reached the position: `{"count": N, "games": [{"id", "file", "number", "offset"}]}`, paged by `offset` and `limit` (100 by default, 10,000 at most) |
-//! | `GET /api/games/{id}` | a game as `notate json` writes it; `?format=pgn` (or `pdn`) its text in the export format, `?format=raw` as its file holds it |
+//! | `GET /api/games/{id}` | a game as `notate json` writes it; `?format=pgn` (or `pdn`) its text in the export format, `?format=raw` as its file holds it, `?format=view` as the page's viewer takes it |
 //!
 //! Every error is a JSON object `{"error": "…"}` with a 4xx status for a request that
 //! cannot be answered (a FEN that does not read, an unknown parameter, a game that does

@@ -135,8 +135,8 @@ def test_the_served_page_in_chromium(browser, servers):
     wait_for(driver, lambda: len(rows(driver)) == 2, "Gamma's two games")
     assert driver.find_element("id", "count").text == "2 games"
 
-    # Open a game and step through it: show's FEN at every ply.
-    rows(driver)[0].click()
+    # Open a game with the keyboard and step through it: show's FEN at every ply.
+    rows(driver)[0].send_keys(Keys.ENTER)
     wait_for(driver, lambda: "Gamma" in driver.find_element("id", "title").text, "the game")
     driver.find_element("tag name", "body").click()
     for ply in range(0, 7):

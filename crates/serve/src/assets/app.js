@@ -94,6 +94,7 @@
     body.textContent = "";
     for (const g of list.rows) {
       const tr = el("tr");
+      tr.tabIndex = 0;
       tr.dataset.id = g.id;
       if (shown && shown.kind === "game" && shown.id === g.id) tr.className = "selected";
       for (const text of [g.id + 1, playerText(g.white), playerText(g.black), resultText(g.winner),
@@ -286,6 +287,7 @@
     body.textContent = "";
     for (const m of answer.moves) {
       const tr = el("tr");
+      tr.tabIndex = 0;
       tr.dataset.uci = m.uci;
       tr.dataset.san = m.san;
       const games = m.white + m.draws + m.black;
@@ -306,6 +308,7 @@
         const when = g.month || g.year || "";
         const li = el("li", "", `${playerText(g.white)} \u2013 ${playerText(g.black)}, ${resultText(g.winner)}${when ? ", " + when : ""}`);
         li.dataset.id = g.id;
+        li.tabIndex = 0;
         list.append(li);
       }
     }
@@ -364,6 +367,14 @@
   });
 
   // --- Wiring -------------------------------------------------------------------------
+
+  // Rows and games picked with the keyboard: Enter (or Space) on one clicks it.
+  document.addEventListener("keydown", (e) => {
+    if ((e.key === "Enter" || e.key === " ") && e.target.matches("tr[tabindex], li[tabindex]")) {
+      e.preventDefault();
+      e.target.click();
+    }
+  });
 
   $("search").addEventListener("submit", (e) => {
     e.preventDefault();
