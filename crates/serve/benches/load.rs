@@ -4,8 +4,9 @@
 //! Starts the server on 127.0.0.1 over INDEX_DIR (built from GAMES.pgn first when it holds
 //! no index), then CLIENTS (200) clients, each on a connection of its own kept open, ask
 //! for SECONDS (30) as fast as answers come: the explorer of a position drawn from the
-//! games (half the requests), `find`'s first 100 games of one (a third), a game by its id
-//! (the rest). Prints per kind the requests answered, those that failed, the median, the
+//! games (half the requests), `find`'s first 100 games of one (a quarter), a game by its id
+//! (an eighth), a page of the game list (an eighth: a player's games newest first, a page
+//! of the whole list by rating, or the games of a position). Prints per kind the requests answered, those that failed, the median, the
 //! 99th percentile and the longest; and the process's resident memory at the start, at
 //! each tenth of the run and at the end (the server's own, with the clients' small part).
 //! Without arguments it measures the corpus (`corpus/pgn/generated.pgn`), briefly, which
@@ -105,8 +106,12 @@ fn main() {
     let rules = collection::rules::chess();
     let bytes = std::fs::read(&games).expect("the games");
     let mut fens = Vec::new();
+    let mut players = Vec::new();
     for read in GameReader::new(&rules, bytes.as_slice(), ReadOptions::default()).take(20_000) {
         let Ok(read) = read else { continue };
+        if let Some(white) = read.game.tags.get("White") {
+            players.push(percent_encoded(white));
+        }
         let Some(start) = rules.start(&read.game) else {
             continue;
         };
@@ -119,6 +124,7 @@ fn main() {
     }
     drop(bytes);
     let fens = Arc::new(fens);
+    let players = Arc::new(players);
 
     let server =
         serve::Server::bind(&dir, "127.0.0.1:0".parse().expect("an address")).expect("the server");
@@ -132,7 +138,7 @@ fn main() {
             .expect("served");
     });
 
-    let kinds: Arc<Mutex<[Kind; 3]>> = Arc::default();
+    let kinds: Arc<Mutex<[Kind; 4]>> = Arc::default();
     let memory = Mutex::new(vec![resident_mib()]);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
@@ -144,6 +150,7 @@ fn main() {
         let mut tasks = Vec::new();
         for client in 0..clients {
             let fens = Arc::clone(&fens);
+            let players = Arc::clone(&players);
             let kinds = Arc::clone(&kinds);
             tasks.push(tokio::spawn(async move {
                 let mut state = 0x9e37_79b9_7f4a_7c15_u64 ^ (client as u64 + 1);
@@ -154,15 +161,27 @@ fn main() {
                     state
                 };
                 let mut body = Vec::new();
-                let mut mine: [Kind; 3] = Default::default();
+                let mut mine: [Kind; 4] = Default::default();
                 let mut stream = None;
                 while Instant::now() < until {
                     let draw = next();
                     let fen = &fens[(draw >> 8) as usize % fens.len()];
-                    let (kind, target) = match draw % 6 {
-                        0..=2 => (0, format!("/api/explore?fen={fen}")),
-                        3 | 4 => (1, format!("/api/find?fen={fen}&limit=100")),
-                        _ => (2, format!("/api/games/{}", (draw >> 16) % total_games)),
+                    let player = &players[(draw >> 20) as usize % players.len().max(1)];
+                    let (kind, target) = match draw % 8 {
+                        0..=3 => (0, format!("/api/explore?fen={fen}")),
+                        4 | 5 => (1, format!("/api/find?fen={fen}&limit=100")),
+                        6 => (2, format!("/api/games/{}", (draw >> 16) % total_games)),
+                        _ => (
+                            3,
+                            match (draw >> 40) % 3 {
+                                0 => format!("/api/games?player={player}&sort=date"),
+                                1 => format!(
+                                    "/api/games?sort=rating&offset={}",
+                                    (draw >> 16) % total_games.min(100_000)
+                                ),
+                                _ => format!("/api/games?fen={fen}&sort=date"),
+                            },
+                        ),
                     };
                     if stream.is_none() {
                         stream = TcpStream::connect(address).await.ok().map(BufReader::new);
@@ -201,7 +220,7 @@ fn main() {
 
     let kinds = kinds.lock().expect("the tallies");
     println!("{clients} clients for {seconds} s on {address}, {total_games} games");
-    for (name, kind) in ["explore", "find, first 100", "game by id"]
+    for (name, kind) in ["explore", "find, first 100", "game by id", "game list"]
         .iter()
         .zip(kinds.iter())
     {
