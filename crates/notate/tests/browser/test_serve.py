@@ -87,12 +87,31 @@ def servers(tmp_path_factory):
 
 
 def wait_for(driver, check, what, seconds=10):
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
+    # The page redraws its lists as answers come: an element read as it is replaced is
+    # stale, and read again on the next try.
     try:
-        WebDriverWait(driver, seconds).until(lambda d: check())
+        WebDriverWait(
+            driver, seconds, ignored_exceptions=(StaleElementReferenceException,)
+        ).until(lambda d: check())
     except Exception as e:
         raise AssertionError(f"waited for {what}: {e}") from None
+
+
+def click_when_still(driver, find, what):
+    """Clicks what `find` gives, found again if the page redrew it meanwhile."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    def click():
+        try:
+            find().click()
+            return True
+        except StaleElementReferenceException:
+            return False
+
+    wait_for(driver, click, what)
 
 
 def rows(driver):
@@ -159,9 +178,12 @@ def test_the_served_page_in_chromium(browser, servers):
     # The explorer at the start: e4 in two games, d4 in one; clicking d4 plays it.
     driver.find_element("id", "start").click()
     wait_for(driver, lambda: set(explorer_moves(driver)) == {"e4", "d4"}, "the explorer")
-    games = explorer_moves(driver)["e4"].find_elements("tag name", "td")[1].text
-    assert games == "2"
-    explorer_moves(driver)["d4"].click()
+    wait_for(
+        driver,
+        lambda: explorer_moves(driver)["e4"].find_elements("tag name", "td")[1].text == "2",
+        "e4's two games",
+    )
+    click_when_still(driver, lambda: explorer_moves(driver)["d4"], "d4 in the explorer")
     wait_for(driver, lambda: fen(driver) == show_fen(chess, 2, 1), "d4 played")
 
     # A move played on the board, by clicking the piece and its square: d5.
