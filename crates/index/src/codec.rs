@@ -77,6 +77,13 @@ impl<'a> Cursor<'a> {
         Some(*head)
     }
 
+    /// The next `n` bytes, `None` when fewer are left.
+    pub(crate) fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        let (head, rest) = self.bytes.split_at_checked(n)?;
+        self.bytes = rest;
+        Some(head)
+    }
+
     pub(crate) fn u8(&mut self) -> Option<u8> {
         self.array::<1>().map(|[b]| b)
     }

@@ -14,7 +14,7 @@
 //! | `summaries` | a position's key (96 bits) and a piece number | for a position many games reached, what the explorer needs of them ([`Summary`]), zstd-compressed after its length, in pieces |
 //! | `player_names` | player id | the name as first written |
 //! | `players` | the name in lower case | player id |
-//! | `labels` | label id | the text of an event, a site, an opening or a ruleset, as first written |
+//! | `labels` | a chunk's number and a piece number | the texts of an event, a site, an opening or a ruleset, as first written, [`LABEL_CHUNK`] labels to a chunk, each its length then its bytes, zstd-compressed after their length, in pieces |
 //!
 //! Positions are kept by the high 96 bits of their key (as lila's explorer keeps them: a
 //! year of lichess gives no two positions the same 96 bits in practice), sorted, in blocks
@@ -67,10 +67,10 @@ const CROWDED: TableDefinition<(u128, u32), &[u8]> = TableDefinition::new("crowd
 const SUMMARIES: TableDefinition<(u128, u32), &[u8]> = TableDefinition::new("summaries");
 const PLAYER_NAMES: TableDefinition<u32, &str> = TableDefinition::new("player_names");
 const PLAYERS: TableDefinition<&str, u32> = TableDefinition::new("players");
-const LABELS: TableDefinition<u32, &str> = TableDefinition::new("labels");
+const LABELS: TableDefinition<(u128, u32), &[u8]> = TableDefinition::new("labels");
 
 /// The version of a segment's tables: a segment of another version is not read.
-pub(crate) const SEGMENT_FORMAT: u64 = 5;
+pub(crate) const SEGMENT_FORMAT: u64 = 6;
 
 /// The memory the store may hold for a segment's pages, written or read: redb's default
 /// (1 GiB) took a build of a million games to 984 MB at its peak, near the 1 GiB the build
@@ -141,6 +141,11 @@ fn unpack_summary(packed: &[u8]) -> Option<Vec<u8>> {
     let bytes = zstd::bulk::decompress(c.rest(), length as usize).ok()?;
     (bytes.len() as u64 == length).then_some(bytes)
 }
+
+/// Labels are written this many to a chunk, compressed together: lichess gives every game
+/// a site of its own (`https://lichess.org/` and eight random letters), and one store
+/// entry per label took a tenth of an index's size.
+const LABEL_CHUNK: usize = 4_096;
 
 /// A position reached by fewer games than this, each on its kept line, is a tail.
 pub(crate) const TAIL_GAMES: usize = 4;
@@ -438,8 +443,15 @@ impl SegmentWriter {
 
     pub(crate) fn write_labels(&self, texts: &[String]) -> Result<(), redb::Error> {
         let mut labels = self.txn.open_table(LABELS)?;
-        for (i, text) in texts.iter().enumerate() {
-            labels.insert(i as u32, text.as_str())?;
+        let (mut raw, mut packed) = (Vec::new(), Vec::new());
+        for (chunk, texts) in texts.chunks(LABEL_CHUNK).enumerate() {
+            raw.clear();
+            for text in texts {
+                put_varint(&mut raw, text.len() as u64);
+                raw.extend_from_slice(text.as_bytes());
+            }
+            pack_summary(&raw, &mut packed).map_err(redb::StorageError::from)?;
+            put_pieces(&mut labels, chunk as u128, &packed)?;
         }
         Ok(())
     }
@@ -484,7 +496,7 @@ pub(crate) struct Segment {
     summaries: redb::ReadOnlyTable<(u128, u32), &'static [u8]>,
     player_names: redb::ReadOnlyTable<u32, &'static str>,
     players: redb::ReadOnlyTable<&'static str, u32>,
-    labels: redb::ReadOnlyTable<u32, &'static str>,
+    labels: redb::ReadOnlyTable<(u128, u32), &'static [u8]>,
     /// The id its first game has in the index.
     pub(crate) first: GameId,
     /// The place of its first input in the index's list.
@@ -727,9 +739,29 @@ impl Segment {
 
     /// Every label's text, by id.
     pub(crate) fn label_texts(&self) -> Result<Vec<String>, IndexError> {
-        read_texts(&self.labels)
-            .map_err(|e| self.read_error(e))?
-            .ok_or_else(|| self.damaged("its labels are not numbered in order"))
+        let mut texts = Vec::new();
+        for chunk in 0u128.. {
+            let packed = get_pieces(&self.labels, chunk).map_err(|e| self.read_error(e))?;
+            if packed.is_empty() {
+                break;
+            }
+            let damaged = || self.damaged(format!("its labels' chunk {chunk} does not read"));
+            let raw = unpack_summary(&packed).ok_or_else(damaged)?;
+            let mut c = Cursor::new(&raw);
+            let before = texts.len();
+            while !c.is_empty() {
+                let text = c
+                    .varint()
+                    .and_then(|n| c.take(usize::try_from(n).ok()?))
+                    .and_then(|b| std::str::from_utf8(b).ok())
+                    .ok_or_else(damaged)?;
+                texts.push(text.to_owned());
+            }
+            if texts.len() - before != LABEL_CHUNK {
+                break;
+            }
+        }
+        Ok(texts)
     }
 
     /// Calls `each` with every game's record, in order, its input placed in the index's
@@ -892,5 +924,32 @@ mod tests {
             find_in_tails(first.value(), &shifted, 5_000, &mut out),
             None
         );
+    }
+
+    #[test]
+    fn labels_come_back_in_order_across_chunks() {
+        let dir = tempfile::tempdir().expect("a folder");
+        let path = dir.path().join("segment");
+        let texts: Vec<String> = std::iter::once(String::new())
+            .chain((0..2 * LABEL_CHUNK + 5).map(|i| format!("https://lichess.org/{i:08}é")))
+            .collect();
+        let writer = SegmentWriter::create(&path).expect("created");
+        writer.write_labels(&texts).expect("written");
+        {
+            let txn = &writer.txn;
+            txn.open_table(GAMES).expect("games");
+            txn.open_table(POSITIONS).expect("positions");
+            txn.open_table(CROWDED).expect("crowded");
+            txn.open_table(TAILS).expect("tails");
+            txn.open_table(SUMMARIES).expect("summaries");
+            txn.open_table(PLAYER_NAMES).expect("names");
+            txn.open_table(PLAYERS).expect("players");
+        }
+        writer.commit(0).expect("committed");
+        let segment = Segment::open(&path, GameId(0), 0).expect("opened");
+        assert_eq!(segment.label_texts().expect("read"), texts);
+        // Compressed together, a lichess site takes a few bytes, not its 28.
+        let size = std::fs::metadata(&path).expect("a file").len();
+        assert!(size < 20 * texts.len() as u64, "{size} bytes");
     }
 }
