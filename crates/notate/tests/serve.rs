@@ -89,20 +89,23 @@ impl Served {
 
     /// The status of a GET of `target` that the server may refuse before it is sent whole:
     /// `None` when the connection was reset before its answer could be read.
-    fn refused(&self, target: &str) -> Option<u16> {
+    /// The status and the body of an answer to a request sent whole, written before the
+    /// answer is read.
+    fn refused(&self, target: &str) -> (Option<u16>, String) {
         let mut stream = TcpStream::connect(&self.address).expect("connected");
         stream
             .set_read_timeout(Some(Duration::from_secs(30)))
             .expect("a timeout");
         let request = format!("GET {target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
-        // Stops writing where the server closed its side.
-        let _ = stream.write_all(request.as_bytes());
+        stream
+            .write_all(request.as_bytes())
+            .expect("the request sent");
         let mut answer = Vec::new();
         let _ = stream.read_to_end(&mut answer);
-        String::from_utf8_lossy(&answer)
-            .split(' ')
-            .nth(1)
-            .and_then(|s| s.parse().ok())
+        let answer = String::from_utf8_lossy(&answer);
+        let status = answer.split(' ').nth(1).and_then(|s| s.parse().ok());
+        let body = answer.split_once("\r\n\r\n").map_or("", |(_, body)| body);
+        (status, body.to_owned())
     }
 
     fn json(&self, target: &str) -> serde_json::Value {
@@ -282,11 +285,17 @@ fn bad_requests_get_a_4xx_answer_and_the_server_goes_on() {
         let message = error["error"].as_str().expect("an error");
         assert!(message.contains(says), "{target}: {message}");
     }
-    // A request head of 10 MB is refused before it is read whole (by the HTTP layer,
-    // which says so in its status alone).
-    // (Refused as it comes, the client may see its connection reset before the status.)
-    let status = served.refused(&long);
-    assert!(matches!(status, Some(431) | None), "{status:?}");
+    // A request head of 10 MB is refused before it is read whole, with a JSON error
+    // like the others.
+    let (status, body) = served.refused(&long);
+    assert_eq!(status, Some(431), "{body}");
+    let error: serde_json::Value = serde_json::from_str(&body).expect("a JSON error");
+    assert!(
+        error["error"]
+            .as_str()
+            .expect("an error")
+            .contains("64 KiB")
+    );
     // The server still answers, the slow client still waiting.
     assert!(served.json("/api/explore?play=e4")["moves"].is_array());
     drop(slow);

@@ -27,6 +27,7 @@
 
 mod api;
 mod board;
+mod head;
 mod page;
 
 use std::future::Future;
@@ -62,7 +63,7 @@ pub enum ServeError {
 const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The most bytes of a request's head read (its line and headers): a longer one is
-/// answered `431` and dropped.
+/// answered `431` with a JSON error ([`head`]) and its connection closed.
 const MAX_HEAD_BYTES: usize = 64 << 10;
 
 /// Threads that ask the index, per core (a question waits on the store's pages at times).
@@ -147,7 +148,10 @@ async fn accept(
                 builder
                     .timer(hyper_util::rt::TokioTimer::new())
                     .header_read_timeout(HEAD_TIMEOUT)
-                    .max_buf_size(MAX_HEAD_BYTES);
+                    // Above the limit measured first, so that this layer's empty 431 is
+                    // never the answer.
+                    .max_buf_size(2 * MAX_HEAD_BYTES);
+                let stream = head::HeadLimit::new(stream, MAX_HEAD_BYTES);
                 let connection = graceful.watch(
                     builder.serve_connection(hyper_util::rt::TokioIo::new(stream), service),
                 );
