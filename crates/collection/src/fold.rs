@@ -39,8 +39,21 @@ pub fn fold(text: &str) -> String {
 pub fn contains_folded(haystack: &str, needle: &str) -> bool {
     if haystack.is_ascii() {
         // The common case, without allocating: ASCII folds to its lower case.
+        // Each place the needle's first letter is, in either case, found by memchr: a
+        // list's search tests a million texts for each criterion.
         let (h, n) = (haystack.as_bytes(), needle.as_bytes());
-        return n.is_empty() || h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n));
+        let Some((&first, rest)) = n.split_first() else {
+            return true;
+        };
+        let Some(last_start) = h.len().checked_sub(n.len()) else {
+            return false;
+        };
+        return memchr::memchr2_iter(
+            first.to_ascii_lowercase(),
+            first.to_ascii_uppercase(),
+            &h[..=last_start],
+        )
+        .any(|i| h[i + 1..i + n.len()].eq_ignore_ascii_case(rest));
     }
     fold(haystack).contains(needle)
 }
@@ -58,5 +71,10 @@ mod tests {
         assert!(contains_folded("Nepomniachtchi, Ian", &fold("NEPO")));
         assert!(contains_folded("Gelfand, Borís", &fold("boris")));
         assert!(!contains_folded("Carlsen", "magnus"));
+        assert!(contains_folded("Carlsen", ""));
+        assert!(contains_folded("Carlsen", "carlsen"));
+        assert!(contains_folded("CARLSEN, Magnus", "n, m"));
+        assert!(!contains_folded("Carlse", "carlsen"));
+        assert!(contains_folded("aab", "ab"));
     }
 }

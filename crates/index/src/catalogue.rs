@@ -3,11 +3,13 @@
 //! date or by rating (what `notate serve`'s game list asks).
 //!
 //! [`Catalogue::load`] reads every game's record once into memory (some 40 bytes a game,
-//! and each segment's players and labels once), with the orders by date and by rating; a
-//! search is then one pass over the games in the order asked, no store read but for the
-//! page's own games. Texts match as `notate select --player` matches them: contained,
-//! ignoring case and accents; each text of a segment is tested once per search, not once
-//! per game.
+//! each segment's players and labels once, and each player's games: 8 bytes a game), with
+//! the orders by date and by rating. A search finds the games it keeps and counts them in
+//! one pass in the rows' own order (over a player's games alone when the players asked
+//! for have few), then walks the order asked only as far as the page: no sort and no store
+//! read but for the page's own games. Texts match as `notate select --player` matches
+//! them: contained, ignoring case and accents; each text of a segment is tested once per
+//! search, not once per game.
 
 use collection::fold::{contains_folded, fold};
 
@@ -54,10 +56,57 @@ impl Texts {
     }
 }
 
-/// One segment's players and labels.
+/// One segment's players and labels, and each player's games.
 struct SegmentTexts {
     players: Texts,
     labels: Texts,
+    /// The games of player `p` (either colour, by id, ascending) are
+    /// `games_of_players[starts[p]..starts[p + 1]]`.
+    starts: Vec<u32>,
+    games_of_players: Vec<u32>,
+}
+
+impl SegmentTexts {
+    /// Lists each player's games, from the segment's rows.
+    fn list_games(&mut self, rows: &[Row], first: usize) {
+        let players = self.players.len();
+        let mut starts = vec![0u32; players + 1];
+        let each = |row: &Row| {
+            let (w, b) = (row.white as usize, row.black as usize);
+            [Some(w), (b != w).then_some(b)]
+                .into_iter()
+                .flatten()
+                .filter(move |&p| p < players)
+        };
+        for row in rows {
+            for p in each(row) {
+                starts[p + 1] += 1;
+            }
+        }
+        for p in 0..players {
+            starts[p + 1] += starts[p];
+        }
+        let mut filled = starts.clone();
+        let mut games = vec![0u32; starts[players] as usize];
+        for (i, row) in rows.iter().enumerate() {
+            for p in each(row) {
+                games[filled[p] as usize] = (first + i) as u32;
+                filled[p] += 1;
+            }
+        }
+        self.starts = starts;
+        self.games_of_players = games;
+    }
+
+    fn games_of(&self, player: usize) -> &[u32] {
+        match (self.starts.get(player), self.starts.get(player + 1)) {
+            (Some(&a), Some(&b)) => self
+                .games_of_players
+                .get(a as usize..b as usize)
+                .unwrap_or(&[]),
+            _ => &[],
+        }
+    }
 }
 
 /// A game as the list needs it.
@@ -138,6 +187,43 @@ pub struct GameSearch {
     pub descending: bool,
 }
 
+impl GameSearch {
+    /// Whether any criterion beyond the games given is asked.
+    fn has_criteria(&self) -> bool {
+        let GameSearch {
+            player,
+            white,
+            black,
+            event,
+            site,
+            opening,
+            eco,
+            since,
+            until,
+            winner,
+            ratings,
+            variant,
+            plies,
+            games: _,
+            sort: _,
+            descending: _,
+        } = self;
+        player.is_some()
+            || white.is_some()
+            || black.is_some()
+            || event.is_some()
+            || site.is_some()
+            || opening.is_some()
+            || eco.is_some()
+            || since.is_some()
+            || until.is_some()
+            || winner.is_some()
+            || ratings.is_some()
+            || variant.is_some()
+            || plies.is_some()
+    }
+}
+
 /// A game as the list shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Listed {
@@ -211,10 +297,13 @@ impl Catalogue {
         for (number, segment) in index.segments().iter().enumerate() {
             let number = u16::try_from(number)
                 .map_err(|_| IndexError::Input("an index of more than 65,535 segments".into()))?;
-            segments.push(SegmentTexts {
+            let first = rows.len();
+            let mut texts = SegmentTexts {
                 players: Texts::of(segment.player_names()?),
                 labels: Texts::of(segment.label_texts()?),
-            });
+                starts: Vec::new(),
+                games_of_players: Vec::new(),
+            };
             let mut wrong = None;
             segment.each_record(|id, record: GameRecord| {
                 if id.0 as usize != rows.len() && wrong.is_none() {
@@ -242,6 +331,8 @@ impl Catalogue {
                     what: format!("game {} is out of its place", id.0),
                 });
             }
+            texts.list_games(&rows[first..], first);
+            segments.push(texts);
         }
         let ids = || (0..rows.len() as u32).collect::<Vec<u32>>();
         let mut by_date = ids();
@@ -344,44 +435,106 @@ impl Catalogue {
                 && has(&m.opening, row.opening)
                 && has(&m.variant, row.kind)
         };
-        let mut picked = Vec::new();
-        let mut count = 0u64;
-        let mut take = |i: u32| {
-            if passes(i) {
-                if count >= offset && picked.len() < limit {
-                    picked.push(i);
+        let n = self.rows.len();
+        // The games given (those of a position), ascending, each once.
+        let given: Option<Vec<u32>> = search.games.as_ref().map(|games| {
+            let mut ids: Vec<u32> = games
+                .iter()
+                .map(|g| g.0)
+                .filter(|&i| (i as usize) < n)
+                .collect();
+            ids.sort_unstable();
+            ids.dedup();
+            ids
+        });
+        // The games of the players asked for, through each player's games, when they are
+        // few enough that this beats a pass over all.
+        let of_players: Option<Vec<u32>> = {
+            let asked: Vec<Option<&Vec<bool>>> = matching
+                .iter()
+                .map(|m| m.player.as_ref().or(m.white.as_ref()).or(m.black.as_ref()))
+                .collect();
+            let players = |each: &mut dyn FnMut(&[u32])| {
+                for (texts, asked) in self.segments.iter().zip(&asked) {
+                    let Some(asked) = asked else { continue };
+                    for (p, _) in asked.iter().enumerate().filter(|&(_, &yes)| yes) {
+                        each(texts.games_of(p));
+                    }
                 }
-                count += 1;
-            }
-        };
-        match &search.games {
-            Some(games) => {
-                let mut ids: Vec<u32> = games.iter().map(|g| g.0).collect();
+            };
+            let mut total = 0;
+            players(&mut |games| total += games.len());
+            (asked.iter().any(Option::is_some) && total.saturating_mul(4) <= n).then(|| {
+                let mut ids = Vec::with_capacity(total);
+                players(&mut |games| ids.extend_from_slice(games));
                 ids.sort_unstable();
                 ids.dedup();
-                // Sorted stably: games of the same date or rating stay as indexed.
-                match search.sort {
-                    Sort::Indexed => {}
-                    Sort::Date => ids.sort_by_key(|&i| self.rows.get(i as usize).map(|r| r.day)),
-                    Sort::Rating => {
-                        ids.sort_by_key(|&i| self.rows.get(i as usize).map(Row::average_rating))
-                    }
+                ids
+            })
+        };
+        let candidates = match (given, of_players) {
+            (Some(a), Some(b)) => Some(intersection(&a, &b)),
+            (a, b) => a.or(b),
+        };
+        // Which games are kept, as bits by id (`None`: all), and how many: one pass in
+        // the order of the rows in memory, so that a search costs one sequential read of
+        // them whatever the order asked.
+        let (kept, count) = if search.has_criteria() {
+            let mut bits = vec![0u64; n.div_ceil(64)];
+            let mut count = 0u64;
+            let mut test = |i: u32| {
+                if passes(i) {
+                    bits[i as usize / 64] |= 1 << (i % 64);
+                    count += 1;
                 }
-                each_in(&ids, search.descending, &mut take);
+            };
+            match &candidates {
+                Some(ids) => ids.iter().copied().for_each(&mut test),
+                None => (0..n as u32).for_each(&mut test),
             }
-            None => match search.sort {
-                Sort::Indexed => {
-                    let n = self.rows.len() as u32;
-                    if search.descending {
-                        (0..n).rev().for_each(&mut take);
-                    } else {
-                        (0..n).for_each(&mut take);
-                    }
+            (Some(bits), count)
+        } else if let Some(ids) = &candidates {
+            let mut bits = vec![0u64; n.div_ceil(64)];
+            for &i in ids {
+                bits[i as usize / 64] |= 1 << (i % 64);
+            }
+            (Some(bits), ids.len() as u64)
+        } else {
+            (None, n as u64)
+        };
+        let is_kept = |i: u32| {
+            kept.as_ref()
+                .is_none_or(|bits| bits[i as usize / 64] & (1 << (i % 64)) != 0)
+        };
+        let offset = usize::try_from(offset).unwrap_or(usize::MAX);
+        let page = |order: &mut dyn Iterator<Item = u32>| -> Vec<u32> {
+            if kept.is_none() {
+                order.skip(offset).take(limit).collect()
+            } else {
+                order
+                    .filter(|&i| is_kept(i))
+                    .skip(offset)
+                    .take(limit)
+                    .collect()
+            }
+        };
+        let picked = match (&candidates, search.sort) {
+            // A few games: sorted themselves (stably: games of one date or rating
+            // stay as indexed) rather than found along the order of all.
+            (Some(ids), sort) if sort == Sort::Indexed || ids.len().saturating_mul(8) < n => {
+                let mut ids = ids.clone();
+                match sort {
+                    Sort::Indexed => {}
+                    Sort::Date => ids.sort_by_key(|&i| self.rows[i as usize].day),
+                    Sort::Rating => ids.sort_by_key(|&i| self.rows[i as usize].average_rating()),
                 }
-                Sort::Date => each_in(&self.by_date, search.descending, &mut take),
-                Sort::Rating => each_in(&self.by_rating, search.descending, &mut take),
-            },
-        }
+                page(&mut in_order(&ids, search.descending))
+            }
+            (_, Sort::Indexed) if search.descending => page(&mut (0..n as u32).rev()),
+            (_, Sort::Indexed) => page(&mut (0..n as u32)),
+            (_, Sort::Date) => page(&mut in_order(&self.by_date, search.descending)),
+            (_, Sort::Rating) => page(&mut in_order(&self.by_rating, search.descending)),
+        };
         let games = picked
             .into_iter()
             .map(|i| self.listed(index, GameId(i)))
@@ -424,12 +577,22 @@ impl Catalogue {
     }
 }
 
-/// Calls `each` with the ids in order, or in reverse order (games of one date or rating
-/// then come last indexed first).
-fn each_in(ids: &[u32], descending: bool, each: &mut impl FnMut(u32)) {
+/// The ids in both ascending lists.
+fn intersection(a: &[u32], b: &[u32]) -> Vec<u32> {
+    let (small, large) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    small
+        .iter()
+        .copied()
+        .filter(|i| large.binary_search(i).is_ok())
+        .collect()
+}
+
+/// The ids in order, or in reverse order (games of one date or rating then come last
+/// indexed first).
+fn in_order(ids: &[u32], descending: bool) -> Box<dyn Iterator<Item = u32> + '_> {
     if descending {
-        ids.iter().rev().copied().for_each(each);
+        Box::new(ids.iter().rev().copied())
     } else {
-        ids.iter().copied().for_each(each);
+        Box::new(ids.iter().copied())
     }
 }

@@ -39,9 +39,20 @@ fn set_or_remove(tags: &mut Tags, name: &str, value: &str) {
     }
 }
 
+/// A player of few games, whom the catalogue finds through their games, not by a pass
+/// over all.
+const RARE: &str = "Ema Rare-Ørsted";
+
 fn retag(tags: &mut Tags, i: usize) {
-    tags.set("White", PLAYERS[i % 5]);
-    tags.set("Black", PLAYERS[(i * 3 + 1) % 5]);
+    tags.set("White", if i % 17 == 2 { RARE } else { PLAYERS[i % 5] });
+    tags.set(
+        "Black",
+        if i % 13 == 6 {
+            RARE
+        } else {
+            PLAYERS[(i * 3 + 1) % 5]
+        },
+    );
     set_or_remove(tags, "Event", EVENTS[i % 4]);
     set_or_remove(tags, "Site", SITES[(i / 2) % 3]);
     set_or_remove(tags, "ECO", ECOS[i % 6]);
@@ -206,6 +217,28 @@ fn each_criterion_lists_the_games_a_scan_of_their_tags_keeps() {
             },
             Box::new(|g| {
                 contains(g.tag("White"), "ann oster") || contains(g.tag("Black"), "ann oster")
+            }),
+        ),
+        (
+            "a player of few games, either colour",
+            GameSearch {
+                player: Some("EMA RARE-ORSTED".into()),
+                ..Default::default()
+            },
+            Box::new(|g| {
+                contains(g.tag("White"), "ema rare") || contains(g.tag("Black"), "ema rare")
+            }),
+        ),
+        (
+            "a player of few games, as Black, and a rating range",
+            GameSearch {
+                black: Some("rare".into()),
+                ratings: Some((1000, 2200)),
+                ..Default::default()
+            },
+            Box::new(|g| {
+                contains(g.tag("Black"), "rare")
+                    && g.average().is_some_and(|a| (1000..=2200).contains(&a))
             }),
         ),
         (
@@ -420,6 +453,95 @@ fn a_list_of_the_games_of_a_position_keeps_its_criteria_and_order() {
     expected.sort_by_key(|&i| f.games[i as usize].day());
     expected.reverse();
     assert_eq!(listed(&f, &search), expected);
+
+    // A player of few games within games given (every other one): the games of both.
+    let reached: Vec<GameId> = (0..f.games.len() as u32).step_by(2).map(GameId).collect();
+    let search = GameSearch {
+        games: Some(reached.clone()),
+        player: Some("rare".into()),
+        sort: Sort::Rating,
+        ..Default::default()
+    };
+    let mut expected: Vec<u32> = reached
+        .iter()
+        .map(|g| g.0)
+        .filter(|&i| {
+            let g = &f.games[i as usize];
+            contains(g.tag("White"), "rare") || contains(g.tag("Black"), "rare")
+        })
+        .collect();
+    expected.sort_by_key(|&i| f.games[i as usize].average().unwrap_or(0));
+    assert!(
+        !expected.is_empty() && expected.len() < reached.len(),
+        "{} of {}, {} games",
+        expected.len(),
+        reached.len(),
+        f.games.len()
+    );
+    assert_eq!(listed(&f, &search), expected);
+}
+
+#[test]
+fn the_games_of_a_position_come_in_each_order_and_in_pages_whether_few_or_many() {
+    let f = fixture();
+    let rules = pgn::ChessRules;
+    let n = f.games.len();
+    let mut sizes = Vec::new();
+    // The start (every standard game: most of the list) down to a line few games played,
+    // so that both ways of ordering them are taken (along the list's own order, or the
+    // few games sorted themselves).
+    for line in ["", "e4", "e4 e5", "d4 d5 c4"] {
+        let at = index::position_of(&rules, None, None, line).expect("a position");
+        let reached = f.index.find(rules.key(&at.position)).expect("found");
+        sizes.push(reached.len());
+        let ids: Vec<u32> = reached.iter().map(|g| g.0).collect();
+        let keyed = |key: &dyn Fn(&Scanned) -> (u32, u32, u32)| {
+            let mut sorted = ids.clone();
+            sorted.sort_by_key(|&i| key(&f.games[i as usize]));
+            sorted
+        };
+        let by_date = keyed(&|g| {
+            let d = g.day();
+            (d.year.into(), d.month.into(), d.day.into())
+        });
+        let by_rating = keyed(&|g| (g.average().unwrap_or(0), 0, 0));
+        for (sort, expected) in [
+            (Sort::Indexed, ids.clone()),
+            (Sort::Date, by_date),
+            (Sort::Rating, by_rating),
+        ] {
+            for descending in [false, true] {
+                let search = GameSearch {
+                    games: Some(reached.clone()),
+                    sort,
+                    descending,
+                    ..Default::default()
+                };
+                let mut expected = expected.clone();
+                if descending {
+                    expected.reverse();
+                }
+                let mut pages = Vec::new();
+                for offset in (0..expected.len() as u64 + 5).step_by(5) {
+                    let page = f
+                        .catalogue
+                        .search(&f.index, &search, offset, 5)
+                        .expect("searched");
+                    assert_eq!(page.count, expected.len() as u64, "{line:?} {sort:?}");
+                    pages.extend(page.games.iter().map(|g| g.id.0));
+                }
+                assert_eq!(pages, expected, "{line:?} {sort:?} descending {descending}");
+            }
+        }
+    }
+    assert!(
+        sizes[0] * 8 >= n,
+        "the start is most games: {sizes:?} of {n}"
+    );
+    assert!(
+        sizes.iter().any(|&s| s > 0 && s * 8 < n),
+        "a line is few games: {sizes:?} of {n}"
+    );
 }
 
 #[test]
