@@ -3,7 +3,8 @@
 
 A search by player lists its games; a game opened and stepped through shows at each ply
 the FEN `notate show` prints; a move clicked in the explorer, and one played on the board
-by two clicks, show the position after it; the games of that position are listed; a link
+by two clicks, show the position after it; a promotion, by clicks or by a drag, asks which
+piece (Escape leaves it, the keyboard chooses); the games of that position are listed; a link
 reopens a game at a ply; a draughts game steps as `notate show` says; a phone-sized window
 puts the panes in one column. Screenshots go under target/test-artifacts/.
 """
@@ -125,17 +126,43 @@ def explorer_moves(driver):
     }
 
 
-def cell_centre(driver, square):
-    """Clicks the centre of a chess square of the (unflipped) board."""
-    from selenium.webdriver.common.action_chains import ActionChains
-
+def cell_offset(driver, square):
+    """The board and the centre of a chess square of it (unflipped), from its centre."""
     board = driver.find_element("id", "board")
     size = board.size
     column = "abcdefgh".index(square[0])
     row = 8 - int(square[1])
     x = (column + 0.5) * size["width"] / 8 - size["width"] / 2
     y = (row + 0.5) * size["height"] / 8 - size["height"] / 2
-    ActionChains(driver).move_to_element_with_offset(board, int(x), int(y)).click().perform()
+    return board, int(x), int(y)
+
+
+def cell_centre(driver, square):
+    """Clicks the centre of a chess square of the (unflipped) board."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    board, x, y = cell_offset(driver, square)
+    ActionChains(driver).move_to_element_with_offset(board, x, y).click().perform()
+
+
+def drag(driver, start, end):
+    """Drags the piece on one square to another, the mouse held down between them."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    board, x, y = cell_offset(driver, start)
+    _, x2, y2 = cell_offset(driver, end)
+    actions = ActionChains(driver).move_to_element_with_offset(board, x, y).click_and_hold()
+    actions.move_to_element_with_offset(board, (x + x2) // 2, (y + y2) // 2)
+    actions.move_to_element_with_offset(board, x2, y2).release().perform()
+
+
+def choices(driver):
+    """The moves offered to choose from, by their SAN."""
+    return {
+        b.text: b
+        for b in driver.find_elements("css selector", "#choice button[data-uci]")
+        if b.is_displayed()
+    }
 
 
 def test_the_served_page_in_chromium(browser, servers):
@@ -202,6 +229,39 @@ def test_the_served_page_in_chromium(browser, servers):
     driver.get("about:blank")
     driver.get(link)
     wait_for(driver, lambda: fen(driver) == show_fen(chess, 2, 2), "the line reopened")
+
+    # A promotion played on the board asks which piece: by two clicks, the knight.
+    start = "r3k3/1P6/8/8/8/8/8/4K3 w - - 0 1"
+    setup = driver.find_element("id", "setup-fen")
+    setup.clear()
+    setup.send_keys(start)
+    setup.send_keys(Keys.ENTER)
+    wait_for(driver, lambda: fen(driver) == start, "the position set up")
+    cell_centre(driver, "b7")
+    cell_centre(driver, "a8")
+    wait_for(driver, lambda: len(choices(driver)) == 4, "the promotion's choice")
+    assert sorted(choices(driver)) == ["bxa8=B", "bxa8=N", "bxa8=Q+", "bxa8=R+"]
+    choices(driver)["bxa8=N"].click()
+    wait_for(driver, lambda: fen(driver) == "N3k3/8/8/8/8/8/8/4K3 b - - 0 1", "the knight")
+    # Back at the start of the line, a drag asks the same; Escape leaves the position.
+    driver.find_element("tag name", "body").click()
+    press(driver, Keys.HOME)
+    wait_for(driver, lambda: fen(driver) == start, "the line's start")
+    drag(driver, "b7", "b8")
+    wait_for(driver, lambda: len(choices(driver)) == 4, "the choice after a drag")
+    press(driver, Keys.ESCAPE)
+    wait_for(driver, lambda: not choices(driver), "the choice left")
+    assert fen(driver) == start
+    # The keyboard chooses: Tab to the rook, Enter.
+    drag(driver, "b7", "b8")
+    wait_for(driver, lambda: len(choices(driver)) == 4, "the choice again")
+    for _ in range(4):
+        if driver.switch_to.active_element.text == "b8=R+":
+            break
+        press(driver, Keys.TAB)
+    assert driver.switch_to.active_element.text == "b8=R+"
+    press(driver, Keys.ENTER)
+    wait_for(driver, lambda: fen(driver) == "rR2k3/8/8/8/8/8/8/4K3 b - - 0 1", "the rook")
 
     # A phone-sized window: one column, the list above the board.
     driver.set_window_size(420, 900)

@@ -209,27 +209,109 @@
     }
   }
 
-  $("board").addEventListener("click", async (e) => {
+  // Plays the move from `from` to `to` at the position shown: one is played; when several
+  // go there (a promotion's pieces, draughts captures that end on one square by other
+  // ways) the player chooses. Whether any does.
+  function playFromTo(moves, from, to) {
+    const chosen = moves.filter((m) => m.from === from && m.to === to);
+    if (chosen.length === 1) play(chosen[0].uci, chosen[0].san);
+    else if (chosen.length > 1) choose(chosen);
+    return chosen.length > 0;
+  }
+
+  // Offers the moves as buttons over the board; Escape or Cancel leaves the position.
+  function choose(moves) {
+    const box = $("choice");
+    box.textContent = "";
+    box.append(el("div", "ask", "Which move?"));
+    for (const m of moves) {
+      const button = el("button", "", m.san);
+      button.type = "button";
+      button.dataset.uci = m.uci;
+      button.addEventListener("click", () => {
+        closeChoice();
+        play(m.uci, m.san);
+      });
+      box.append(button);
+    }
+    const cancel = el("button", "cancel", "Cancel");
+    cancel.type = "button";
+    cancel.addEventListener("click", closeChoice);
+    box.append(cancel);
+    box.hidden = false;
+    box.querySelector("button").focus();
+  }
+
+  function closeChoice() {
+    const box = $("choice");
+    box.hidden = true;
+    box.textContent = "";
+  }
+
+  $("choice").addEventListener("keydown", (e) => {
+    if (e.key === "Escape") {
+      e.preventDefault();
+      closeChoice();
+    }
+    // The viewer's keys do not step the game under an open choice.
+    e.stopPropagation();
+  });
+
+  // A piece is played by clicking it then its square, or by dragging it there: a press
+  // picks it up (or, with one picked, plays it to the square pressed), a release on
+  // another square plays it there.
+  let pressed = null; // {cell, moves}: the press that picked a piece, until released
+  $("board").addEventListener("pointerdown", (e) => {
     const cell = NotateViewer.cellAt(e);
-    if (cell < 0) return;
-    const moves = await legalHere();
-    if (picked >= 0) {
-      const chosen = moves.filter((m) => m.from === picked && m.to === cell);
+    if (cell < 0 || !$("choice").hidden) return;
+    e.preventDefault();
+    // The release is the board's wherever it happens, so that a drag off it ends.
+    $("board").setPointerCapture(e.pointerId);
+    const moves = legalHere();
+    const from = picked;
+    pressed = null;
+    if (from >= 0) {
       picked = -1;
       NotateViewer.pick([]);
-      if (chosen.length) {
-        // A promotion: the queen, which the explorer's list offers beside the others.
-        const mv = chosen.find((m) => /q$/.test(m.uci)) || chosen[0];
-        play(mv.uci, mv.san);
+      if (from !== cell) {
+        moves.then((ms) => {
+          if (!playFromTo(ms, from, cell)) pickUp(ms, cell);
+        });
         return;
       }
+      return;
     }
+    const press = { cell, moves };
+    pressed = press;
+    moves.then((ms) => {
+      if (pressed === press || picked < 0) pickUp(ms, cell);
+    });
+  });
+  $("board").addEventListener("pointerup", (e) => {
+    const press = pressed;
+    pressed = null;
+    if (!press) return;
+    const cell = NotateViewer.cellAt(e);
+    if (cell < 0 || cell === press.cell) return;
+    press.moves.then((ms) => {
+      if (picked !== press.cell) return;
+      picked = -1;
+      NotateViewer.pick([]);
+      playFromTo(ms, press.cell, cell);
+    });
+  });
+
+  // Picks up the piece on `cell` when it has moves: it and its squares are marked.
+  function pickUp(moves, cell) {
     const from = moves.filter((m) => m.from === cell);
     if (from.length) {
       picked = cell;
       NotateViewer.pick([cell, ...from.map((m) => m.to)]);
+    } else {
+      picked = -1;
+      NotateViewer.pick([]);
     }
-  });
+  }
 
   // --- The explorer -------------------------------------------------------------------
 
