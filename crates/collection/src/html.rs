@@ -745,7 +745,7 @@ impl<'o> Emitter<'o> {
         html_text(title, &mut escaped);
         out.write_all(head.replace("<!--TITLE-->", &escaped).as_bytes())?;
         out.write_all(style_element(STYLE).as_bytes())?;
-        out.write_all(body.as_bytes())?;
+        out.write_all(body.replace("<!--VIEWER-->", VIEWER_MARKUP).as_bytes())?;
         out.write_all(symbol_definitions().as_bytes())?;
         Ok(Emitter {
             out,
@@ -872,6 +872,11 @@ pub fn style_element(css: &str) -> String {
         theme.light, theme.dark, theme.text_on_light, theme.text_on_dark
     )
 }
+
+/// The viewer's markup: the title, the board (with the evaluation over it), the buttons
+/// that step and flip, the FEN; a page puts it where its `<!--VIEWER-->` is, with a
+/// `#moves` and a `#problems` element elsewhere.
+pub const VIEWER_MARKUP: &str = include_str!("html/viewer.html");
 
 /// The style sheet of the viewer (its board, moves and controls).
 pub const VIEWER_STYLE: &str = STYLE;

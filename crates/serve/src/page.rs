@@ -8,7 +8,7 @@ use axum::extract::Path;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
-/// The page's markup; `<!--STYLE-->` and `<!--SYMBOLS-->` are filled in.
+/// The page's markup; `<!--STYLE-->`, `<!--VIEWER-->` and `<!--SYMBOLS-->` are filled in.
 const MARKUP: &str = include_str!("assets/app.html");
 /// The app's own style, after the viewer's.
 const APP_STYLE: &str = include_str!("assets/app.css");
@@ -25,6 +25,7 @@ fn document() -> &'static str {
         ));
         MARKUP
             .replace("<!--STYLE-->", &style)
+            .replace("<!--VIEWER-->", collection::html::VIEWER_MARKUP)
             .replace("<!--SYMBOLS-->", &collection::html::symbol_definitions())
     })
 }

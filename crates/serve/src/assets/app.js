@@ -242,6 +242,16 @@
     box.querySelector("button").focus();
   }
 
+  // The choice's box, over the board (the viewer's markup has none).
+  (function () {
+    const box = el("div");
+    box.id = "choice";
+    box.hidden = true;
+    box.setAttribute("role", "dialog");
+    box.setAttribute("aria-label", "Choose a move");
+    $("board-wrap").append(box);
+  })();
+
   function closeChoice() {
     const box = $("choice");
     box.hidden = true;
