@@ -23,12 +23,18 @@ use crate::record::{Day, Eco, GameId, GameRecord};
 struct Texts {
     text: String,
     ends: Vec<usize>,
+    /// The texts that are not ASCII, folded once (by id, ascending): a search then
+    /// folds none.
+    folded: Vec<(u32, Box<str>)>,
 }
 
 impl Texts {
     fn of(texts: Vec<String>) -> Texts {
         let mut all = Texts::default();
-        for t in texts {
+        for (id, t) in texts.into_iter().enumerate() {
+            if !t.is_ascii() {
+                all.folded.push((id as u32, fold(&t).into_boxed_str()));
+            }
             all.text.push_str(&t);
             all.ends.push(all.text.len());
         }
@@ -50,8 +56,12 @@ impl Texts {
 
     /// Which texts contain `needle` (folded), by id.
     fn containing(&self, needle: &str) -> Vec<bool> {
+        let mut folded = self.folded.iter().peekable();
         (0..self.len() as u32)
-            .map(|id| contains_folded(self.get(id), needle))
+            .map(|id| match folded.next_if(|(f, _)| *f == id) {
+                Some((_, text)) => text.contains(needle),
+                None => contains_folded(self.get(id), needle),
+            })
             .collect()
     }
 }

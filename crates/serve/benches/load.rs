@@ -22,6 +22,10 @@ use notation::{GameReader, ReadOptions};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 
+/// The allocator `notate` runs with, so that the server measured is the one shipped.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn resident_mib() -> f64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
