@@ -2,9 +2,9 @@
 //! site, opening and ECO, date, result, rating, variant and length, sorted as indexed, by
 //! date or by rating (what `notate serve`'s game list asks).
 //!
-//! [`Catalogue::load`] reads every game's record once into memory (some 40 bytes a game,
-//! each segment's players and labels once, and each player's games: 8 bytes a game), with
-//! the orders by date and by rating. A search finds the games it keeps and counts them in
+//! [`Catalogue::load`] reads every game's record once into memory (some 64 bytes a game:
+//! its row, its place in the orders by date and by rating, and in its players' games;
+//! each segment's players and labels once). A search finds the games it keeps and counts them in
 //! one pass in the rows' own order (over a player's games alone when the players asked
 //! for have few), then walks the order asked only as far as the page: no sort and no store
 //! read but for the page's own games. Texts match as `notate select --player` matches
