@@ -1598,15 +1598,18 @@ pub fn open_ranged(
 /// ends well ([`AtomicFile`]).
 pub type Files = ParquetFiles<io::BufWriter<AtomicFile>, io::BufWriter<AtomicFile>>;
 
+pub use columnar::Codec;
+
 /// Creates the games table's file at `games`, and the positions table's at `positions`
-/// when given: temporary files beside them until [`run`] puts them in place.
+/// when given, compressed with `codec`: temporary files beside them until [`run`] puts
+/// them in place.
 ///
 /// # Errors
 /// A message naming the file that cannot be made.
-pub fn create_files(games: &Path, positions: Option<&Path>) -> Result<Files, String> {
+pub fn create_files(games: &Path, positions: Option<&Path>, codec: Codec) -> Result<Files, String> {
     let create = |path: &Path, schema| {
         let file = AtomicFile::create(path).map_err(|e| e.to_string())?;
-        ParquetWriter::new(io::BufWriter::with_capacity(1 << 20, file), schema)
+        ParquetWriter::compressed(io::BufWriter::with_capacity(1 << 20, file), schema, codec)
             .map_err(|e| format!("{}: {e}", path.display()))
     };
     Ok(ParquetFiles {

@@ -48,6 +48,6 @@ pub use reader::{
     BATCH_ROWS, GameBatch, PARQUET_MAGIC, ReadError, TableReader, TableShape, variant_in_event,
 };
 pub use schema::{Eval, games_schema, positions_schema};
-pub use writer::{Error, ParquetWriter, ROW_GROUP_MEMORY, ROW_GROUP_ROWS};
+pub use writer::{Codec, Error, ParquetWriter, ROW_GROUP_MEMORY, ROW_GROUP_ROWS};
 
 pub use arrow_array::RecordBatch;

@@ -1,5 +1,5 @@
-//! Writing record batches to a Parquet file: zstd, row groups of [`ROW_GROUP_ROWS`]
-//! (fewer when they would take more than [`ROW_GROUP_MEMORY`]).
+//! Writing record batches to a Parquet file: zstd (or another [`Codec`]), row groups of
+//! [`ROW_GROUP_ROWS`] (fewer when they would take more than [`ROW_GROUP_MEMORY`]).
 
 use std::io::Write;
 
@@ -7,6 +7,68 @@ use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
+
+/// How a Parquet file's pages are compressed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Codec {
+    /// Zstandard at a level from 1 (fastest) to 22 (smallest); 3 by default, as lichess's
+    /// own files and most writers use.
+    Zstd(u8),
+    /// LZ4 (Parquet's `LZ4_RAW`): faster to write and to read, larger.
+    Lz4,
+    /// Snappy: as fast as LZ4, what older Spark and Hive setups expect.
+    Snappy,
+    /// No compression.
+    Uncompressed,
+}
+
+impl Default for Codec {
+    fn default() -> Codec {
+        Codec::Zstd(3)
+    }
+}
+
+impl Codec {
+    /// The codec a name gives (`zstd`, `lz4`, `snappy`, `none`), with zstd's level when
+    /// given: an unknown name, a level out of 1–22, or a level for another codec is a
+    /// message.
+    ///
+    /// ```
+    /// use columnar::Codec;
+    /// assert_eq!(Codec::named("zstd", Some(9)), Ok(Codec::Zstd(9)));
+    /// assert_eq!(Codec::named("lz4", None), Ok(Codec::Lz4));
+    /// assert!(Codec::named("lz4", Some(9)).is_err());
+    /// ```
+    pub fn named(name: &str, level: Option<u8>) -> Result<Codec, String> {
+        let codec = match name {
+            "zstd" => Codec::Zstd(level.unwrap_or(3)),
+            "lz4" => Codec::Lz4,
+            "snappy" => Codec::Snappy,
+            "none" => Codec::Uncompressed,
+            _ => {
+                return Err(format!(
+                    "no compression {name:?}: zstd, lz4, snappy or none"
+                ));
+            }
+        };
+        match (codec, level) {
+            (Codec::Zstd(l), _) if !(1..=22).contains(&l) => {
+                Err(format!("zstd's level is from 1 to 22, not {l}"))
+            }
+            (Codec::Zstd(_), _) | (_, None) => Ok(codec),
+            (_, Some(_)) => Err(format!("a level is zstd's alone, not {name}'s")),
+        }
+    }
+
+    fn compression(self) -> Result<Compression, ParquetError> {
+        Ok(match self {
+            Codec::Zstd(level) => Compression::ZSTD(ZstdLevel::try_new(i32::from(level))?),
+            Codec::Lz4 => Compression::LZ4_RAW,
+            Codec::Snappy => Compression::SNAPPY,
+            Codec::Uncompressed => Compression::UNCOMPRESSED,
+        })
+    }
+}
 use parquet::errors::ParquetError;
 use parquet::file::properties::WriterProperties;
 
@@ -45,10 +107,15 @@ pub struct ParquetWriter<W: Write + Send> {
 }
 
 impl<W: Write + Send> ParquetWriter<W> {
-    /// A writer of `schema` to `out`, zstd-compressed.
+    /// A writer of `schema` to `out`, zstd-compressed at level 3.
     pub fn new(out: W, schema: SchemaRef) -> Result<Self, Error> {
+        Self::compressed(out, schema, Codec::default())
+    }
+
+    /// A writer of `schema` to `out`, compressed with `codec`.
+    pub fn compressed(out: W, schema: SchemaRef, codec: Codec) -> Result<Self, Error> {
         let properties = WriterProperties::builder()
-            .set_compression(Compression::ZSTD(ZstdLevel::try_new(3)?))
+            .set_compression(codec.compression()?)
             .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
             .set_created_by(concat!("notate ", env!("CARGO_PKG_VERSION")).to_owned())
             .build();

@@ -224,6 +224,13 @@ pub enum Command {
         /// Also write the positions table to this file.
         #[arg(long, value_name = "FILE")]
         positions: Option<PathBuf>,
+        /// How the tables' pages are compressed: zstd (smallest, the default), lz4 and
+        /// snappy (faster to write and read, larger), or none.
+        #[arg(long, value_name = "CODEC", default_value = "zstd")]
+        compression: ParquetCompression,
+        /// Zstandard's level, from 1 (fastest) to 22 (smallest) [default: 3].
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=22))]
+        level: Option<u8>,
         /// Read only the games of this byte range of one uncompressed file: those from the
         /// first sure game boundary at or after START to the first at or after END (END
         /// left out: to the end). The ranges 0..a, a..b, …, z.. of any cut points hold
@@ -722,5 +729,30 @@ fn parse_engine_option(text: &str) -> Result<(String, String), String> {
             Ok((name.trim().to_owned(), value.trim().to_owned()))
         }
         _ => Err(format!("{text:?} is not NAME=VALUE")),
+    }
+}
+
+/// `parquet --compression`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ParquetCompression {
+    /// Zstandard.
+    Zstd,
+    /// LZ4 (Parquet's LZ4_RAW).
+    Lz4,
+    /// Snappy.
+    Snappy,
+    /// No compression.
+    None,
+}
+
+impl ParquetCompression {
+    /// The name `columnar::Codec::named` reads.
+    pub fn name(self) -> &'static str {
+        match self {
+            ParquetCompression::Zstd => "zstd",
+            ParquetCompression::Lz4 => "lz4",
+            ParquetCompression::Snappy => "snappy",
+            ParquetCompression::None => "none",
+        }
     }
 }

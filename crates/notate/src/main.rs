@@ -130,9 +130,18 @@ fn main() -> ExitCode {
             inputs,
             output,
             positions,
+            compression,
+            level,
             range,
             strict,
-        } => parquet(&inputs, &output, positions.as_ref(), range, strict),
+        } => parquet(
+            &inputs,
+            &output,
+            positions.as_ref(),
+            (compression, level),
+            range,
+            strict,
+        ),
         Command::Annotate {
             inputs,
             output,
@@ -376,9 +385,12 @@ fn parquet(
     inputs: &Inputs,
     output: &Path,
     positions: Option<&PathBuf>,
+    (compression, level): (cli::ParquetCompression, Option<u8>),
     range: Option<range::ByteRange>,
     strict: bool,
 ) -> Result<Ended, Stopped> {
+    // A level for another codec than zstd is a usage error, before any input is read.
+    let codec = parquet::Codec::named(compression.name(), level).map_err(terminal::complain)?;
     let (terminal, sources) = Terminal::new(inputs, range.is_none())?;
     let mut job = terminal.job(inputs, sources);
     // A range is of one uncompressed file, named on the command line.
@@ -386,7 +398,7 @@ fn parquet(
         .map(|range| parquet::open_ranged(&inputs.paths, job.format, range))
         .transpose()
         .map_err(terminal::complain)?;
-    let files = parquet::create_files(output, positions.map(PathBuf::as_path))
+    let files = parquet::create_files(output, positions.map(PathBuf::as_path), codec)
         .map_err(terminal::complain)?;
     parquet::run(&mut job, read_options(strict), files, ranged, output)
 }

@@ -576,3 +576,52 @@ fn a_range_of_a_compressed_file_is_a_usage_error() {
         stderr(&o)
     );
 }
+
+#[test]
+fn each_compression_holds_the_same_rows_and_says_its_codec() {
+    use parquet::basic::Compression;
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+
+    let temp = Temp::new("parquet-compression");
+    let mut tables = Vec::new();
+    let mut sizes = Vec::new();
+    for (args, codec) in [
+        (&[][..], "ZSTD"),
+        (&["--level", "19"][..], "ZSTD"),
+        (&["--compression", "lz4"][..], "LZ4_RAW"),
+        (&["--compression", "snappy"][..], "SNAPPY"),
+        (&["--compression", "none"][..], "UNCOMPRESSED"),
+    ] {
+        let table = temp.path(&format!("games-{}.parquet", tables.len()));
+        let mut command = vec!["parquet", "-q", "corpus/pgn/generated.pgn", "-o"];
+        command.push(table.to_str().expect("utf-8"));
+        command.extend_from_slice(args);
+        let o = run(&command);
+        assert_eq!(code(&o), 0, "{args:?}: {}", stderr(&o));
+        let reader = SerializedFileReader::new(File::open(&table).expect("written")).expect("read");
+        // The file names the codec, not the level it was written at.
+        let written: Compression = reader.metadata().row_group(0).column(0).compression();
+        let name = format!("{written:?}");
+        assert_eq!(name.split('(').next(), Some(codec), "{args:?}");
+        sizes.push(std::fs::metadata(&table).expect("written").len());
+        tables.push(rows(&read(&table)));
+    }
+    assert!(tables.windows(2).all(|w| w[0] == w[1]), "the same rows");
+    // zstd 19 is smaller than zstd 3, and nothing is larger than no compression.
+    assert!(sizes[1] < sizes[0], "{sizes:?}");
+    assert!(sizes.iter().all(|&s| s <= sizes[4]), "{sizes:?}");
+    // A level is zstd's alone, and within 1–22; an unknown codec is refused by name.
+    for args in [
+        &["--compression", "lz4", "--level", "3"][..],
+        &["--level", "23"][..],
+        &["--compression", "brotli"][..],
+    ] {
+        let table = temp.path("refused.parquet");
+        let mut command = vec!["parquet", "-q", "corpus/pgn/generated.pgn", "-o"];
+        command.push(table.to_str().expect("utf-8"));
+        command.extend_from_slice(args);
+        let o = run(&command);
+        assert_eq!(code(&o), 2, "{args:?}");
+        assert!(!table.exists(), "{args:?}: nothing written");
+    }
+}

@@ -261,11 +261,12 @@ fn to_arrow_reader(
     Ok(reader.into_pyarrow(py)?.unbind())
 }
 
-/// Writes the games table of `source` to the Parquet file `path` (zstd, row groups of
-/// 100,000 games), and its positions table to `positions` when given, as `notate
+/// Writes the games table of `source` to the Parquet file `path` (zstd at level 3 unless
+/// `compression` says `zstd`, `lz4`, `snappy` or `none`, and `level` zstd's level; row
+/// groups of 100,000 games), and its positions table to `positions` when given, as `notate
 /// parquet` does. Returns the number of games written.
 #[pyfunction]
-#[pyo3(signature = (source, path, positions=None, range=None, format=None, variant=None, strict=false))]
+#[pyo3(signature = (source, path, positions=None, range=None, format=None, variant=None, strict=false, compression="zstd", level=None))]
 #[allow(clippy::too_many_arguments)]
 fn write_parquet(
     py: Python<'_>,
@@ -276,12 +277,16 @@ fn write_parquet(
     format: Option<&str>,
     variant: Option<&str>,
     strict: bool,
+    compression: &str,
+    level: Option<u8>,
 ) -> PyResult<u64> {
+    let codec = collection::parquet::Codec::named(compression, level)
+        .map_err(pyo3::exceptions::PyValueError::new_err)?;
     let request = Request::new(py, source, format, variant, range, strict)?;
     let rows = py.detach(|| -> io::Result<u64> {
         // Written beside their targets and put in place together when whole, as the
         // command writes them: an error leaves any earlier files as they were.
-        let mut files = collection::parquet::create_files(&path, positions.as_deref())
+        let mut files = collection::parquet::create_files(&path, positions.as_deref(), codec)
             .map_err(io::Error::other)?;
         let wants_positions = files.positions.is_some();
         let (rows, _) = request.run(wants_positions, &mut files)?;

@@ -117,6 +117,26 @@ def test_parquet_files_hold_the_tables(tmp_path):
     assert pq.read_table(positions_file).equals(notate.to_arrow(path, positions=True))
 
 
+def test_parquet_files_are_compressed_as_asked(tmp_path):
+    path = CORPUS / "pgn" / "generated.pgn"
+    table = notate.to_arrow(path)
+    for compression, level, codec in [
+        ("zstd", None, "ZSTD"),
+        ("zstd", 19, "ZSTD"),
+        ("lz4", None, "LZ4"),  # Parquet's LZ4_RAW, as pyarrow names it
+        ("snappy", None, "SNAPPY"),
+        ("none", None, "UNCOMPRESSED"),
+    ]:
+        out = tmp_path / f"{compression}-{level}.parquet"
+        notate.write_parquet(path, out, compression=compression, level=level)
+        assert pq.read_table(out).equals(table), compression
+        assert pq.ParquetFile(out).metadata.row_group(0).column(0).compression == codec
+    with pytest.raises(ValueError, match="level"):
+        notate.write_parquet(path, tmp_path / "x.parquet", compression="lz4", level=3)
+    with pytest.raises(ValueError, match="brotli"):
+        notate.write_parquet(path, tmp_path / "x.parquet", compression="brotli")
+
+
 def test_a_failed_write_leaves_the_earlier_files_and_nothing_beside_them(tmp_path):
     games_file, positions_file = tmp_path / "g.parquet", tmp_path / "p.parquet"
     games_file.write_bytes(b"earlier games")

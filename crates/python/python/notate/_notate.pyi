@@ -218,8 +218,12 @@ def write_parquet(
     format: Optional[str] = None,
     variant: Optional[str] = None,
     strict: bool = False,
+    compression: str = "zstd",
+    level: Optional[int] = None,
 ) -> int:
-    """Writes the games table (and the positions table) as Parquet; returns the games written."""
+    """Writes the games table (and the positions table) as Parquet; returns the games written.
+    ``compression`` is ``zstd`` (at ``level`` 1 to 22, 3 by default), ``lz4``, ``snappy`` or
+    ``none``."""
 
 def index(
     paths: Sequence[Union[str, os.PathLike]],
