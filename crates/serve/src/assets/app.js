@@ -283,11 +283,11 @@
     if (from >= 0) {
       picked = -1;
       NotateViewer.pick([]);
+      // The picked piece pressed again is put down.
       if (from !== cell) {
         moves.then((ms) => {
           if (!playFromTo(ms, from, cell)) pickUp(ms, cell);
         });
-        return;
       }
       return;
     }
