@@ -862,7 +862,6 @@ fn write_positions(
     let mut on_lines = true;
     let mut plain: Vec<Posting> = Vec::new();
     let mut reaching: Vec<GameId> = Vec::new();
-    let mut bytes = Vec::new();
     let mut flush = |key: PositionKey,
                      postings: &mut Vec<(Posting, Dims)>,
                      on_lines: bool,
@@ -880,9 +879,9 @@ fn write_positions(
             blocks.push(key, &plain).map_err(store)?;
         }
         if reaching.len() as u64 >= popular {
-            bytes.clear();
-            Summary::of(postings).encode(&mut bytes);
-            summaries.insert(key, &bytes).map_err(store)?;
+            summaries
+                .insert(key, &Summary::of(postings))
+                .map_err(store)?;
         }
         postings.clear();
         Ok::<(), IndexError>(())

@@ -42,3 +42,10 @@ pub struct Filter {
     /// With `player`: only the games where they had this colour.
     pub color: Option<Color>,
 }
+
+impl Filter {
+    /// Whether it lets every game through.
+    pub fn is_everything(&self) -> bool {
+        *self == Filter::default()
+    }
+}

@@ -359,13 +359,15 @@ impl Index {
         let summaries_answer = filter.player.is_none()
             && limits.top_games <= summary::KEPT
             && limits.recent_games <= summary::KEPT;
+        // With no filter, the summary's whole cell answers alone.
+        let whole = filter.is_everything();
         let mut tallies: HashMap<MoveCode, Tally> = HashMap::new();
         // Games for the lists, with the first move each played from here.
         let mut top = Ranking::new(limits.top_games);
         let mut recent = Ranking::new(limits.recent_games);
         for segment in &self.segments {
             if summaries_answer
-                && segment.summary(key, |cell| {
+                && segment.summary(key, whole, |cell| {
                     if !cell.dims.passes(filter) {
                         return;
                     }

@@ -12,6 +12,7 @@
 //! | `tails` | the first prefix of a block | a block of rare positions: the high 32 bits of each one's key beside each game that reached it |
 //! | `crowded` | a position's key (96 bits) and a piece number | the postings of a position reached by many games, in pieces |
 //! | `summaries` | a position's key (96 bits) and a piece number | for a position many games reached, what the explorer needs of them ([`Summary`]), zstd-compressed after its length, in pieces |
+//! | `wholes` | a position's key (96 bits) | for a position with a summary, the summary's whole cell (all its games as one), not compressed: what an explorer question with no filter reads |
 //! | `player_names` | player id | the name as first written |
 //! | `players` | the name in lower case | player id |
 //! | `labels` | a chunk's number and a piece number | the texts of an event, a site, an opening or a ruleset, as first written, [`LABEL_CHUNK`] labels to a chunk, each its length then its bytes, zstd-compressed after their length, in pieces |
@@ -65,12 +66,13 @@ const POSITIONS: TableDefinition<u128, &[u8]> = TableDefinition::new("positions"
 const TAILS: TableDefinition<u32, &[u8]> = TableDefinition::new("tails");
 const CROWDED: TableDefinition<(u128, u32), &[u8]> = TableDefinition::new("crowded");
 const SUMMARIES: TableDefinition<(u128, u32), &[u8]> = TableDefinition::new("summaries");
+const WHOLES: TableDefinition<u128, &[u8]> = TableDefinition::new("wholes");
 const PLAYER_NAMES: TableDefinition<u32, &str> = TableDefinition::new("player_names");
 const PLAYERS: TableDefinition<&str, u32> = TableDefinition::new("players");
 const LABELS: TableDefinition<(u128, u32), &[u8]> = TableDefinition::new("labels");
 
 /// The version of a segment's tables: a segment of another version is not read.
-pub(crate) const SEGMENT_FORMAT: u64 = 6;
+pub(crate) const SEGMENT_FORMAT: u64 = 7;
 
 /// The memory the store may hold for a segment's pages, written or read: redb's default
 /// (1 GiB) took a build of a million games to 984 MB at its peak, near the 1 GiB the build
@@ -422,6 +424,8 @@ impl SegmentWriter {
     pub(crate) fn summaries(&self) -> Result<SummaryWriter<'_>, redb::Error> {
         Ok(SummaryWriter {
             table: self.txn.open_table(SUMMARIES)?,
+            wholes: self.txn.open_table(WHOLES)?,
+            bytes: Vec::new(),
             packed: Vec::new(),
         })
     }
@@ -476,14 +480,26 @@ impl SegmentWriter {
 /// Summaries written, compressed and in pieces.
 pub(crate) struct SummaryWriter<'t> {
     table: redb::Table<'t, (u128, u32), &'static [u8]>,
+    wholes: redb::Table<'t, u128, &'static [u8]>,
+    bytes: Vec<u8>,
     packed: Vec<u8>,
 }
 
 impl SummaryWriter<'_> {
-    /// Writes the summary of a position, as [`Summary::encode`] wrote it.
-    pub(crate) fn insert(&mut self, key: PositionKey, summary: &[u8]) -> Result<(), redb::Error> {
-        pack_summary(summary, &mut self.packed).map_err(redb::StorageError::Io)?;
-        put_pieces(&mut self.table, stored(key), &self.packed)
+    /// Writes the summary of a position: its cells, and apart its whole cell.
+    pub(crate) fn insert(
+        &mut self,
+        key: PositionKey,
+        summary: &Summary,
+    ) -> Result<(), redb::Error> {
+        self.bytes.clear();
+        summary.encode(&mut self.bytes);
+        pack_summary(&self.bytes, &mut self.packed).map_err(redb::StorageError::Io)?;
+        put_pieces(&mut self.table, stored(key), &self.packed)?;
+        self.bytes.clear();
+        summary.whole.encode(&mut self.bytes);
+        self.wholes.insert(stored(key), self.bytes.as_slice())?;
+        Ok(())
     }
 }
 
@@ -494,6 +510,7 @@ pub(crate) struct Segment {
     crowded: redb::ReadOnlyTable<(u128, u32), &'static [u8]>,
     tails: redb::ReadOnlyTable<u32, &'static [u8]>,
     summaries: redb::ReadOnlyTable<(u128, u32), &'static [u8]>,
+    wholes: redb::ReadOnlyTable<u128, &'static [u8]>,
     player_names: redb::ReadOnlyTable<u32, &'static str>,
     players: redb::ReadOnlyTable<&'static str, u32>,
     labels: redb::ReadOnlyTable<(u128, u32), &'static [u8]>,
@@ -546,6 +563,7 @@ impl Segment {
             crowded: txn.open_table(CROWDED).map_err(open)?,
             tails: txn.open_table(TAILS).map_err(open)?,
             summaries: txn.open_table(SUMMARIES).map_err(open)?,
+            wholes: txn.open_table(WHOLES).map_err(open)?,
             player_names: txn.open_table(PLAYER_NAMES).map_err(open)?,
             players: txn.open_table(PLAYERS).map_err(open)?,
             labels: txn.open_table(LABELS).map_err(open)?,
@@ -667,34 +685,48 @@ impl Segment {
     }
 
     /// Gives `each` the cells of the summary of a position many of this segment's games
-    /// reached, if it has one (then true). Their games are numbered within the segment.
+    /// reached, if it has one (then true): its whole cell alone when `whole`. Their games
+    /// are numbered within the segment.
     pub(crate) fn summary(
         &self,
         key: PositionKey,
+        whole: bool,
         mut each: impl FnMut(&Cell),
     ) -> Result<bool, IndexError> {
-        let packed = get_pieces(&self.summaries, stored(key)).map_err(|e| self.read_error(e))?;
-        if packed.is_empty() {
-            return Ok(false);
-        }
         let in_segment = |game: u32| u64::from(game) < self.count;
-        unpack_summary(&packed)
-            .and_then(|bytes| {
-                let mut valid = true;
-                Summary::read_cells(&bytes, |cell| {
-                    valid &= cell.rows.iter().all(|r| in_segment(r.last))
-                        && cell
-                            .top
-                            .iter()
-                            .chain(&cell.recent)
-                            .all(|k| in_segment(k.game));
-                    if valid {
-                        each(cell);
-                    }
-                })?;
-                valid.then_some(true)
-            })
-            .ok_or_else(|| self.damaged(format!("the summary of position {key} does not read")))
+        let mut valid = true;
+        let mut checked = |cell: &Cell| {
+            valid &= cell.rows.iter().all(|r| in_segment(r.last))
+                && cell
+                    .top
+                    .iter()
+                    .chain(&cell.recent)
+                    .all(|k| in_segment(k.game));
+            if valid {
+                each(cell);
+            }
+        };
+        let damaged = || self.damaged(format!("the summary of position {key} does not read"));
+        if whole {
+            let Some(bytes) = self
+                .wholes
+                .get(stored(key))
+                .map_err(|e| self.read_error(e))?
+            else {
+                return Ok(false);
+            };
+            Summary::read_whole(bytes.value(), &mut checked).ok_or_else(damaged)?;
+        } else {
+            let packed =
+                get_pieces(&self.summaries, stored(key)).map_err(|e| self.read_error(e))?;
+            if packed.is_empty() {
+                return Ok(false);
+            }
+            unpack_summary(&packed)
+                .and_then(|bytes| Summary::read_cells(&bytes, &mut checked))
+                .ok_or_else(damaged)?;
+        }
+        if valid { Ok(true) } else { Err(damaged()) }
     }
 
     /// The id in the index of one of this segment's games.
@@ -942,6 +974,7 @@ mod tests {
             txn.open_table(CROWDED).expect("crowded");
             txn.open_table(TAILS).expect("tails");
             txn.open_table(SUMMARIES).expect("summaries");
+            txn.open_table(WHOLES).expect("wholes");
             txn.open_table(PLAYER_NAMES).expect("names");
             txn.open_table(PLAYERS).expect("players");
         }

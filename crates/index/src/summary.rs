@@ -8,6 +8,10 @@
 //! sums the cells its filter lets through and merges their games: the top games over the
 //! cells are among the cells' own top games, so the answer is exactly the one the games
 //! themselves give (a test holds the two to each other).
+//!
+//! The same is kept once more over all the position's games (its whole cell, stored
+//! apart): the question asked most, with no filter, reads that one alone. The start
+//! position of a million lichess games has thousands of cells, whose sum took 7 ms.
 
 use crate::codec::{Cursor, put_varint};
 use crate::dims::{Month, RatingGroup, Speed, Winner};
@@ -126,7 +130,85 @@ pub(crate) struct Cell {
 /// The summary of a position.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Summary {
+    /// All its games as one cell (its dims unused).
+    pub whole: Cell,
     pub cells: Vec<Cell>,
+}
+
+/// A cell's dims that say nothing: those of a whole cell, which mixes every rating group
+/// (so its rows' rated counts are written).
+const WHOLE: Dims = Dims {
+    month: u16::MAX,
+    cell: u8::MAX,
+    winner: 0,
+    average: 0,
+    day: 0,
+};
+
+impl Cell {
+    /// Counts a posting of a game of these dims; `first` when it is the first posting of
+    /// its game here (a game that came back to the position plays another move from it).
+    fn count(&mut self, posting: Posting, dims: Dims, first: bool) {
+        if first {
+            if let Some(average) = dims.average() {
+                keep(
+                    &mut self.top,
+                    Kept {
+                        value: average,
+                        game: posting.game.0,
+                        code: posting.code,
+                    },
+                );
+            }
+            keep(
+                &mut self.recent,
+                Kept {
+                    value: dims.day,
+                    game: posting.game.0,
+                    code: posting.code,
+                },
+            );
+        }
+        if posting.code == MoveCode::NONE || dims.winner() == Winner::Unknown {
+            return;
+        }
+        let row = match self.rows.iter().position(|r| r.code == posting.code) {
+            Some(i) => &mut self.rows[i],
+            None => {
+                self.rows.push(Row {
+                    code: posting.code,
+                    white: 0,
+                    draws: 0,
+                    black: 0,
+                    rating_sum: 0,
+                    rated: 0,
+                    last: 0,
+                });
+                let last = self.rows.len() - 1;
+                &mut self.rows[last]
+            }
+        };
+        match dims.winner() {
+            Winner::White => row.white += 1,
+            Winner::Draw => row.draws += 1,
+            Winner::Black => row.black += 1,
+            Winner::Unknown => {}
+        }
+        if let Some(average) = dims.average() {
+            row.rating_sum += u64::from(average);
+            row.rated += 1;
+        }
+        row.last = row.last.max(posting.game.0);
+    }
+
+    /// Forgets the game counted by each row that counted more than one.
+    fn settle(&mut self) {
+        for row in &mut self.rows {
+            if row.white + row.draws + row.black != 1 {
+                row.last = 0;
+            }
+        }
+    }
 }
 
 /// Keeps the best [`KEPT`] of a list sorted best first: by value, then by game, higher
@@ -148,6 +230,10 @@ impl Summary {
     /// game's values.
     pub(crate) fn of(postings: &[(Posting, Dims)]) -> Summary {
         let mut cells: std::collections::BTreeMap<(u16, u8), Cell> = Default::default();
+        let mut whole = Cell {
+            dims: WHOLE,
+            ..Cell::default()
+        };
         let mut previous = None;
         for &(posting, dims) in postings {
             let cell = cells
@@ -160,64 +246,15 @@ impl Summary {
                     },
                     ..Cell::default()
                 });
-            if previous != Some(posting.game) {
-                previous = Some(posting.game);
-                if let Some(average) = dims.average() {
-                    keep(
-                        &mut cell.top,
-                        Kept {
-                            value: average,
-                            game: posting.game.0,
-                            code: posting.code,
-                        },
-                    );
-                }
-                keep(
-                    &mut cell.recent,
-                    Kept {
-                        value: dims.day,
-                        game: posting.game.0,
-                        code: posting.code,
-                    },
-                );
-            }
-            if posting.code == MoveCode::NONE || dims.winner() == Winner::Unknown {
-                continue;
-            }
-            let row = match cell.rows.iter_mut().position(|r| r.code == posting.code) {
-                Some(i) => &mut cell.rows[i],
-                None => {
-                    cell.rows.push(Row {
-                        code: posting.code,
-                        white: 0,
-                        draws: 0,
-                        black: 0,
-                        rating_sum: 0,
-                        rated: 0,
-                        last: 0,
-                    });
-                    let last = cell.rows.len() - 1;
-                    &mut cell.rows[last]
-                }
-            };
-            match dims.winner() {
-                Winner::White => row.white += 1,
-                Winner::Draw => row.draws += 1,
-                Winner::Black => row.black += 1,
-                Winner::Unknown => {}
-            }
-            if let Some(average) = dims.average() {
-                row.rating_sum += u64::from(average);
-                row.rated += 1;
-            }
-            row.last = row.last.max(posting.game.0);
+            let first = previous != Some(posting.game);
+            previous = Some(posting.game);
+            cell.count(posting, dims, first);
+            whole.count(posting, dims, first);
         }
-        for row in cells.values_mut().flat_map(|c| &mut c.rows) {
-            if row.white + row.draws + row.black != 1 {
-                row.last = 0;
-            }
-        }
+        whole.settle();
+        cells.values_mut().for_each(Cell::settle);
         Summary {
+            whole,
             cells: cells.into_values().collect(),
         }
     }
@@ -228,62 +265,20 @@ impl Summary {
     /// explorer shows the game of a move played once); flags in the low bits of the move's
     /// code say which. A top game that is also a recent one is written as its place among
     /// the recent ones and its average.
+    /// The whole cell is not written: [`Cell::encode`] writes it apart.
     pub(crate) fn encode(&self, out: &mut Vec<u8>) {
         put_varint(out, self.cells.len() as u64);
         for cell in &self.cells {
-            put_varint(out, u64::from(cell.dims.month));
-            out.push(cell.dims.cell);
-            put_varint(out, cell.rows.len() as u64);
-            let known = cell.dims.cell & 15 != 15;
-            for row in &cell.rows {
-                let count = row.white + row.draws + row.black;
-                let implied = if known { count } else { 0 };
-                let flags = u64::from(row.rating_sum != 0)
-                    | u64::from(row.rated != implied) << 1
-                    | u64::from(count == 1) << 2;
-                put_varint(out, u64::from(row.code.0) << 3 | flags);
-                for v in [row.white, row.draws, row.black] {
-                    put_varint(out, v);
-                }
-                if flags & 1 != 0 {
-                    put_varint(out, row.rating_sum);
-                }
-                if flags & 2 != 0 {
-                    put_varint(out, row.rated);
-                }
-                if flags & 4 != 0 {
-                    put_varint(out, u64::from(row.last));
-                }
-            }
-            put_varint(out, cell.recent.len() as u64);
-            for kept in &cell.recent {
-                put_varint(out, u64::from(kept.value));
-                put_varint(out, u64::from(kept.game));
-                put_varint(out, u64::from(kept.code.0));
-            }
-            put_varint(out, cell.top.len() as u64);
-            for kept in &cell.top {
-                match cell
-                    .recent
-                    .iter()
-                    .position(|r| r.game == kept.game && r.code == kept.code)
-                {
-                    Some(i) => put_varint(out, i as u64 + 1),
-                    None => {
-                        put_varint(out, 0);
-                        put_varint(out, u64::from(kept.game));
-                        put_varint(out, u64::from(kept.code.0));
-                    }
-                }
-                put_varint(out, u64::from(kept.value));
-            }
+            cell.encode(out);
         }
     }
 
-    /// What [`Summary::encode`] wrote, `None` when the bytes do not read.
+    /// What [`Summary::encode`] wrote, and [`Cell::encode`] of the whole cell; `None`
+    /// when the bytes do not read.
     #[cfg(test)]
-    pub(crate) fn decode(bytes: &[u8]) -> Option<Summary> {
+    pub(crate) fn decode(bytes: &[u8], whole: &[u8]) -> Option<Summary> {
         let mut summary = Summary::default();
+        Summary::read_whole(whole, |whole| summary.whole = whole.clone())?;
         Summary::read_cells(bytes, |cell| summary.cells.push(cell.clone()))?;
         Some(summary)
     }
@@ -294,76 +289,145 @@ impl Summary {
     /// the bytes do not read (the cells before the fault were given).
     pub(crate) fn read_cells(bytes: &[u8], mut each: impl FnMut(&Cell)) -> Option<()> {
         let mut c = Cursor::new(bytes);
-        let u32_of = |v: u64| u32::try_from(v).ok();
-        let u16_of = |v: u64| u16::try_from(v).ok();
-        let cells = c.varint()?;
         let mut cell = Cell::default();
+        let cells = c.varint()?;
         for _ in 0..cells {
-            cell.dims = Dims {
-                month: u16_of(c.varint()?)?,
-                cell: c.u8()?,
-                ..Dims::default()
-            };
-            cell.rows.clear();
-            cell.recent.clear();
-            cell.top.clear();
-            let known = cell.dims.cell & 15 != 15;
-            let rows = c.varint()?;
-            for _ in 0..rows {
-                let first = c.varint()?;
-                let flags = first & 7;
-                let (white, draws, black) = (c.varint()?, c.varint()?, c.varint()?);
-                let count = white.checked_add(draws)?.checked_add(black)?;
-                cell.rows.push(Row {
-                    code: MoveCode(u16_of(first >> 3)?),
-                    white,
-                    draws,
-                    black,
-                    rating_sum: if flags & 1 != 0 { c.varint()? } else { 0 },
-                    rated: match (flags & 2 != 0, known) {
-                        (true, _) => c.varint()?,
-                        (false, true) => count,
-                        (false, false) => 0,
-                    },
-                    last: if flags & 4 != 0 {
-                        u32_of(c.varint()?)?
-                    } else {
-                        0
-                    },
-                });
-            }
-            let count = c.varint()?;
-            if count > KEPT as u64 {
-                return None;
-            }
-            for _ in 0..count {
-                cell.recent.push(Kept {
-                    value: u32_of(c.varint()?)?,
-                    game: u32_of(c.varint()?)?,
-                    code: MoveCode(u16_of(c.varint()?)?),
-                });
-            }
-            let count = c.varint()?;
-            if count > KEPT as u64 {
-                return None;
-            }
-            for _ in 0..count {
-                let (game, code) = match c.varint()? {
-                    0 => (u32_of(c.varint()?)?, MoveCode(u16_of(c.varint()?)?)),
-                    i => {
-                        let recent = cell.recent.get(usize::try_from(i - 1).ok()?)?;
-                        (recent.game, recent.code)
-                    }
-                };
-                cell.top.push(Kept {
-                    value: u32_of(c.varint()?)?,
-                    game,
-                    code,
-                });
-            }
+            cell.read(&mut c)?;
             each(&cell);
         }
         c.is_empty().then_some(())
+    }
+
+    /// Reads the whole cell, all the position's games as one, that [`Cell::encode`]
+    /// wrote, and gives it to `each`; `None` when it does not read.
+    pub(crate) fn read_whole(bytes: &[u8], each: impl FnOnce(&Cell)) -> Option<()> {
+        let mut whole = Cell::default();
+        let mut c = Cursor::new(bytes);
+        whole.read(&mut c)?;
+        c.is_empty().then_some(())?;
+        each(&whole);
+        Some(())
+    }
+}
+
+impl Cell {
+    /// Appends the cell ([`Summary::encode`]).
+    pub(crate) fn encode(&self, out: &mut Vec<u8>) {
+        put_varint(out, u64::from(self.dims.month));
+        out.push(self.dims.cell);
+        put_varint(out, self.rows.len() as u64);
+        let known = self.dims.cell & 15 != 15;
+        for row in &self.rows {
+            let count = row.white + row.draws + row.black;
+            let implied = if known { count } else { 0 };
+            let flags = u64::from(row.rating_sum != 0)
+                | u64::from(row.rated != implied) << 1
+                | u64::from(count == 1) << 2;
+            put_varint(out, u64::from(row.code.0) << 3 | flags);
+            for v in [row.white, row.draws, row.black] {
+                put_varint(out, v);
+            }
+            if flags & 1 != 0 {
+                put_varint(out, row.rating_sum);
+            }
+            if flags & 2 != 0 {
+                put_varint(out, row.rated);
+            }
+            if flags & 4 != 0 {
+                put_varint(out, u64::from(row.last));
+            }
+        }
+        put_varint(out, self.recent.len() as u64);
+        for kept in &self.recent {
+            put_varint(out, u64::from(kept.value));
+            put_varint(out, u64::from(kept.game));
+            put_varint(out, u64::from(kept.code.0));
+        }
+        put_varint(out, self.top.len() as u64);
+        for kept in &self.top {
+            match self
+                .recent
+                .iter()
+                .position(|r| r.game == kept.game && r.code == kept.code)
+            {
+                Some(i) => put_varint(out, i as u64 + 1),
+                None => {
+                    put_varint(out, 0);
+                    put_varint(out, u64::from(kept.game));
+                    put_varint(out, u64::from(kept.code.0));
+                }
+            }
+            put_varint(out, u64::from(kept.value));
+        }
+    }
+
+    /// Reads a cell that [`Cell::encode`] wrote into `self`, its lists' buffers reused.
+    fn read(&mut self, c: &mut Cursor<'_>) -> Option<()> {
+        let u32_of = |v: u64| u32::try_from(v).ok();
+        let u16_of = |v: u64| u16::try_from(v).ok();
+        self.dims = Dims {
+            month: u16_of(c.varint()?)?,
+            cell: c.u8()?,
+            ..Dims::default()
+        };
+        self.rows.clear();
+        self.recent.clear();
+        self.top.clear();
+        let known = self.dims.cell & 15 != 15;
+        let rows = c.varint()?;
+        for _ in 0..rows {
+            let first = c.varint()?;
+            let flags = first & 7;
+            let (white, draws, black) = (c.varint()?, c.varint()?, c.varint()?);
+            let count = white.checked_add(draws)?.checked_add(black)?;
+            self.rows.push(Row {
+                code: MoveCode(u16_of(first >> 3)?),
+                white,
+                draws,
+                black,
+                rating_sum: if flags & 1 != 0 { c.varint()? } else { 0 },
+                rated: match (flags & 2 != 0, known) {
+                    (true, _) => c.varint()?,
+                    (false, true) => count,
+                    (false, false) => 0,
+                },
+                last: if flags & 4 != 0 {
+                    u32_of(c.varint()?)?
+                } else {
+                    0
+                },
+            });
+        }
+        let count = c.varint()?;
+        if count > KEPT as u64 {
+            return None;
+        }
+        for _ in 0..count {
+            self.recent.push(Kept {
+                value: u32_of(c.varint()?)?,
+                game: u32_of(c.varint()?)?,
+                code: MoveCode(u16_of(c.varint()?)?),
+            });
+        }
+        let count = c.varint()?;
+        if count > KEPT as u64 {
+            return None;
+        }
+        for _ in 0..count {
+            let (game, code) = match c.varint()? {
+                0 => (u32_of(c.varint()?)?, MoveCode(u16_of(c.varint()?)?)),
+                i => {
+                    let recent = self.recent.get(usize::try_from(i - 1).ok()?)?;
+                    (recent.game, recent.code)
+                }
+            };
+            self.top.push(Kept {
+                value: u32_of(c.varint()?)?,
+                game,
+                code,
+            });
+        }
+        Some(())
     }
 }
 
@@ -416,10 +480,20 @@ mod tests {
         assert_eq!(top, [13, 6, 19, 12, 5, 18, 11, 4]);
         // The most recent: game 20 (day 99) first, though it played no move from here.
         assert_eq!(cell.recent[0].game, 20);
-        let mut bytes = Vec::new();
+        // The whole cell: both cells' rows, its games the best of both.
+        let whole = &summary.whole;
+        assert_eq!(whole.rows.len(), 2);
+        assert_eq!((whole.rows[1].code, whole.rows[1].last), (MoveCode(9), 21));
+        assert_eq!((whole.rows[0].rated, whole.rows[0].last), (20, 0));
+        assert_eq!(whole.top, cell.top);
+        let recent: Vec<u32> = whole.recent.iter().map(|k| k.game).collect();
+        assert_eq!(recent[..2], [20, 21]);
+        let (mut bytes, mut whole) = (Vec::new(), Vec::new());
         summary.encode(&mut bytes);
-        assert_eq!(Summary::decode(&bytes), Some(summary));
-        assert_eq!(Summary::decode(&bytes[..bytes.len() - 1]), None);
+        summary.whole.encode(&mut whole);
+        assert_eq!(Summary::decode(&bytes, &whole), Some(summary));
+        assert_eq!(Summary::decode(&bytes[..bytes.len() - 1], &whole), None);
+        assert_eq!(Summary::decode(&bytes, &whole[..whole.len() - 1]), None);
         // The round trip went through top games written as their place among the recent
         // ones, and others written whole.
         let cell = &Summary::of(&postings).cells[0];
