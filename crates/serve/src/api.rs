@@ -24,6 +24,11 @@ use crate::board::board;
 pub struct Served {
     index: Index,
     catalogue: Catalogue,
+    /// Permits for the searches that may read many games (`find`, the game list), as
+    /// many as there are cores; more searches wait for one. The explorer and a game read
+    /// a few rows and take none, so they are answered at once even while many clients
+    /// search, rather than queued behind the searches.
+    searches: Arc<tokio::sync::Semaphore>,
 }
 
 impl Served {
@@ -34,7 +39,12 @@ impl Served {
     pub fn open(dir: &std::path::Path) -> Result<Served, IndexError> {
         let index = Index::open(dir)?;
         let catalogue = Catalogue::load(&index)?;
-        Ok(Served { index, catalogue })
+        let cores = std::thread::available_parallelism().map_or(2, usize::from);
+        Ok(Served {
+            index,
+            catalogue,
+            searches: Arc::new(tokio::sync::Semaphore::new(cores)),
+        })
     }
 }
 
@@ -191,6 +201,25 @@ async fn blocking<T: Send + 'static>(
     })
 }
 
+/// Runs a search that may read many games on a blocking thread, once one of the
+/// searches' permits is free ([`Served::searches`]).
+async fn searching<T: Send + 'static>(
+    permits: Arc<tokio::sync::Semaphore>,
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let permit = permits.acquire_owned().await.map_err(|e| ApiError {
+        status: StatusCode::INTERNAL_SERVER_ERROR,
+        message: format!("the request stopped: {e}"),
+    })?;
+    // Held until the work is done, even when its client has gone.
+    blocking(move || {
+        let answer = work();
+        drop(permit);
+        answer
+    })
+    .await
+}
+
 fn json_response(body: String) -> Response {
     ([(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
@@ -259,7 +288,7 @@ async fn find(
     let params = Params::read(query, &["fen", "play", "variant", "offset", "limit"])?;
     let offset = params.parsed::<usize>("offset")?.unwrap_or(0);
     let limit = params.count("limit", FIND_DEFAULT, FIND_MAX)?;
-    blocking(move || {
+    searching(Arc::clone(&served.searches), move || {
         let index = &served.index;
         let ids = index.find_question(&params.question())?;
         let mut games = Vec::new();
@@ -565,7 +594,7 @@ async fn games(
     let limit = params.count("limit", LIST_DEFAULT, LIST_MAX)?;
     let by_position = params.text("fen").is_some_and(|f| !f.trim().is_empty())
         || params.text("play").is_some_and(|p| !p.trim().is_empty());
-    blocking(move || {
+    searching(Arc::clone(&served.searches), move || {
         if by_position {
             // The variant sets up the FEN as well as filtering the list.
             search.games = Some(served.index.find_question(&params.question())?);
@@ -647,4 +676,79 @@ async fn about(State(served): State<Arc<Served>>) -> Response {
         })
         .to_string(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use collection::job::{Job, Silent};
+
+    use super::*;
+
+    fn query(pairs: &[(&str, &str)]) -> Result<Query<Vec<(String, String)>>, QueryRejection> {
+        Ok(Query(
+            pairs
+                .iter()
+                .map(|&(k, v)| (k.to_owned(), v.to_owned()))
+                .collect(),
+        ))
+    }
+
+    /// With every search's permit taken, the explorer and a game are answered at once,
+    /// while `find` and the list wait for a permit and are answered once one is free.
+    #[test]
+    fn the_explorer_is_answered_while_searches_wait_their_turn() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let scratch = tempfile::tempdir().expect("a folder");
+        let dir = scratch.path().join("index");
+        let sources = collection::input::collect(&[root.join("corpus/pgn/generated.pgn")])
+            .expect("the corpus");
+        index::build(
+            &mut Job::new(sources, 1, &Silent),
+            &dir,
+            &index::BuildOptions::default(),
+        )
+        .expect("built");
+        let served = Arc::new(Served::open(&dir).expect("opened"));
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        runtime.block_on(async {
+            let permits = served.searches.available_permits() as u32;
+            let held = Arc::clone(&served.searches)
+                .acquire_many_owned(permits)
+                .await
+                .expect("the permits");
+            let found = tokio::spawn(find(State(Arc::clone(&served)), query(&[])));
+            let listed = tokio::spawn(games(State(Arc::clone(&served)), query(&[])));
+            let soon = Duration::from_secs(10);
+            let explored =
+                tokio::time::timeout(soon, explore(State(Arc::clone(&served)), query(&[])))
+                    .await
+                    .expect("answered while the searches wait")
+                    .expect("an answer");
+            assert_eq!(explored.status(), StatusCode::OK);
+            let game = tokio::time::timeout(
+                soon,
+                game(State(Arc::clone(&served)), Path("0".to_owned()), query(&[])),
+            )
+            .await
+            .expect("answered while the searches wait")
+            .expect("an answer");
+            assert_eq!(game.status(), StatusCode::OK);
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            assert!(!found.is_finished() && !listed.is_finished());
+            drop(held);
+            for search in [found, listed] {
+                let answer = tokio::time::timeout(soon, search)
+                    .await
+                    .expect("answered once a permit is free")
+                    .expect("not stopped")
+                    .expect("an answer");
+                assert_eq!(answer.status(), StatusCode::OK);
+            }
+        });
+    }
 }
