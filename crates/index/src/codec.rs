@@ -40,6 +40,13 @@ impl<'a> Cursor<'a> {
     }
 
     pub(crate) fn varint(&mut self) -> Option<u64> {
+        // Most are one byte (a posting's distance to the game before it, its move).
+        if let Some((&byte, rest)) = self.bytes.split_first()
+            && byte & 0x80 == 0
+        {
+            self.bytes = rest;
+            return Some(u64::from(byte));
+        }
         let mut value = 0_u64;
         for (i, &byte) in self.bytes.iter().enumerate().take(10) {
             let bits = u64::from(byte & 0x7f);

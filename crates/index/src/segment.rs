@@ -287,6 +287,11 @@ fn decode_postings(bytes: &[u8], out: &mut Vec<Posting>) -> Option<()> {
 /// Reads one position's postings, into `out` when given (else passes over them).
 fn read_postings(c: &mut Cursor<'_>, mut out: Option<&mut Vec<Posting>>) -> Option<()> {
     let count = c.varint()?;
+    if let Some(out) = out.as_deref_mut() {
+        // Two bytes a posting at least: a damaged count reserves no more than the bytes
+        // can hold.
+        out.reserve(usize::try_from(count).map_or(0, |n| n.min(c.rest().len() / 2)));
+    }
     let mut game = 0_u32;
     for _ in 0..count {
         game = game.checked_add(u32::try_from(c.varint()?).ok()?)?;
