@@ -259,13 +259,8 @@ impl Summary {
         }
     }
 
-    /// Appends the summary. A row keeps its rating sum only where it has one, how many
-    /// games it rated only where that is not its count (every game of a known rating group
-    /// is rated, none of an unknown one), and its last game only where it counted one (the
-    /// explorer shows the game of a move played once); flags in the low bits of the move's
-    /// code say which. A top game that is also a recent one is written as its place among
-    /// the recent ones and its average.
-    /// The whole cell is not written: [`Cell::encode`] writes it apart.
+    /// Appends the summary's cells: their count, then each as [`Cell::encode`] writes it.
+    /// The whole cell is not among them: it is stored apart.
     pub(crate) fn encode(&self, out: &mut Vec<u8>) {
         put_varint(out, self.cells.len() as u64);
         for cell in &self.cells {
@@ -311,7 +306,12 @@ impl Summary {
 }
 
 impl Cell {
-    /// Appends the cell ([`Summary::encode`]).
+    /// Appends the cell. A row keeps its rating sum only where it has one, how many
+    /// games it rated only where that is not its count (every game of a known rating group
+    /// is rated, none of an unknown one), and its last game only where it counted one (the
+    /// explorer shows the game of a move played once); flags in the low bits of the move's
+    /// code say which. A top game that is also a recent one is written as its place among
+    /// the recent ones and its average.
     pub(crate) fn encode(&self, out: &mut Vec<u8>) {
         put_varint(out, u64::from(self.dims.month));
         out.push(self.dims.cell);
