@@ -339,6 +339,15 @@ impl Index {
         })
     }
 
+    /// Whether the explorer answers a question from the summaries of the positions that
+    /// many games reached, or reads their games one by one (a player's question, or one
+    /// asking for more games than a summary keeps): the second may read a million games.
+    pub fn summaries_answer(filter: &Filter, limits: Limits) -> bool {
+        filter.player.is_none()
+            && limits.top_games <= summary::KEPT
+            && limits.recent_games <= summary::KEPT
+    }
+
     /// What was played from a position in the games that pass the filter, and how it
     /// scored; its top and recent games.
     ///
@@ -356,9 +365,7 @@ impl Index {
         limits: Limits,
     ) -> Result<Explored, IndexError> {
         let key = rules.key(position);
-        let summaries_answer = filter.player.is_none()
-            && limits.top_games <= summary::KEPT
-            && limits.recent_games <= summary::KEPT;
+        let summaries_answer = Index::summaries_answer(filter, limits);
         // With no filter, the summary's whole cell answers alone.
         let whole = filter.is_everything();
         let mut tallies: HashMap<MoveCode, Tally> = HashMap::new();

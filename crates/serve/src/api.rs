@@ -24,10 +24,10 @@ use crate::board::board;
 pub struct Served {
     index: Index,
     catalogue: Catalogue,
-    /// Permits for the searches that may read many games (`find`, the game list), as
-    /// many as there are cores; more searches wait for one. The explorer and a game read
-    /// a few rows and take none, so they are answered at once even while many clients
-    /// search, rather than queued behind the searches.
+    /// Permits for the searches that may read many games (`find`, the game list, a
+    /// player's explorer), as many as there are cores; more searches wait for one. The
+    /// explorer and a game read a few rows and take none, so they are answered at once
+    /// even while many clients search, rather than queued behind the searches.
     searches: Arc<tokio::sync::Semaphore>,
 }
 
@@ -266,15 +266,24 @@ async fn explore(
         top_games: params.count("topGames", 4, MAX_LISTED)?,
         recent_games: params.count("recentGames", 4, MAX_LISTED)?,
     };
-    blocking(move || {
-        let answer = served
-            .index
-            .explore_question(&params.question(), &filter, limits)?;
-        Ok(json_response(
-            index::json::explored(&answer.explored).to_string(),
-        ))
-    })
-    .await
+    let summarised = Index::summaries_answer(&filter, limits);
+    let work = {
+        let served = Arc::clone(&served);
+        move || {
+            let answer = served
+                .index
+                .explore_question(&params.question(), &filter, limits)?;
+            Ok(json_response(
+                index::json::explored(&answer.explored).to_string(),
+            ))
+        }
+    };
+    if summarised {
+        blocking(work).await
+    } else {
+        // It may read every game of the position: a search.
+        searching(Arc::clone(&served.searches), work).await
+    }
 }
 
 /// Games `find` lists by default, and at most.
@@ -696,7 +705,8 @@ mod tests {
     }
 
     /// With every search's permit taken, the explorer and a game are answered at once,
-    /// while `find` and the list wait for a permit and are answered once one is free.
+    /// while `find`, the list and a player's explorer wait for a permit and are answered
+    /// once one is free.
     #[test]
     fn the_explorer_is_answered_while_searches_wait_their_turn() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -723,6 +733,11 @@ mod tests {
                 .expect("the permits");
             let found = tokio::spawn(find(State(Arc::clone(&served)), query(&[])));
             let listed = tokio::spawn(games(State(Arc::clone(&served)), query(&[])));
+            // A player's explorer reads the position's games one by one: a search too.
+            let players = tokio::spawn(explore(
+                State(Arc::clone(&served)),
+                query(&[("player", "Generator, White")]),
+            ));
             let soon = Duration::from_secs(10);
             let explored =
                 tokio::time::timeout(soon, explore(State(Arc::clone(&served)), query(&[])))
@@ -739,9 +754,9 @@ mod tests {
             .expect("an answer");
             assert_eq!(game.status(), StatusCode::OK);
             tokio::time::sleep(Duration::from_millis(200)).await;
-            assert!(!found.is_finished() && !listed.is_finished());
+            assert!(!found.is_finished() && !listed.is_finished() && !players.is_finished());
             drop(held);
-            for search in [found, listed] {
+            for search in [found, listed, players] {
                 let answer = tokio::time::timeout(soon, search)
                     .await
                     .expect("answered once a permit is free")
