@@ -77,7 +77,10 @@ pub struct Built {
     pub total_games: u64,
 }
 
+mod main_lines;
+
 /// A game read, as the index takes it.
+#[derive(Debug, PartialEq)]
 struct IndexedGame {
     number: u64,
     offset: u64,
@@ -818,14 +821,21 @@ fn read_source(
         Game::Chess => {
             let rules = collection::rules::chess();
             pgn::openings::prepare();
-            let task = IndexTask {
-                rules: &rules,
-                read,
-                variations,
-            };
-            pipeline::drive(&task, opened, jobs, &mut |g, before| {
-                emit(g, before, gathering)
-            })
+            let emit = &mut |g, before| emit(g, before, gathering);
+            if variations {
+                let task = IndexTask {
+                    rules: &rules,
+                    read,
+                    variations,
+                };
+                pipeline::drive(&task, opened, jobs, emit)
+            } else {
+                let task = main_lines::ChessMainLines {
+                    rules: &rules,
+                    read,
+                };
+                pipeline::drive(&task, opened, jobs, emit)
+            }
         }
         Game::Draughts => {
             let rules = collection::rules::draughts(job.variant);

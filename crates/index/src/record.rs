@@ -310,6 +310,22 @@ pub(crate) struct Described {
 }
 
 impl Described {
+    /// The tags [`Described::of`] reads: a reader that keeps these alone (the chess
+    /// builds' reading along the validator) gives the same description.
+    pub(crate) const TAGS: [&'static str; 11] = [
+        "White",
+        "Black",
+        "WhiteElo",
+        "BlackElo",
+        "UTCDate",
+        "Date",
+        "TimeControl",
+        "Event",
+        "Site",
+        "Opening",
+        "ECO",
+    ];
+
     pub(crate) fn of(tags: &Tags, result: GameResult) -> Described {
         let name = |tag| tags.get(tag).unwrap_or("?").trim().to_owned();
         let rating = |tag| {
