@@ -92,11 +92,20 @@ fn salt(text: &str) -> u128 {
     (high << 64) | low
 }
 
+/// The salt of each chess ruleset, in the order of [`pgn::Ruleset::ALL`]: made once, as
+/// a key is made for every position a build reads.
+static CHESS_SALTS: std::sync::LazyLock<[u64; pgn::Ruleset::ALL.len()]> =
+    std::sync::LazyLock::new(|| pgn::Ruleset::ALL.map(|ruleset| salt(ruleset.name()) as u64));
+
 /// The key of a chess position (any ruleset the `pgn` crate plays).
 pub fn chess(position: &pgn::Position) -> PositionKey {
     use pgn::{CastlingSide, Color, Role};
     let board = position.board();
-    let mut low = salt(position.ruleset().name()) as u64;
+    let ruleset = position.ruleset();
+    let mut low = match pgn::Ruleset::ALL.iter().position(|&r| r == ruleset) {
+        Some(place) => CHESS_SALTS[place],
+        None => salt(ruleset.name()) as u64,
+    };
     for (ci, color) in [Color::White, Color::Black].into_iter().enumerate() {
         for (ri, role) in [
             Role::Pawn,

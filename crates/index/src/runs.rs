@@ -260,9 +260,14 @@ fn merge(
     }
     let mut batch = Vec::with_capacity(BATCH);
     let mut previous: Option<Occurrence> = None;
-    while let Some(Reverse((o, i))) = heap.pop() {
-        if let Some(next) = next_of(i, &mut readers)? {
-            heap.push(Reverse((next, i)));
+    while let Some(mut top) = heap.peek_mut() {
+        let Reverse((o, i)) = *top;
+        // The source's next takes its place (one sift, where a pop and a push take two).
+        match next_of(i, &mut readers)? {
+            Some(next) => *top = Reverse((next, i)),
+            None => {
+                let _ = std::collections::binary_heap::PeekMut::pop(top);
+            }
         }
         if previous == Some(o) {
             continue;
