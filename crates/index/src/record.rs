@@ -326,6 +326,8 @@ impl Described {
         "ECO",
     ];
 
+    /// The description of a game with these tags and result. It reads the tags of
+    /// [`Described::TAGS`] and no other: a tag read here is added there.
     pub(crate) fn of(tags: &Tags, result: GameResult) -> Described {
         let name = |tag| tags.get(tag).unwrap_or("?").trim().to_owned();
         let rating = |tag| {
