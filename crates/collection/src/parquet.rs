@@ -35,6 +35,10 @@ use crate::{mainline, pipeline};
 /// reading a whole input alone would otherwise build it in one batch).
 const BATCH_BYTES: usize = 32 << 20;
 
+/// A batch is handed on once it holds this many positions too (about 10 MiB of rows):
+/// the text of [`BATCH_BYTES`] makes fifteen times as many bytes of positions.
+const BATCH_POSITIONS: usize = 64 << 10;
+
 /// Where the games of a read are in their input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Placing {
@@ -357,6 +361,17 @@ impl<G: Columns> Task for ParquetTask<'_, G> {
     ) -> io::Result<u64> {
         G::read_rows(self, input, origin, sink)
     }
+
+    /// A chunk's positions rows take about 16 times its bytes (TWIC's games ×100: 10.3
+    /// million rows of about 160 bytes from 100 MB): with them, chunks are a quarter of
+    /// the usual size, so that the chunks in flight hold about as much as without.
+    fn chunk_bytes(&self) -> usize {
+        if self.positions {
+            pipeline::CHUNK_BYTES / 4
+        } else {
+            pipeline::CHUNK_BYTES
+        }
+    }
 }
 
 impl<G: Columns> ParquetTask<'_, G> {
@@ -383,7 +398,9 @@ impl<G: Columns> ParquetTask<'_, G> {
             rows.after_first_game(game.span.end, chunk);
             game.diagnostics.extend(cut);
             rows.diagnostics.push(game.diagnostics);
-            if rows.games.bytes() >= BATCH_BYTES {
+            if rows.games.bytes() >= BATCH_BYTES
+                || rows.positions.as_ref().map_or(0, PositionsBuilder::len) >= BATCH_POSITIONS
+            {
                 sink(rows.take())?;
             }
         }

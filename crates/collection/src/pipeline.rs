@@ -171,6 +171,14 @@ pub trait Task: Sync {
         origin: Origin,
         sink: &mut dyn FnMut(Self::Item) -> io::Result<()>,
     ) -> io::Result<u64>;
+
+    /// The size of the chunks the input is cut into for the workers. Every chunk in
+    /// flight holds its items until they are emitted: a task whose items are large
+    /// beside the text they come from takes smaller chunks, so that the memory they
+    /// hold stays bounded by about the same amount.
+    fn chunk_bytes(&self) -> usize {
+        CHUNK_BYTES
+    }
 }
 
 /// Runs `task` over `input` (an input [`Opened`], or a stream of text) with `jobs`
@@ -236,7 +244,8 @@ fn parallel<T: Task>(
 
     std::thread::scope(|scope| {
         let splitter_done = done_tx.clone();
-        scope.spawn(move || split(input, rows, credit_rx, work_tx, splitter_done));
+        let chunk_bytes = task.chunk_bytes();
+        scope.spawn(move || split(input, rows, chunk_bytes, credit_rx, work_tx, splitter_done));
         for _ in 0..jobs {
             let work_rx = Arc::clone(&work_rx);
             let done_tx = done_tx.clone();
@@ -256,11 +265,12 @@ fn parallel<T: Task>(
 fn split(
     input: Box<dyn Read + Send>,
     rows: bool,
+    chunk_bytes: usize,
     credits: Receiver<Vec<u8>>,
     work: SyncSender<Job>,
     done: std::sync::mpsc::Sender<Report<impl Send>>,
 ) {
-    let mut splitter = Splitter::new(input, CHUNK_BYTES);
+    let mut splitter = Splitter::new(input, chunk_bytes);
     splitter.origin.rows = rows;
     let mut seq = 0;
     loop {

@@ -1,10 +1,12 @@
 //! Writing record batches to a Parquet file: zstd (or another [`Codec`]), row groups of
-//! [`ROW_GROUP_ROWS`] (fewer when they would take more than [`ROW_GROUP_MEMORY`]).
+//! [`ROW_GROUP_ROWS`] (fewer when they would take more than [`ROW_GROUP_MEMORY`]), the
+//! same bytes however the rows were batched.
 
 use std::io::Write;
 
 use arrow_array::RecordBatch;
-use arrow_schema::SchemaRef;
+use arrow_schema::{ArrowError, SchemaRef};
+use arrow_select::concat::concat_batches;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 
@@ -81,12 +83,22 @@ pub const ROW_GROUP_ROWS: usize = 100_000;
 /// that memory does not grow with the size of the games.
 pub const ROW_GROUP_MEMORY: usize = 32 << 20;
 
+/// The rows of each write to the Parquet writer, whatever batches they came in: where
+/// it cuts pages (and row groups by memory) depends on where its writes begin, and a
+/// file must not depend on how its rows were batched (`--jobs`, chunk sizes). The
+/// writer's own step (its `write_batch_size`), so that only the rows across the end of
+/// a batch are copied.
+const WRITE_ROWS: usize = 1024;
+
 /// Why a Parquet file could not be written.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// Writing failed (the output, or a batch that does not fit the schema).
     #[error("{0}")]
     Parquet(#[from] ParquetError),
+    /// A batch that does not fit the schema.
+    #[error("{0}")]
+    Arrow(#[from] ArrowError),
 }
 
 /// A Parquet file being written, batch after batch.
@@ -104,6 +116,9 @@ pub enum Error {
 /// ```
 pub struct ParquetWriter<W: Write + Send> {
     inner: ArrowWriter<W>,
+    /// Rows given but not yet written, fewer than [`WRITE_ROWS`]: copied out of their
+    /// batch, so as not to keep all of it.
+    pending: Option<RecordBatch>,
 }
 
 impl<W: Write + Send> ParquetWriter<W> {
@@ -117,16 +132,45 @@ impl<W: Write + Send> ParquetWriter<W> {
         let properties = WriterProperties::builder()
             .set_compression(codec.compression()?)
             .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
+            .set_write_batch_size(WRITE_ROWS)
             .set_created_by(concat!("notate ", env!("CARGO_PKG_VERSION")).to_owned())
             .build();
         Ok(ParquetWriter {
             inner: ArrowWriter::try_new(out, schema, Some(properties))?,
+            pending: None,
         })
     }
 
     /// Writes a batch: its rows go into the current row group, which is written out
-    /// once it holds [`ROW_GROUP_ROWS`], or takes [`ROW_GROUP_MEMORY`].
+    /// once it holds [`ROW_GROUP_ROWS`], or takes [`ROW_GROUP_MEMORY`]. The file is the
+    /// same whether the rows come in one batch or in many.
     pub fn write(&mut self, batch: &RecordBatch) -> Result<(), Error> {
+        let rows = batch.num_rows();
+        let mut start = 0;
+        if let Some(pending) = self.pending.take() {
+            let take = (WRITE_ROWS - pending.num_rows()).min(rows);
+            let joined = concat_batches(&batch.schema(), [&pending, &batch.slice(0, take)])?;
+            start = take;
+            if joined.num_rows() < WRITE_ROWS {
+                self.pending = Some(joined);
+                return Ok(());
+            }
+            self.write_rows(&joined)?;
+        }
+        while rows - start >= WRITE_ROWS {
+            self.write_rows(&batch.slice(start, WRITE_ROWS))?;
+            start += WRITE_ROWS;
+        }
+        if start < rows {
+            let rest = batch.slice(start, rows - start);
+            self.pending = Some(concat_batches(&batch.schema(), [&rest])?);
+        }
+        Ok(())
+    }
+
+    /// Hands rows to the Parquet writer, and writes the row group out when it takes
+    /// [`ROW_GROUP_MEMORY`].
+    fn write_rows(&mut self, batch: &RecordBatch) -> Result<(), Error> {
         self.inner.write(batch)?;
         if self.inner.memory_size() >= ROW_GROUP_MEMORY {
             self.inner.flush()?;
@@ -134,15 +178,95 @@ impl<W: Write + Send> ParquetWriter<W> {
         Ok(())
     }
 
+    /// Writes the rows still pending.
+    fn finish_rows(&mut self) -> Result<(), Error> {
+        match self.pending.take() {
+            Some(pending) => self.write_rows(&pending),
+            None => Ok(()),
+        }
+    }
+
     /// Writes the last row group and the file's footer.
-    pub fn close(self) -> Result<(), Error> {
+    pub fn close(mut self) -> Result<(), Error> {
+        self.finish_rows()?;
         self.inner.close()?;
         Ok(())
     }
 
     /// Writes the last row group and the file's footer, and gives back the output,
     /// flushed: for an output that is then put in place (renamed, synced).
-    pub fn into_inner(self) -> Result<W, Error> {
+    pub fn into_inner(mut self) -> Result<W, Error> {
+        self.finish_rows()?;
         Ok(self.inner.into_inner()?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{PositionRecord, PositionsBuilder, positions_schema};
+
+    /// Rows enough for several pages and two row groups, their FENs all different.
+    fn positions(rows: usize) -> RecordBatch {
+        let mut builder = PositionsBuilder::new();
+        for i in 0..rows {
+            let fen = format!("{i:x}/8/8/8/8/8/8/8 w - - 0 1");
+            let ply = u32::try_from(i % 300).expect("small");
+            builder.push(&PositionRecord {
+                file: "a.pgn",
+                offset: (i / 80) as u64,
+                game: Some((i / 80) as u64 + 1),
+                ply,
+                fen: Some(&fen),
+                hash: Some((i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)),
+                move_san: Some("Nf3"),
+                clock: (i % 3 == 0).then_some(f64::from(ply)),
+                ..PositionRecord::default()
+            });
+        }
+        builder.finish()
+    }
+
+    fn written(batches: &[RecordBatch]) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut writer = ParquetWriter::new(&mut out, positions_schema()).expect("writer");
+        for batch in batches {
+            writer.write(batch).expect("write");
+        }
+        writer.close().expect("close");
+        out
+    }
+
+    /// `rows` cut into batches of the given sizes, over and over.
+    fn cut(rows: &RecordBatch, sizes: &[usize]) -> Vec<RecordBatch> {
+        let mut batches = Vec::new();
+        let mut start = 0;
+        for &size in sizes.iter().cycle() {
+            if start == rows.num_rows() {
+                break;
+            }
+            let size = size.min(rows.num_rows() - start);
+            batches.push(rows.slice(start, size));
+            start += size;
+        }
+        batches
+    }
+
+    #[test]
+    fn the_file_does_not_depend_on_how_its_rows_were_batched() {
+        let rows = positions(130_000);
+        let whole = written(std::slice::from_ref(&rows));
+        for sizes in [
+            &[1, 7, 1000][..],
+            &[1023, 1025, 8193],
+            &[WRITE_ROWS],
+            &[20_000, 0, 3],
+            &[65_536],
+        ] {
+            assert!(
+                written(&cut(&rows, sizes)) == whole,
+                "batches of {sizes:?} rows give the bytes of one batch"
+            );
+        }
     }
 }

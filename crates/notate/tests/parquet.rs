@@ -304,30 +304,39 @@ fn rows_match_json_on_the_shared_corpus() {
 #[test]
 fn jobs_do_not_change_the_file() {
     let temp = Temp::new("parquet-jobs");
+    // The corpus, and its chess games again and again: a file of several chunks, with
+    // and without the positions table (which cuts the input into smaller ones).
+    let generated = std::fs::read(common::root().join("corpus/pgn/generated.pgn")).expect("corpus");
+    let long = temp.path("long.pgn");
+    std::fs::write(&long, generated.repeat((3 << 20) / generated.len() + 1)).expect("long file");
+    let long = long.to_str().expect("utf-8");
+    for inputs in [vec!["corpus"], vec![long]] {
+        jobs_give_the_same_bytes(&temp, &inputs, true);
+    }
+    jobs_give_the_same_bytes(&temp, &[long], false);
+}
+
+fn jobs_give_the_same_bytes(temp: &Temp, inputs: &[&str], with_positions: bool) {
     let mut written = Vec::new();
     for jobs in ["1", "3"] {
         let table = temp.path(&format!("games-{jobs}.parquet"));
         let positions = temp.path(&format!("positions-{jobs}.parquet"));
-        let o = run(&[
-            "parquet",
-            "-q",
-            "--jobs",
-            jobs,
-            "corpus",
-            "-o",
-            table.to_str().expect("utf-8"),
-            "--positions",
-            positions.to_str().expect("utf-8"),
-        ]);
+        let mut args = vec!["parquet", "-q", "--jobs", jobs];
+        args.extend(inputs);
+        args.extend(["-o", table.to_str().expect("utf-8")]);
+        if with_positions {
+            args.extend(["--positions", positions.to_str().expect("utf-8")]);
+        }
+        let o = run(&args);
         assert!(code(&o) <= 1, "{}", stderr(&o));
         written.push((
             std::fs::read(table).expect("games"),
-            std::fs::read(positions).expect("positions"),
+            with_positions.then(|| std::fs::read(positions).expect("positions")),
         ));
     }
     assert!(
         written[0] == written[1],
-        "--jobs 1 and --jobs 3 write the same bytes"
+        "--jobs 1 and --jobs 3 write the same bytes ({inputs:?}, positions: {with_positions})"
     );
 }
 
