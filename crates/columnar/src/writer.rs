@@ -4,7 +4,9 @@
 
 use std::io::Write;
 
-use arrow_array::RecordBatch;
+use arrow_array::cast::AsArray;
+use arrow_array::{RecordBatch, StringArray};
+use arrow_buffer::ArrowNativeType;
 use arrow_schema::{ArrowError, SchemaRef};
 use arrow_select::concat::concat_batches;
 use parquet::arrow::ArrowWriter;
@@ -83,12 +85,17 @@ pub const ROW_GROUP_ROWS: usize = 100_000;
 /// that memory does not grow with the size of the games.
 pub const ROW_GROUP_MEMORY: usize = 32 << 20;
 
-/// The rows of each write to the Parquet writer, whatever batches they came in: where
-/// it cuts pages (and row groups by memory) depends on where its writes begin, and a
-/// file must not depend on how its rows were batched (`--jobs`, chunk sizes). The
+/// The rows of each write to the Parquet writer at most, whatever batches they came in:
+/// where it cuts pages (and row groups by memory) depends on where its writes begin, and
+/// a file must not depend on how its rows were batched (`--jobs`, chunk sizes). The
 /// writer's own step (its `write_batch_size`), so that only the rows across the end of
 /// a batch are copied.
 const WRITE_ROWS: usize = 1024;
+
+/// The text a write holds at most, beyond its last row: the rows held back for the next
+/// write stay small when the games are large. Counted row by row (the lengths of the
+/// string columns), so that where writes begin depends on the rows alone.
+const WRITE_TEXT_BYTES: usize = 1 << 20;
 
 /// Why a Parquet file could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -116,9 +123,13 @@ pub enum Error {
 /// ```
 pub struct ParquetWriter<W: Write + Send> {
     inner: ArrowWriter<W>,
-    /// Rows given but not yet written, fewer than [`WRITE_ROWS`]: copied out of their
-    /// batch, so as not to keep all of it.
+    /// Rows given but not yet written, fewer than [`WRITE_ROWS`] and with less text
+    /// than [`WRITE_TEXT_BYTES`]: copied out of their batch, so as not to keep all of it.
     pending: Option<RecordBatch>,
+    /// Their number.
+    pending_rows: usize,
+    /// The bytes of their string columns.
+    pending_text: usize,
 }
 
 impl<W: Write + Send> ParquetWriter<W> {
@@ -138,6 +149,8 @@ impl<W: Write + Send> ParquetWriter<W> {
         Ok(ParquetWriter {
             inner: ArrowWriter::try_new(out, schema, Some(properties))?,
             pending: None,
+            pending_rows: 0,
+            pending_text: 0,
         })
     }
 
@@ -145,25 +158,38 @@ impl<W: Write + Send> ParquetWriter<W> {
     /// once it holds [`ROW_GROUP_ROWS`], or takes [`ROW_GROUP_MEMORY`]. The file is the
     /// same whether the rows come in one batch or in many.
     pub fn write(&mut self, batch: &RecordBatch) -> Result<(), Error> {
-        let rows = batch.num_rows();
-        let mut start = 0;
-        if let Some(pending) = self.pending.take() {
-            let take = (WRITE_ROWS - pending.num_rows()).min(rows);
-            let joined = concat_batches(&batch.schema(), [&pending, &batch.slice(0, take)])?;
-            start = take;
-            if joined.num_rows() < WRITE_ROWS {
-                self.pending = Some(joined);
-                return Ok(());
+        let texts: Vec<&StringArray> = batch
+            .columns()
+            .iter()
+            .filter_map(|column| column.as_string_opt::<i32>())
+            .collect();
+        let mut from = 0;
+        for row in 0..batch.num_rows() {
+            self.pending_rows += 1;
+            self.pending_text += texts
+                .iter()
+                .map(|column| column.value_length(row).as_usize())
+                .sum::<usize>();
+            if self.pending_rows < WRITE_ROWS && self.pending_text < WRITE_TEXT_BYTES {
+                continue;
             }
-            self.write_rows(&joined)?;
+            let head = batch.slice(from, row + 1 - from);
+            match self.pending.take() {
+                Some(pending) => {
+                    self.write_rows(&concat_batches(&batch.schema(), [&pending, &head])?)?;
+                }
+                None => self.write_rows(&head)?,
+            }
+            (self.pending_rows, self.pending_text) = (0, 0);
+            from = row + 1;
         }
-        while rows - start >= WRITE_ROWS {
-            self.write_rows(&batch.slice(start, WRITE_ROWS))?;
-            start += WRITE_ROWS;
-        }
-        if start < rows {
-            let rest = batch.slice(start, rows - start);
-            self.pending = Some(concat_batches(&batch.schema(), [&rest])?);
+        if from < batch.num_rows() {
+            let rest = batch.slice(from, batch.num_rows() - from);
+            let pending = match self.pending.take() {
+                Some(pending) => concat_batches(&batch.schema(), [&pending, &rest])?,
+                None => concat_batches(&batch.schema(), [&rest])?,
+            };
+            self.pending = Some(pending);
         }
         Ok(())
     }
@@ -180,6 +206,7 @@ impl<W: Write + Send> ParquetWriter<W> {
 
     /// Writes the rows still pending.
     fn finish_rows(&mut self) -> Result<(), Error> {
+        (self.pending_rows, self.pending_text) = (0, 0);
         match self.pending.take() {
             Some(pending) => self.write_rows(&pending),
             None => Ok(()),
@@ -206,11 +233,13 @@ mod tests {
     use super::*;
     use crate::{PositionRecord, PositionsBuilder, positions_schema};
 
-    /// Rows enough for several pages and two row groups, their FENs all different.
-    fn positions(rows: usize) -> RecordBatch {
+    /// Rows enough for several pages and two row groups, their FENs all different; with
+    /// `text`, a text of up to that many bytes in each, of varied lengths.
+    fn positions(rows: usize, text: usize) -> RecordBatch {
         let mut builder = PositionsBuilder::new();
         for i in 0..rows {
             let fen = format!("{i:x}/8/8/8/8/8/8/8 w - - 0 1");
+            let long = "x".repeat((i * 7919) % (text + 1));
             let ply = u32::try_from(i % 300).expect("small");
             builder.push(&PositionRecord {
                 file: "a.pgn",
@@ -220,6 +249,7 @@ mod tests {
                 fen: Some(&fen),
                 hash: Some((i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)),
                 move_san: Some("Nf3"),
+                move_text: (text > 0).then_some(long.as_str()),
                 clock: (i % 3 == 0).then_some(f64::from(ply)),
                 ..PositionRecord::default()
             });
@@ -254,8 +284,13 @@ mod tests {
 
     #[test]
     fn the_file_does_not_depend_on_how_its_rows_were_batched() {
-        let rows = positions(130_000);
-        let whole = written(std::slice::from_ref(&rows));
+        for rows in [positions(130_000, 0), positions(3_000, 20_000)] {
+            batched_as_one(&rows);
+        }
+    }
+
+    fn batched_as_one(rows: &RecordBatch) {
+        let whole = written(std::slice::from_ref(rows));
         for sizes in [
             &[1, 7, 1000][..],
             &[1023, 1025, 8193],
@@ -264,7 +299,7 @@ mod tests {
             &[65_536],
         ] {
             assert!(
-                written(&cut(&rows, sizes)) == whole,
+                written(&cut(rows, sizes)) == whole,
                 "batches of {sizes:?} rows give the bytes of one batch"
             );
         }
