@@ -36,7 +36,7 @@ use crate::{mainline, pipeline};
 const BATCH_BYTES: usize = 32 << 20;
 
 /// A batch is handed on once it holds this many positions too (about 10 MiB of rows):
-/// the text of [`BATCH_BYTES`] makes fifteen times as many bytes of positions.
+/// the positions of [`BATCH_BYTES`] of text would take some 500 MiB.
 const BATCH_POSITIONS: usize = 64 << 10;
 
 /// Where the games of a read are in their input.
