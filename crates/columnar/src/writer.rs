@@ -126,8 +126,6 @@ pub struct ParquetWriter<W: Write + Send> {
     /// Rows given but not yet written, fewer than [`WRITE_ROWS`] and with less text
     /// than [`WRITE_TEXT_BYTES`]: copied out of their batch, so as not to keep all of it.
     pending: Option<RecordBatch>,
-    /// Their number.
-    pending_rows: usize,
     /// The bytes of their string columns.
     pending_text: usize,
 }
@@ -149,7 +147,6 @@ impl<W: Write + Send> ParquetWriter<W> {
         Ok(ParquetWriter {
             inner: ArrowWriter::try_new(out, schema, Some(properties))?,
             pending: None,
-            pending_rows: 0,
             pending_text: 0,
         })
     }
@@ -163,35 +160,38 @@ impl<W: Write + Send> ParquetWriter<W> {
             .iter()
             .filter_map(|column| column.as_string_opt::<i32>())
             .collect();
+        let mut held = self.pending.as_ref().map_or(0, RecordBatch::num_rows);
         let mut from = 0;
         for row in 0..batch.num_rows() {
-            self.pending_rows += 1;
             self.pending_text += texts
                 .iter()
                 .map(|column| column.value_length(row).as_usize())
                 .sum::<usize>();
-            if self.pending_rows < WRITE_ROWS && self.pending_text < WRITE_TEXT_BYTES {
+            if held + row + 1 - from < WRITE_ROWS && self.pending_text < WRITE_TEXT_BYTES {
                 continue;
             }
-            let head = batch.slice(from, row + 1 - from);
-            match self.pending.take() {
-                Some(pending) => {
-                    self.write_rows(&concat_batches(&batch.schema(), [&pending, &head])?)?;
-                }
-                None => self.write_rows(&head)?,
-            }
-            (self.pending_rows, self.pending_text) = (0, 0);
+            let rows = self.after_pending(batch.slice(from, row + 1 - from))?;
+            self.write_rows(&rows)?;
+            (held, self.pending_text) = (0, 0);
             from = row + 1;
         }
         if from < batch.num_rows() {
-            let rest = batch.slice(from, batch.num_rows() - from);
-            let pending = match self.pending.take() {
-                Some(pending) => concat_batches(&batch.schema(), [&pending, &rest])?,
-                None => concat_batches(&batch.schema(), [&rest])?,
-            };
-            self.pending = Some(pending);
+            // Copied out of the batch, so as not to keep all of it.
+            let rest = concat_batches(
+                &batch.schema(),
+                [&batch.slice(from, batch.num_rows() - from)],
+            )?;
+            self.pending = Some(self.after_pending(rest)?);
         }
         Ok(())
+    }
+
+    /// The pending rows (taken) followed by `rows`, as one batch.
+    fn after_pending(&mut self, rows: RecordBatch) -> Result<RecordBatch, Error> {
+        Ok(match self.pending.take() {
+            Some(pending) => concat_batches(&rows.schema(), [&pending, &rows])?,
+            None => rows,
+        })
     }
 
     /// Hands rows to the Parquet writer, and writes the row group out when it takes
@@ -206,7 +206,7 @@ impl<W: Write + Send> ParquetWriter<W> {
 
     /// Writes the rows still pending.
     fn finish_rows(&mut self) -> Result<(), Error> {
-        (self.pending_rows, self.pending_text) = (0, 0);
+        self.pending_text = 0;
         match self.pending.take() {
             Some(pending) => self.write_rows(&pending),
             None => Ok(()),
