@@ -344,8 +344,9 @@ impl Rows {
     /// first: with one thread the rows are written while the worker's buffers live.
     fn take(&mut self) -> Item {
         for text in [&mut self.text, &mut self.uci, &mut self.movetext] {
-            give_back_large(text);
+            give_back_large_text(text);
         }
+        give_back_large(&mut self.nags);
         Item {
             games: self.games.finish(),
             positions: self.positions.as_mut().map(PositionsBuilder::finish),
@@ -360,26 +361,16 @@ const KEEP_BUFFER_BYTES: usize = 1 << 20;
 
 /// Replaces `buffer` with an empty one when it holds more than [`KEEP_BUFFER_BYTES`]
 /// (after a large game), so that its memory is not held while the rows are written.
-fn give_back_large<T: Default + Capacity>(buffer: &mut T) {
-    if buffer.capacity() > KEEP_BUFFER_BYTES {
-        *buffer = T::default();
+fn give_back_large<T>(buffer: &mut Vec<T>) {
+    if buffer.capacity().saturating_mul(size_of::<T>()) > KEEP_BUFFER_BYTES {
+        *buffer = Vec::new();
     }
 }
 
-/// The bytes a buffer has room for.
-trait Capacity {
-    fn capacity(&self) -> usize;
-}
-
-impl Capacity for String {
-    fn capacity(&self) -> usize {
-        String::capacity(self)
-    }
-}
-
-impl Capacity for Vec<u8> {
-    fn capacity(&self) -> usize {
-        Vec::capacity(self)
+/// [`give_back_large`] for a `String`.
+fn give_back_large_text(text: &mut String) {
+    if text.capacity() > KEEP_BUFFER_BYTES {
+        *text = String::new();
     }
 }
 
@@ -759,7 +750,13 @@ impl ChessRows<'_> {
         for bytes in [&mut game.san, &mut game.uci, &mut game.movetext] {
             give_back_large(bytes);
         }
-        give_back_large(&mut game.folded);
+        for ends in [&mut game.san_ends, &mut game.uci_ends, &mut game.nag_ends] {
+            give_back_large(ends);
+        }
+        give_back_large(&mut game.clocks);
+        give_back_large(&mut game.evals);
+        give_back_large(&mut game.nag_values);
+        give_back_large_text(&mut game.folded);
         self.rows.take()
     }
 }
