@@ -45,9 +45,10 @@ const CONSTANT: u64 = 50 * MIB;
 /// The peak `parquet` stays under on the game of a large comment (issue 33's bound on
 /// any input). It measured 225 MiB with one job and 190 to 196 MiB with two; 262 MiB
 /// with one job before the buffers a large game grew were given back before its rows
-/// are written. The game of millions of moves is left out: one row whose lists hold
-/// millions of items takes some 430 MiB in the Parquet writer alone (its levels and
-/// pages), and the run peaked at about 570 MiB with one job or two.
+/// are written. The game of millions of moves is left out: it peaked at about 570 MiB
+/// with one job or two, one row whose lists of moves, clocks and evaluations hold
+/// millions of items each, held as Arrow's arrays and again as the Parquet writer's
+/// levels and pages.
 const PARQUET_PEAK: u64 = 256 * MIB;
 
 /// Writes a file of the large game and a small one after it, a megabyte at a time;
