@@ -239,15 +239,19 @@ fn parallel<T: Task>(
         let _ = credit_tx.send(Vec::new());
     }
     let (work_tx, work_rx) = sync_channel::<Job>(jobs);
+    // The workers hold the only handles on the jobs: once they have all stopped (the
+    // emitter failed), the splitter's next job finds no receiver and it stops too,
+    // rather than wait for room in the queue forever.
     let work_rx = Arc::new(Mutex::new(work_rx));
+    let workers_rx: Vec<_> = (0..jobs).map(|_| Arc::clone(&work_rx)).collect();
+    drop(work_rx);
     let (done_tx, done_rx) = channel::<Report<T::Item>>();
 
     std::thread::scope(|scope| {
         let splitter_done = done_tx.clone();
         let chunk_bytes = task.chunk_bytes();
         scope.spawn(move || split(input, rows, chunk_bytes, credit_rx, work_tx, splitter_done));
-        for _ in 0..jobs {
-            let work_rx = Arc::clone(&work_rx);
+        for work_rx in workers_rx {
             let done_tx = done_tx.clone();
             scope.spawn(move || work(task, &work_rx, &done_tx));
         }

@@ -268,12 +268,17 @@ fn a_file_size_limit_fails_the_run_naming_the_file_and_leaves_nothing() {
         "prlimit (util-linux) is needed by this test"
     );
     let t = Temp::new("fsize");
-    let input = big_input(&t, 1);
+    // Many chunks: the run fails while the reading thread is still ahead of the writing
+    // (it once waited forever then for room to hand on the next chunk).
+    let input = big_input(&t, 16);
     let input = input.to_str().expect("utf-8");
     std::fs::write(t.path("out.pgn"), "earlier").expect("written");
     std::fs::create_dir(t.path("split")).expect("made");
     let limited = |args: &[&str]| {
-        Command::new("prlimit")
+        // A run that hangs ends after two minutes, as a failure (`timeout`'s 124).
+        Command::new("timeout")
+            .arg("120")
+            .arg("prlimit")
             .arg("--fsize=4096")
             .arg(env!("CARGO_BIN_EXE_notate"))
             .args(args)
@@ -284,6 +289,14 @@ fn a_file_size_limit_fails_the_run_naming_the_file_and_leaves_nothing() {
     for args in [
         &["fmt", input, "-o", "out.pgn"][..],
         &["json", input, "-o", "out.pgn"],
+        &[
+            "select",
+            "--player",
+            "Generator, White",
+            input,
+            "-o",
+            "out.pgn",
+        ],
         &[
             "parquet",
             input,
