@@ -894,4 +894,47 @@ mod tests {
             assert!(s.next_chunk_in(Vec::new()).expect("ended").is_none());
         }
     }
+    /// Each chunk one item, its size; every chunk but the first read slowly, so that
+    /// the reading is ahead of the emitting when the emitting fails.
+    struct SlowChunks;
+
+    impl Task for SlowChunks {
+        type Item = usize;
+
+        fn run(
+            &self,
+            input: Input<'_>,
+            origin: Origin,
+            sink: &mut dyn FnMut(usize) -> io::Result<()>,
+        ) -> io::Result<u64> {
+            if origin.offset > 0 {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            sink(input.bytes.len())?;
+            Ok(1)
+        }
+
+        fn chunk_bytes(&self) -> usize {
+            1024
+        }
+    }
+
+    #[test]
+    fn an_output_that_fails_ends_the_run_while_the_input_is_read_ahead() {
+        let game = b"[Event \"x\"]\n\n1. e4 e5 1-0\n\n";
+        let text = game.repeat(2000);
+        let (done_tx, done_rx) = std::sync::mpsc::channel();
+        // On a thread of its own: a run that never ends fails the test, not the suite.
+        std::thread::spawn(move || {
+            let input: Box<dyn Read + Send> = Box::new(io::Cursor::new(text));
+            let result = drive(&SlowChunks, input, 2, &mut |_, _| {
+                Err(io::Error::other("the disk is full"))
+            });
+            let _ = done_tx.send(result);
+        });
+        let result = done_rx
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the run ended");
+        assert_eq!(result.expect_err("failed").to_string(), "the disk is full");
+    }
 }
