@@ -344,9 +344,9 @@ impl Rows {
     /// first: with one thread the rows are written while the worker's buffers live.
     fn take(&mut self) -> Item {
         for text in [&mut self.text, &mut self.uci, &mut self.movetext] {
-            give_back_large_text(text);
+            pipeline::shrink_kept(text, KEEP_BUFFER_BYTES);
         }
-        give_back_large(&mut self.nags);
+        pipeline::shrink_kept(&mut self.nags, KEEP_BUFFER_BYTES);
         Item {
             games: self.games.finish(),
             positions: self.positions.as_mut().map(PositionsBuilder::finish),
@@ -356,23 +356,9 @@ impl Rows {
     }
 }
 
-/// The capacity a buffer kept from game to game may keep between batches.
+/// The room a buffer kept from game to game may keep between batches: more (after a
+/// large game) is given back before the rows are written ([`pipeline::shrink_kept`]).
 const KEEP_BUFFER_BYTES: usize = 1 << 20;
-
-/// Replaces `buffer` with an empty one when it holds more than [`KEEP_BUFFER_BYTES`]
-/// (after a large game), so that its memory is not held while the rows are written.
-fn give_back_large<T>(buffer: &mut Vec<T>) {
-    if buffer.capacity().saturating_mul(size_of::<T>()) > KEEP_BUFFER_BYTES {
-        *buffer = Vec::new();
-    }
-}
-
-/// [`give_back_large`] for a `String`.
-fn give_back_large_text(text: &mut String) {
-    if text.capacity() > KEEP_BUFFER_BYTES {
-        *text = String::new();
-    }
-}
 
 impl<G: Columns> Task for ParquetTask<'_, G> {
     type Item = Item;
@@ -748,15 +734,15 @@ impl ChessRows<'_> {
     fn take(&mut self) -> Item {
         let game = &mut self.game;
         for bytes in [&mut game.san, &mut game.uci, &mut game.movetext] {
-            give_back_large(bytes);
+            pipeline::shrink_kept(bytes, KEEP_BUFFER_BYTES);
         }
         for ends in [&mut game.san_ends, &mut game.uci_ends, &mut game.nag_ends] {
-            give_back_large(ends);
+            pipeline::shrink_kept(ends, KEEP_BUFFER_BYTES);
         }
-        give_back_large(&mut game.clocks);
-        give_back_large(&mut game.evals);
-        give_back_large(&mut game.nag_values);
-        give_back_large_text(&mut game.folded);
+        pipeline::shrink_kept(&mut game.clocks, KEEP_BUFFER_BYTES);
+        pipeline::shrink_kept(&mut game.evals, KEEP_BUFFER_BYTES);
+        pipeline::shrink_kept(&mut game.nag_values, KEEP_BUFFER_BYTES);
+        pipeline::shrink_kept(&mut game.folded, KEEP_BUFFER_BYTES);
         self.rows.take()
     }
 }

@@ -47,6 +47,32 @@ pub const CHUNK_BYTES: usize = 1 << 20;
 /// emitted rather than kept for the next chunk.
 const KEPT_BUFFER_BYTES: usize = 4 * CHUNK_BYTES;
 
+/// A buffer kept from one chunk or game to the next, for its room.
+pub(crate) trait Kept: Default {
+    /// The bytes it has room for.
+    fn room(&self) -> usize;
+}
+
+impl<T> Kept for Vec<T> {
+    fn room(&self) -> usize {
+        self.capacity().saturating_mul(size_of::<T>())
+    }
+}
+
+impl Kept for String {
+    fn room(&self) -> usize {
+        self.capacity()
+    }
+}
+
+/// Replaces `buffer` with an empty one when it has room for more than `bytes` (it held
+/// a large game), so that a buffer kept for reuse does not keep a large game's memory.
+pub(crate) fn shrink_kept<B: Kept>(buffer: &mut B, bytes: usize) {
+    if buffer.room() > bytes {
+        *buffer = B::default();
+    }
+}
+
 /// Where a chunk starts in its input.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Origin {
@@ -354,10 +380,9 @@ fn reorder<I>(
     let mut next = 0u64;
     let mut games = 0u64;
     for (seq, result, mut buffer) in done {
-        if buffer.capacity() > KEPT_BUFFER_BYTES {
-            // It held a large game: freed now, before the chunk's items are emitted.
-            buffer = Vec::new();
-        }
+        // A buffer that held a large game is freed now, before the chunk's items are
+        // emitted.
+        shrink_kept(&mut buffer, KEPT_BUFFER_BYTES);
         waiting.insert(seq, (result, buffer));
         while let Some((result, buffer)) = waiting.remove(&next) {
             let chunk = result?;
