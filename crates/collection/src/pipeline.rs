@@ -47,7 +47,7 @@ pub const CHUNK_BYTES: usize = 1 << 20;
 /// emitted rather than kept for the next chunk.
 const KEPT_BUFFER_BYTES: usize = 4 * CHUNK_BYTES;
 
-/// A buffer kept from one chunk or game to the next, for its room.
+/// A buffer kept from one chunk or game to the next: what [`shrink_kept`] measures.
 pub(crate) trait Kept: Default {
     /// The bytes it has room for.
     fn room(&self) -> usize;
@@ -919,6 +919,7 @@ mod tests {
             assert!(s.next_chunk_in(Vec::new()).expect("ended").is_none());
         }
     }
+
     /// Each chunk one item, its size; every chunk but the first read slowly, so that
     /// the reading is ahead of the emitting when the emitting fails.
     struct SlowChunks;
