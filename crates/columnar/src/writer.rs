@@ -11,6 +11,8 @@ use arrow_schema::{ArrowError, SchemaRef};
 use arrow_select::concat::concat_batches;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
+use parquet::errors::ParquetError;
+use parquet::file::properties::WriterProperties;
 
 /// How a Parquet file's pages are compressed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,8 +75,6 @@ impl Codec {
         })
     }
 }
-use parquet::errors::ParquetError;
-use parquet::file::properties::WriterProperties;
 
 /// The rows of a row group: lichess's size, large enough for engines to skip whole
 /// groups by their statistics, small enough that writing one holds little memory.
@@ -176,12 +176,14 @@ impl<W: Write + Send> ParquetWriter<W> {
             from = row + 1;
         }
         if from < batch.num_rows() {
-            // Copied out of the batch, so as not to keep all of it.
-            let rest = concat_batches(
-                &batch.schema(),
-                [&batch.slice(from, batch.num_rows() - from)],
-            )?;
-            self.pending = Some(self.after_pending(rest)?);
+            // Copied out of the batch (once, joined to the rows already pending), so as
+            // not to keep all of it.
+            let rest = batch.slice(from, batch.num_rows() - from);
+            let pending = match self.pending.take() {
+                Some(pending) => concat_batches(&batch.schema(), [&pending, &rest])?,
+                None => concat_batches(&batch.schema(), [&rest])?,
+            };
+            self.pending = Some(pending);
         }
         Ok(())
     }
