@@ -118,6 +118,20 @@ pub trait GameSink<R: Rules> {
     /// A move of `line`, read at `at`, from `position`; returns its id.
     fn push_move(&mut self, line: LineId, mv: R::Move, position: &R::Position) -> NodeId;
 
+    /// [`GameSink::push_move`], with the token the move was read from when the rules
+    /// write the move as that very token ([`Rules::writes_tokens_as_read`]). The
+    /// default forgets the token.
+    fn push_move_as_read(
+        &mut self,
+        line: LineId,
+        mv: R::Move,
+        position: &R::Position,
+        token: Option<&str>,
+    ) -> NodeId {
+        let _ = token;
+        self.push_move(line, mv, position)
+    }
+
     /// A glyph after a move.
     fn nag(&mut self, node: NodeId, nag: Nag) {}
 
@@ -594,7 +608,12 @@ impl<'r, R: Rules, S: GameSink<R>> GameBuilder<'r, R, S> {
                 let Some(frame) = self.frames.last_mut() else {
                     return ControlFlow::Continue(());
                 };
-                let node = self.sink.push_move(frame.line, mv, &frame.before);
+                let as_read = (forgiven.is_none() && rules.writes_tokens_as_read())
+                    .then(|| std::str::from_utf8(token).ok())
+                    .flatten();
+                let node = self
+                    .sink
+                    .push_move_as_read(frame.line, mv, &frame.before, as_read);
                 frame.unset = None;
                 frame.placed = None;
                 frame.stage = Stage::Annotations;

@@ -61,7 +61,7 @@ pub use reader::{Reader, reserve_game_room};
 pub use rules::{Forgiveness, MoveContext, Player, Rules, Setup, SetupError, Strict};
 pub use second::SecondReading;
 pub use span::Span;
-pub use stream::write_text_to;
+pub use stream::{ExportText, Exported, write_text_to};
 pub use tags::{CheckedTag, RawTags, Tag, TagLookup, TagNames, Tags};
 pub use tagvalue::{
     Date, Rating, Round, SetUpTags, TagValueError, Time, TimeControl, TimePeriod, check_tags,

@@ -155,6 +155,13 @@ pub trait Rules {
     /// Writes a move canonically, as the export format wants it.
     fn write_move(&self, position: &Self::Position, mv: &Self::Move, out: &mut String);
 
+    /// Whether a move read with nothing forgiven ([`Forgiveness::is_none`]) is written
+    /// back as the very token it was read from, so that a writer that writes as it
+    /// reads may copy the token rather than write the move again. The default: no.
+    fn writes_tokens_as_read(&self) -> bool {
+        false
+    }
+
     /// Plays a move (one that `read_move` returned for this position).
     fn play(&self, position: &mut Self::Position, mv: &Self::Move);
 

@@ -8,15 +8,22 @@
 //! written, then to the output, after the tags. It holds the game's text, the moves'
 //! positions along the open lines, and a line of output; of the game's annotations, only
 //! the comments of the move being written (a glyph may still follow them, and goes first).
+//!
+//! [`ExportText`] is the same sink writing into text it holds, game after game as a
+//! reader reads them: the movetext of each game written as it is read, with no tree, for
+//! a caller that holds games' texts anyway (`notate fmt` writes each game in the worker
+//! that reads it).
 
 use std::fmt;
 
 use crate::builder::{Ended, GameBuilder, GameSink, Place};
+use crate::diagnostic::Diagnostic;
 use crate::nag::Nag;
 use crate::options::ReadOptions;
 use crate::outcome::GameResult;
 use crate::reader::Reader;
 use crate::rules::{Player, Rules};
+use crate::span::Span;
 use crate::tags::Tags;
 use crate::tree::{LineId, NodeId};
 use crate::visitor::GameText;
@@ -86,7 +93,7 @@ fn export_movetext<R: Rules, W: fmt::Write>(
         reader.read_game(&mut builder)
     });
     match written {
-        Ok(Some(written)) => written,
+        Ok(Some(exported)) => exported.written.map(|result| (exported.tags, result)),
         // Reading bytes in memory cannot fail, and there is a game in them unless they
         // are empty: then no game is written, as no tree would be.
         Ok(None) | Err(_) => Ok((Tags::new(), GameResult::Unknown)),
@@ -94,24 +101,50 @@ fn export_movetext<R: Rules, W: fmt::Write>(
 }
 
 /// A move written up to its number, and what follows it until something else comes:
-/// its glyphs go before its comments, whichever comes first in the input.
+/// its glyphs go before its comments, whichever comes first in the input. Its buffers
+/// are kept from move to move.
+#[derive(Default)]
 struct Pending {
+    /// Whether a move is waiting.
+    waiting: bool,
     /// The move as the rules write it.
     word: String,
     nags: Vec<Nag>,
+    /// Its comments: the first `comments_used` of these.
     comments: Vec<String>,
+    comments_used: usize,
+}
+
+/// A comment kept from move to move takes no more than this; a larger one's buffer is
+/// let go once it is written.
+const KEPT_COMMENT_BYTES: usize = 1 << 16;
+
+/// Where an [`ExportSink`] writes: text it holds, emptied as each game begins, or
+/// another's output.
+trait SinkOutput: fmt::Write {
+    /// A game begins.
+    fn begin_game(&mut self) {}
+}
+
+impl<W: fmt::Write + ?Sized> SinkOutput for &mut W {}
+
+impl SinkOutput for String {
+    fn begin_game(&mut self) {
+        self.clear();
+    }
 }
 
 /// A [`GameSink`] that writes the movetext of each game in the export format as it is
-/// read ([`write_text_to`]); a game gives its tags and the result its tags take.
-struct ExportSink<'a, 'o, R: Rules, W: fmt::Write> {
+/// read ([`write_text_to`], [`ExportText`]); a game gives its tags and the result its
+/// tags take ([`Exported`]).
+struct ExportSink<'a, R: Rules, O: SinkOutput> {
     rules: &'a R,
     options: &'a WriteOptions,
-    w: Movetext<'o, W>,
+    w: Movetext<O>,
     /// Whether a second-player move written now needs its number (see the tree
     /// writer's walk).
     number_second: bool,
-    pending: Option<Pending>,
+    pending: Pending,
     /// Variations open.
     depth: usize,
     /// Whether the main line has a move (else the game's end position is not needed).
@@ -121,41 +154,53 @@ struct ExportSink<'a, 'o, R: Rules, W: fmt::Write> {
     nodes: u32,
     lines: u32,
     error: Option<WriteError>,
+    /// Whether the game was found large ([`GameSink::large`]): nothing more of it is
+    /// written.
+    large: bool,
 }
 
-impl<'a, 'o, R: Rules, W: fmt::Write> ExportSink<'a, 'o, R, W> {
-    fn new(rules: &'a R, options: &'a WriteOptions, out: &'o mut W) -> Self {
+impl<'a, R: Rules, O: SinkOutput> ExportSink<'a, R, O> {
+    fn new(rules: &'a R, options: &'a WriteOptions, out: O) -> Self {
         ExportSink {
             rules,
             options,
             w: Movetext::new(out, options.line_width),
             number_second: true,
-            pending: None,
+            pending: Pending::default(),
             depth: 0,
             main_moves: false,
             tail_written: false,
             nodes: 0,
             lines: 1,
             error: None,
+            large: false,
         }
     }
 
     /// Writes the move waiting for its glyphs and comments, and them.
     fn flush(&mut self) {
-        if let Some(mut pending) = self.pending.take() {
-            let options = self.options;
-            if self
-                .w
-                .annotated_move(&mut pending.word, &pending.nags, &pending.comments, options)
-            {
-                self.number_second = true;
+        let pending = &mut self.pending;
+        if !std::mem::take(&mut pending.waiting) {
+            return;
+        }
+        let comments = &mut pending.comments[..pending.comments_used];
+        if self
+            .w
+            .annotated_move(&mut pending.word, &pending.nags, comments, self.options)
+        {
+            self.number_second = true;
+        }
+        for comment in comments {
+            if comment.capacity() > KEPT_COMMENT_BYTES {
+                *comment = String::new();
             }
         }
     }
 
-    /// Whether what comes now is inside a variation, which the reduced format leaves out.
+    /// Whether what comes now is not written: inside a variation, which the reduced
+    /// format leaves out, or in a game found large.
     fn skipped(&self) -> bool {
-        self.options.reduced && self.depth > 0
+        self.large || (self.options.reduced && self.depth > 0)
     }
 
     fn fail(&mut self, error: WriteError) {
@@ -165,10 +210,39 @@ impl<'a, 'o, R: Rules, W: fmt::Write> ExportSink<'a, 'o, R, W> {
     }
 }
 
-impl<R: Rules, W: fmt::Write> GameSink<R> for ExportSink<'_, '_, R, W> {
-    type Output = Result<(Tags, GameResult), WriteError>;
+impl<R: Rules, O: SinkOutput> GameSink<R> for ExportSink<'_, R, O> {
+    type Output = Exported;
+
+    fn begin_game(&mut self) {
+        self.w.out_mut().begin_game();
+        self.w.begin();
+        self.number_second = true;
+        self.pending.waiting = false;
+        self.depth = 0;
+        self.main_moves = false;
+        self.tail_written = false;
+        self.nodes = 0;
+        self.lines = 1;
+        self.error = None;
+        self.large = false;
+    }
+
+    fn large(&mut self) {
+        self.large = true;
+        self.pending.waiting = false;
+    }
 
     fn push_move(&mut self, line: LineId, mv: R::Move, position: &R::Position) -> NodeId {
+        self.push_move_as_read(line, mv, position, None)
+    }
+
+    fn push_move_as_read(
+        &mut self,
+        line: LineId,
+        mv: R::Move,
+        position: &R::Position,
+        token: Option<&str>,
+    ) -> NodeId {
         self.nodes = self.nodes.saturating_add(1);
         let id = NodeId::new(self.nodes - 1);
         if self.skipped() {
@@ -179,14 +253,23 @@ impl<R: Rules, W: fmt::Write> GameSink<R> for ExportSink<'_, '_, R, W> {
             self.main_moves = true;
         }
         let turn = self.w.move_number(self.rules, position, self.number_second);
-        let mut word = String::new();
-        self.rules.write_move(position, &mv, &mut word);
+        let pending = &mut self.pending;
+        pending.word.clear();
+        match token {
+            Some(token) => {
+                pending.word.push_str(token);
+                if cfg!(debug_assertions) {
+                    let mut written = String::new();
+                    self.rules.write_move(position, &mv, &mut written);
+                    debug_assert_eq!(pending.word, written, "a token written back as read");
+                }
+            }
+            None => self.rules.write_move(position, &mv, &mut pending.word),
+        }
+        pending.nags.clear();
+        pending.comments_used = 0;
+        pending.waiting = true;
         self.number_second = turn == Player::Second;
-        self.pending = Some(Pending {
-            word,
-            nags: Vec::new(),
-            comments: Vec::new(),
-        });
         id
     }
 
@@ -197,8 +280,8 @@ impl<R: Rules, W: fmt::Write> GameSink<R> for ExportSink<'_, '_, R, W> {
         if self.skipped() || self.options.reduced {
             return;
         }
-        if let Some(pending) = &mut self.pending {
-            pending.nags.push(nag);
+        if self.pending.waiting {
+            self.pending.nags.push(nag);
         }
     }
 
@@ -210,17 +293,22 @@ impl<R: Rules, W: fmt::Write> GameSink<R> for ExportSink<'_, '_, R, W> {
             // At a line's start: nothing can come before it.
             Place::Line(_) => self.w.comment(text),
             Place::Node(_) => {
-                let Some(pending) = &mut self.pending else {
+                let pending = &mut self.pending;
+                if !pending.waiting {
                     return true;
-                };
-                let mut copy = String::new();
+                }
+                if pending.comments_used == pending.comments.len() {
+                    pending.comments.push(String::new());
+                }
+                let copy = &mut pending.comments[pending.comments_used];
+                copy.clear();
                 if copy.try_reserve_exact(text.len()).is_err() {
                     // Not left out silently: the game is not written.
                     self.fail(WriteError::OutOfMemory { bytes: text.len() });
                     return true;
                 }
                 copy.push_str(text);
-                pending.comments.push(copy);
+                pending.comments_used += 1;
             }
         }
         true
@@ -229,7 +317,7 @@ impl<R: Rules, W: fmt::Write> GameSink<R> for ExportSink<'_, '_, R, W> {
     fn add_variation(&mut self, _: NodeId) -> LineId {
         self.lines = self.lines.saturating_add(1);
         self.depth += 1;
-        if !self.options.reduced {
+        if !self.options.reduced && !self.large {
             self.flush();
             self.w.word("(");
             self.number_second = true;
@@ -239,7 +327,7 @@ impl<R: Rules, W: fmt::Write> GameSink<R> for ExportSink<'_, '_, R, W> {
 
     fn end_variation(&mut self, _: LineId) {
         self.depth = self.depth.saturating_sub(1);
-        if !self.options.reduced {
+        if !self.options.reduced && !self.large {
             self.flush();
             self.w.word(")");
             self.number_second = true;
@@ -271,6 +359,26 @@ impl<R: Rules, W: fmt::Write> GameSink<R> for ExportSink<'_, '_, R, W> {
     }
 
     fn end_game(&mut self, ended: Ended<'_, R>) -> Self::Output {
+        let streams = ended.in_export_order
+            && !ended.second
+            && !ended.end.is_some_and(|end| ended.rules.settles(end));
+        let mut exported = Exported {
+            written: Err(WriteError::NotInExportOrder),
+            tags: Tags::new(),
+            result: ended.result,
+            passed_over: ended.passed_over,
+            diagnostics: ended.diagnostics,
+            span: ended.span,
+            index: ended.index,
+            held: ended.held,
+            starts_line: ended.starts_line,
+            large: self.large,
+            streams,
+        };
+        if self.large {
+            exported.tags = ended.tags;
+            return exported;
+        }
         self.flush();
         if !self.tail_written && !self.options.reduced {
             // Variations left open: the tree writer closes each at its end.
@@ -290,9 +398,148 @@ impl<R: Rules, W: fmt::Write> GameSink<R> for ExportSink<'_, '_, R, W> {
         if self.w.failed {
             self.fail(WriteError::Output);
         }
-        match self.error.take() {
+        exported.written = match self.error.take() {
             Some(error) => Err(error),
-            None => Ok((ended.tags, result)),
-        }
+            None => Ok(result),
+        };
+        exported.tags = ended.tags;
+        exported
+    }
+}
+
+/// A game as [`ExportText`] read it: written in the export format, or why not, and what
+/// its reading said.
+#[derive(Debug)]
+pub struct Exported {
+    /// The result its tags take, its movetext written ([`ExportText::movetext`]); or
+    /// why it could not be written as it was read (a game not in the export format's
+    /// order is [`WriteError::NotInExportOrder`]). Meaningful only when it
+    /// [`Exported::streams`] and is not [`Exported::large`]: then its tags and its
+    /// movetext are what the tree writer writes of its tree.
+    pub written: Result<GameResult, WriteError>,
+    /// Its tags, as its tree keeps them (the first of each name); none for a game passed
+    /// over ([`Exported::passed_over`]).
+    pub tags: Tags,
+    /// Its result, as the rules keep it ([`GameTree::result`](crate::GameTree)).
+    pub result: GameResult,
+    /// Whether its movetext was passed over because its tags did not pass the builder's
+    /// filter ([`GameBuilder::movetext_only_if`]).
+    pub passed_over: bool,
+    /// Its warnings and errors, in input order ([`ReadGame::diagnostics`]).
+    ///
+    /// [`ReadGame::diagnostics`]: crate::ReadGame::diagnostics
+    pub diagnostics: Vec<Diagnostic>,
+    /// Where it is in the input.
+    pub span: Span,
+    /// The 0-based index of the game in the input.
+    pub index: u64,
+    /// Whether the reader held the game whole ([`crate::RawGame::held`]).
+    pub held: bool,
+    /// Whether its text begins a line of the input.
+    pub starts_line: bool,
+    /// Whether it was found large ([`GameBuilder::large_after`]): then nothing of it was
+    /// written.
+    pub large: bool,
+    /// Whether what is written as it is read is what its tree would give
+    /// ([`ReadGame::streams`]): its annotations came in the export format's order, and
+    /// its rules neither read it a second time nor settle it.
+    ///
+    /// [`ReadGame::streams`]: crate::ReadGame::streams
+    pub streams: bool,
+}
+
+/// A [`GameSink`] for a [`GameBuilder`] that writes each game's movetext in the export
+/// format as it is read, with no tree, into text it holds until the next game begins.
+/// A game that [`Exported::streams`] is then the tags written by
+/// [`write_tags`](crate::write_tags) for its [`Exported::written`], and this movetext:
+/// what [`write_game`](crate::write_game) writes of its tree.
+///
+/// ```
+/// use notation::{
+///     ExportText, GameBuilder, GameReader, RawRules, ReadOptions, Reader, Rules,
+///     WriteOptions, to_export_string, write_tags,
+/// };
+/// let pgn = b"[White \"A\"]\n\n1. e4 {good} $1 (1. d4 d5) e5 *\n\n1. d4 *\n";
+/// let (rules, read, write) = (RawRules::PGN, ReadOptions::default(), WriteOptions::default());
+/// let mut builder = GameBuilder::with_sink(&rules, read, ExportText::new(&rules, &write));
+/// let mut reader = Reader::new(&pgn[..], rules.dialect(), read);
+/// let mut trees = GameReader::new(&rules, &pgn[..], read);
+/// while let Some(exported) = reader.read_game(&mut builder)? {
+///     assert!(exported.streams);
+///     let result = exported.written?;
+///     let mut text = String::new();
+///     write_tags(&exported.tags, result, &write, &mut text)?;
+///     text.push_str(builder.sink_mut().movetext());
+///     let tree = trees.next().expect("a game")?.game;
+///     assert_eq!(text, to_export_string(&rules, &tree, &write)?);
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct ExportText<'a, R: Rules>(ExportSink<'a, R, String>);
+
+impl<'a, R: Rules> ExportText<'a, R> {
+    /// A sink writing with these rules and options.
+    pub fn new(rules: &'a R, options: &'a WriteOptions) -> Self {
+        ExportText(ExportSink::new(rules, options, String::new()))
+    }
+
+    /// The movetext of the game read last, its termination marker and the empty line
+    /// after it included.
+    pub fn movetext(&mut self) -> &str {
+        self.0.w.out_mut()
+    }
+}
+
+impl<R: Rules> GameSink<R> for ExportText<'_, R> {
+    type Output = Exported;
+
+    fn begin_game(&mut self) {
+        self.0.begin_game();
+    }
+
+    fn large(&mut self) {
+        GameSink::<R>::large(&mut self.0);
+    }
+
+    fn push_move(&mut self, line: LineId, mv: R::Move, position: &R::Position) -> NodeId {
+        self.0.push_move(line, mv, position)
+    }
+
+    fn push_move_as_read(
+        &mut self,
+        line: LineId,
+        mv: R::Move,
+        position: &R::Position,
+        token: Option<&str>,
+    ) -> NodeId {
+        self.0.push_move_as_read(line, mv, position, token)
+    }
+
+    fn nag(&mut self, node: NodeId, nag: Nag) {
+        GameSink::<R>::nag(&mut self.0, node, nag);
+    }
+
+    fn comment(&mut self, place: Place, text: &str) -> bool {
+        GameSink::<R>::comment(&mut self.0, place, text)
+    }
+
+    fn add_variation(&mut self, node: NodeId) -> LineId {
+        GameSink::<R>::add_variation(&mut self.0, node)
+    }
+
+    fn end_variation(&mut self, line: LineId) {
+        GameSink::<R>::end_variation(&mut self.0, line);
+    }
+
+    fn setup(&mut self, place: Place, text: &str) {
+        GameSink::<R>::setup(&mut self.0, place, text);
+    }
+
+    fn keep_tail(&mut self, line: LineId, text: &str) -> bool {
+        GameSink::<R>::keep_tail(&mut self.0, line, text)
+    }
+
+    fn end_game(&mut self, ended: Ended<'_, R>) -> Exported {
+        self.0.end_game(ended)
     }
 }

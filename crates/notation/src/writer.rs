@@ -486,7 +486,7 @@ fn walk<R: Rules, W: fmt::Write>(
     rules: &R,
     game: &GameTree<R::Move>,
     options: &WriteOptions,
-    w: &mut Movetext<'_, W>,
+    w: &mut Movetext<&mut W>,
     start: R::Position,
 ) -> Result<Option<R::Position>, WriteError> {
     let position = start_line(rules, game, options, w, LineId::MAIN, start)?;
@@ -604,7 +604,7 @@ fn start_line<R: Rules, W: fmt::Write>(
     rules: &R,
     game: &GameTree<R::Move>,
     options: &WriteOptions,
-    w: &mut Movetext<'_, W>,
+    w: &mut Movetext<&mut W>,
     id: LineId,
     mut position: R::Position,
 ) -> Result<R::Position, WriteError> {
@@ -639,8 +639,8 @@ fn inline_setup<R: Rules>(
 }
 
 /// Lays movetext tokens out on lines of fewer than `width` characters.
-pub(crate) struct Movetext<'o, W: fmt::Write> {
-    out: &'o mut W,
+pub(crate) struct Movetext<O: fmt::Write> {
+    out: O,
     width: usize,
     /// The line being filled, without its line end (and without its start, when that
     /// went out already: see `written`).
@@ -661,6 +661,25 @@ pub(crate) struct Movetext<'o, W: fmt::Write> {
     written_cr: bool,
 }
 
+/// Appends `n` in decimal.
+fn push_decimal(out: &mut String, n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        // A digit: `rest % 10` is below 10.
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    for &digit in &digits[at..] {
+        out.push(char::from(digit));
+    }
+}
+
 /// Whether a word ends with `\r` written as two characters, which right before a line
 /// end would be read as part of it (some programs write their carriage returns so): such
 /// a word ends its line with a space after it.
@@ -668,8 +687,8 @@ fn ends_with_literal_cr(word: &str) -> bool {
     word.ends_with("\\r")
 }
 
-impl<'o, W: fmt::Write> Movetext<'o, W> {
-    pub(crate) fn new(out: &'o mut W, width: usize) -> Movetext<'o, W> {
+impl<O: fmt::Write> Movetext<O> {
+    pub(crate) fn new(out: O, width: usize) -> Movetext<O> {
         Movetext {
             out,
             width,
@@ -681,6 +700,21 @@ impl<'o, W: fmt::Write> Movetext<'o, W> {
             failed: false,
             written_cr: false,
         }
+    }
+
+    /// Starts again on an empty line, for another game written to the same output.
+    pub(crate) fn begin(&mut self) {
+        self.line.clear();
+        self.chars = 0;
+        self.anchor = 0;
+        self.written = false;
+        self.failed = false;
+        self.written_cr = false;
+    }
+
+    /// The output.
+    pub(crate) fn out_mut(&mut self) -> &mut O {
+        &mut self.out
     }
 
     /// Writes text to the output.
@@ -801,9 +835,10 @@ impl<'o, W: fmt::Write> Movetext<'o, W> {
         if turn == Player::First || number_second {
             let mut scratch = std::mem::take(&mut self.scratch);
             scratch.clear();
-            let dots = if turn == Player::First { "." } else { "..." };
-            // Writing into a String cannot fail.
-            let _ = write!(scratch, "{}{dots}", rules.move_number(position));
+            // Before nearly every move: its digits are pushed one by one, without the
+            // formatter's machinery.
+            push_decimal(&mut scratch, rules.move_number(position));
+            scratch.push_str(if turn == Player::First { "." } else { "..." });
             self.word(&scratch);
             self.scratch = scratch;
         }
@@ -857,7 +892,17 @@ impl<'o, W: fmt::Write> Movetext<'o, W> {
             self.line_comment(text);
             return;
         }
-        let mut words = text.split_whitespace().peekable();
+        // ASCII text without a vertical tab (white space to `char`, not to `u8`) splits
+        // the same at ASCII white space, which is quicker to find.
+        if text.is_ascii() && !text.as_bytes().contains(&0x0b) {
+            self.comment_words(text.split_ascii_whitespace().peekable());
+        } else {
+            self.comment_words(text.split_whitespace().peekable());
+        }
+    }
+
+    /// A brace comment of these words.
+    fn comment_words<'t>(&mut self, mut words: std::iter::Peekable<impl Iterator<Item = &'t str>>) {
         let mut scratch = std::mem::take(&mut self.scratch);
         scratch.clear();
         scratch.push('{');

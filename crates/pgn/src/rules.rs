@@ -343,6 +343,12 @@ impl Rules for ChessRules {
         let _ = write!(out, "{}", position.san(mv));
     }
 
+    /// A token read with nothing forgiven ([`Forgiven`](crate::san::Forgiven): each flag
+    /// is a departure from SAN) is the move's SAN, its check sign included.
+    fn writes_tokens_as_read(&self) -> bool {
+        true
+    }
+
     fn play(&self, position: &mut Position, mv: &Move) {
         position.play_mut(mv);
     }
