@@ -8,6 +8,8 @@
 //!   trees.
 //! - [`json_stream_agrees`]: a large game's JSON written as its text is read again
 //!   ([`json::write_text`]), against the JSON of its tree ([`json::write_game`]).
+//! - [`fmt_along_agrees`]: `fmt`'s export of chess games written as they are read
+//!   ([`notation::ExportText`]), against the export of their trees.
 
 use notation::differential::Disagreement;
 use notation::{GameReader, GameText, KeepRaw, ReadOptions};
@@ -87,6 +89,77 @@ pub fn json_stream_agrees<G: JsonMoves>(rules: &G, text: &[u8]) -> Result<usize,
     Ok(streamed)
 }
 
+/// Writes `text`'s chess games as `fmt` does, twice: as they are read, with no tree,
+/// and from their trees; as `fmt` writes them, as `select` picks them by their tags,
+/// results and diagnostics (kept or `--invert`ed), and as `split` keys them. The same
+/// items: each game's text (or its bytes, for a large game), what became of it and why,
+/// the verdict on it, and what was said of the text outside any game. Returns how many
+/// items there were.
+pub fn fmt_along_agrees(
+    text: &[u8],
+    read: ReadOptions,
+    write: notation::WriteOptions,
+) -> Result<usize, Disagreement> {
+    use crate::select::{Criteria, Given, Selection};
+
+    fn agree<I>(
+        text: &[u8],
+        read: ReadOptions,
+        write: notation::WriteOptions,
+        inspect: impl Fn() -> I,
+        what: &str,
+    ) -> Result<usize, Disagreement>
+    where
+        I: crate::fmt::Inspect<pgn::ChessRules>,
+        I::Verdict: std::fmt::Debug,
+    {
+        assert!(inspect().judges_without_tree(), "{what} needs trees");
+        let tree = crate::fmt::fmt_items(text, false, read, write, inspect());
+        let along = crate::fmt::fmt_items(text, true, read, write, inspect());
+        Disagreement::check(
+            format_args!("the number of items ({what})"),
+            &along.len(),
+            &tree.len(),
+        )?;
+        for (along, tree) in along.iter().zip(&tree) {
+            Disagreement::check(format_args!("an item ({what})"), along, tree)?;
+        }
+        Ok(tree.len())
+    }
+
+    let rules = crate::rules::chess();
+    let mut items = agree(text, read, write, || (), "fmt")?;
+    let given = [
+        Given {
+            players: vec!["a".to_owned()],
+            ..Given::default()
+        },
+        Given {
+            tags: vec!["Event".to_owned()],
+            results: vec!["1-0".to_owned(), "*".to_owned()],
+            ..Given::default()
+        },
+        Given {
+            with_errors: true,
+            ..Given::default()
+        },
+        Given {
+            with_warnings: true,
+            ..Given::default()
+        },
+    ];
+    for given in &given {
+        let criteria = Criteria::parse(given).expect("criteria that read");
+        for invert in [false, true] {
+            let selection = || Selection::new(&rules, &criteria, invert);
+            items += agree(text, read, write, selection, "select")?;
+        }
+    }
+    let by = crate::split::SplitBy::Tag("White".to_owned());
+    items += agree(text, read, write, || crate::split::KeyOf(&by), "split")?;
+    Ok(items)
+}
+
 /// The fuzz targets of `fuzz/` that hold a fast path to its plain twin, by name.
 pub const FUZZ_TARGETS: &[&str] = &["chess_rows", "clock_comment", "skim", "stream"];
 
@@ -131,6 +204,7 @@ pub fn fuzz_input(target: &str, data: &[u8]) -> Option<Result<(), Disagreement>>
                 let rules = crate::rules::chess();
                 stream_agrees(&rules, input, read, &write)
                     .and_then(|_| json_stream_agrees(&rules, input))
+                    .and_then(|_| fmt_along_agrees(input, read, write))
                     .map(drop)
             } else {
                 let rules = crate::rules::draughts(None);

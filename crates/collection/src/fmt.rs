@@ -15,8 +15,9 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use notation::{
-    Diagnostic, DiagnosticKind, GameReader, GameText, GameTree, KeepRaw, ReadGame, ReadOptions,
-    Severity, WriteError, WriteOptions, export_len, write_game, write_game_to, write_text_to,
+    Diagnostic, DiagnosticKind, ExportText, GameBuilder, GameReader, GameText, GameTree, KeepRaw,
+    ReadGame, ReadOptions, Severity, WriteError, WriteOptions, export_len, write_game,
+    write_game_to, write_tags, write_text_to,
 };
 
 use crate::input::{Format, Placed};
@@ -103,6 +104,27 @@ pub trait Inspect<G: FormatRules>: Sync {
         false
     }
 
+    /// Whether [`Inspect::judge_without_tree`] gives every verdict: games may then be
+    /// written as they are read, with no tree, where the rules allow it
+    /// ([`FormatRules::writes_along`]). The default: no.
+    fn judges_without_tree(&self) -> bool {
+        false
+    }
+
+    /// The verdict on a game from what its reading gives without a tree: its tags, its
+    /// result as the rules keep it, and its diagnostics; for an inspection that needs no
+    /// more ([`Inspect::judges_without_tree`]), the verdict [`Inspect::inspect`] gives.
+    /// The default: the default verdict.
+    fn judge_without_tree(
+        &self,
+        tags: &notation::Tags,
+        result: notation::GameResult,
+        diagnostics: &[Diagnostic],
+    ) -> Self::Verdict {
+        let _ = (tags, result, diagnostics);
+        Self::Verdict::default()
+    }
+
     /// Looks at a game as read: every game, with an error or not, built or not (a game
     /// read without its tree holds its tags and result). An edit of a game with an error
     /// is lost: such a game goes out as written.
@@ -134,6 +156,10 @@ pub trait Inspect<G: FormatRules>: Sync {
 impl<G: FormatRules> Inspect<G> for () {
     type Verdict = ();
 
+    fn judges_without_tree(&self) -> bool {
+        true
+    }
+
     fn inspect(&self, _: &G, _: &mut ReadGame<G::Move>) {}
 }
 
@@ -157,9 +183,28 @@ where
 
     fn run(
         &self,
-        mut input: Input<'_>,
+        input: Input<'_>,
         origin: Origin,
         sink: &mut dyn FnMut(Self::Item) -> io::Result<()>,
+    ) -> io::Result<u64> {
+        if self.rules.writes_along() && self.inspect.judges_without_tree() {
+            self.run_along(input, origin, sink)
+        } else {
+            self.run_tree(input, origin, sink)
+        }
+    }
+}
+
+impl<G: FormatRules, I: Inspect<G>> FmtTask<'_, G, I>
+where
+    G::Move: Send,
+{
+    /// Reads each game into a tree, inspects it, and writes it from its tree.
+    fn run_tree(
+        &self,
+        mut input: Input<'_>,
+        origin: Origin,
+        sink: &mut dyn FnMut(Item<G::Move, I::Verdict>) -> io::Result<()>,
     ) -> io::Result<u64> {
         // A game with no error may still fail to be written (a tag name that cannot be
         // written back, say), and must then go out as it came in: its bytes are taken
@@ -281,6 +326,129 @@ where
             })?;
         }
         Ok(games)
+    }
+
+    /// Writes each game in the export format as it is read, with no tree
+    /// ([`ExportText`]): the items [`FmtTask::run_tree`] gives, for an inspection that
+    /// judges games without their trees ([`Inspect::judges_without_tree`]). A game whose
+    /// annotations come in another order than the export format's, or that cannot be
+    /// written as it is read, is read again from its bytes into a tree, and goes out as
+    /// the tree says.
+    fn run_along(
+        &self,
+        mut input: Input<'_>,
+        origin: Origin,
+        sink: &mut dyn FnMut(Item<G::Move, I::Verdict>) -> io::Result<()>,
+    ) -> io::Result<u64> {
+        let rules = self.rules;
+        let mut reader = input.reader(rules.dialect(), self.read);
+        let mut builder =
+            GameBuilder::with_sink(rules, self.read, ExportText::new(rules, &self.write))
+                .keep_raw(KeepRaw::Never)
+                .large_after(LARGE_GAME_BYTES);
+        let filter = |tags: &notation::RawTags| self.inspect.tags_pass(tags);
+        if self.inspect.passed_over().is_some() {
+            builder = builder.movetext_only_if(&filter);
+        }
+        let mut games = 0;
+        let mut text = String::new();
+        while let Some(mut game) = reader.read_game(&mut builder)? {
+            games += 1;
+            for d in &mut game.diagnostics {
+                origin.place(d);
+            }
+            let verdict = match self.inspect.passed_over() {
+                Some(verdict) if game.passed_over => verdict,
+                _ => self
+                    .inspect
+                    .judge_without_tree(&game.tags, game.result, &game.diagnostics),
+            };
+            let raw = reader.buffered(game.span).unwrap_or_default();
+            let (text, fate) = match fate_of_reading(&game.diagnostics) {
+                // A game skipped as too large to hold has no whole text to pass through.
+                Fate::Lost(reason) => (Text::Bytes(Vec::new()), Fate::Lost(reason)),
+                Fate::Unreadable(reason) => {
+                    let (bytes, fate) = pass_through(raw, reason);
+                    (Text::Bytes(bytes), fate)
+                }
+                // Read without being written: the emitter reads it again as it writes it.
+                Fate::Written if game.large => match try_copy(raw, game.starts_line) {
+                    Some(copy) => (
+                        Text::Large {
+                            text: copy,
+                            streams: game.streams,
+                        },
+                        Fate::Written,
+                    ),
+                    None => (
+                        Text::Bytes(Vec::new()),
+                        Fate::Lost(format!(
+                            "not enough memory to hold its {} bytes as written",
+                            raw.len()
+                        )),
+                    ),
+                },
+                Fate::Written if !self.inspect.wants_text(&verdict) => {
+                    (Text::Bytes(Vec::new()), Fate::Written)
+                }
+                Fate::Written => {
+                    text.clear();
+                    let written = match game.written {
+                        Ok(result) if game.streams => {
+                            write_tags(&game.tags, result, &self.write, &mut text)
+                                .map(|()| text.push_str(builder.sink_mut().movetext()))
+                                .map_err(|e| e.to_string())
+                        }
+                        _ => self.write_tree(raw, game.starts_line, &mut text),
+                    };
+                    match written {
+                        Ok(()) => (Text::Bytes(text.as_bytes().to_vec()), Fate::Written),
+                        Err(reason) => {
+                            let (bytes, fate) = pass_through(raw, reason);
+                            (Text::Bytes(bytes), fate)
+                        }
+                    }
+                }
+            };
+            sink(Item {
+                index: game.index,
+                text,
+                fate,
+                orphans: Vec::new(),
+                verdict,
+            })?;
+        }
+        let mut orphans = builder.take_orphans();
+        let buffer = reader.into_vec();
+        input.give_back(buffer);
+        if !orphans.is_empty() {
+            for d in &mut orphans {
+                origin.place(d);
+            }
+            sink(Item {
+                index: games,
+                text: Text::Bytes(Vec::new()),
+                fate: Fate::Written,
+                orphans,
+                verdict: I::Verdict::default(),
+            })?;
+        }
+        Ok(games)
+    }
+
+    /// Writes the game whose bytes as written are `raw` from its tree, read again from
+    /// them: for a game that cannot be written as it was read.
+    fn write_tree(&self, raw: &[u8], starts_line: bool, out: &mut String) -> Result<(), String> {
+        let mut copy = try_copy(raw, starts_line).ok_or_else(|| {
+            format!(
+                "not enough memory to hold its {} bytes as written",
+                raw.len()
+            )
+        })?;
+        let Some(tree) = read_tree(self.rules, &mut copy, self.read) else {
+            return Ok(());
+        };
+        write_game(self.rules, &tree, &self.write, out).map_err(|e| e.to_string())
     }
 }
 
@@ -595,4 +763,193 @@ where
         ));
     }
     Ok(job.ended(unreadable + lost > 0))
+}
+
+/// What `fmt` makes of one game, in a form two ways of writing it can be compared by.
+#[derive(Debug, PartialEq)]
+pub(crate) struct Written {
+    index: u64,
+    /// The text the emitter writes, or the game's bytes held for it to read again.
+    text: String,
+    /// Whether the bytes are a large game's, and whether it streams.
+    large: Option<bool>,
+    /// What became of the game, and why.
+    fate: String,
+    /// The inspection's verdict.
+    verdict: String,
+    orphans: Vec<Diagnostic>,
+}
+
+/// `fmt`'s items for the chess games of `text`, each inspected by `inspect`, written
+/// along the reading ([`FmtTask::run_along`], `along`) or from their trees
+/// ([`FmtTask::run_tree`]).
+pub(crate) fn fmt_items<I>(
+    text: &[u8],
+    along: bool,
+    read: ReadOptions,
+    write: WriteOptions,
+    inspect: I,
+) -> Vec<Written>
+where
+    I: Inspect<pgn::ChessRules>,
+    I::Verdict: std::fmt::Debug,
+{
+    let rules = crate::rules::chess();
+    let task = FmtTask {
+        rules: &rules,
+        read,
+        write,
+        inspect,
+    };
+    let mut bytes = text.to_vec();
+    let input = Input {
+        bytes: &mut bytes,
+        rest: None,
+        cut_short: false,
+        unseparated: false,
+        rows: false,
+    };
+    let mut items = Vec::new();
+    let mut keep = |item: Item<pgn::Move, I::Verdict>| {
+        let (text, large) = match item.text {
+            Text::Bytes(bytes) => (bytes, None),
+            Text::Game(game) => {
+                let mut out = String::new();
+                let written = write_game(&rules, &game, &write, &mut out);
+                (format!("{out}{written:?}").into_bytes(), None)
+            }
+            Text::Large { text, streams } => (text.bytes, Some(streams)),
+        };
+        let fate = match item.fate {
+            Fate::Written => "written".to_owned(),
+            Fate::Unreadable(reason) => format!("unreadable: {reason}"),
+            Fate::Lost(reason) => format!("lost: {reason}"),
+        };
+        items.push(Written {
+            index: item.index,
+            // Bytes that are not UTF-8 (a game passed through) told apart by their escapes.
+            text: String::from_utf8(text).unwrap_or_else(|e| format!("{:?}", e.as_bytes())),
+            large,
+            fate,
+            verdict: format!("{:?}", item.verdict),
+            orphans: item.orphans,
+        });
+        Ok(())
+    };
+    let origin = Origin::default();
+    let read = if along {
+        task.run_along(input, origin, &mut keep)
+    } else {
+        task.run_tree(input, origin, &mut keep)
+    };
+    // Memory gives no I/O error, and `keep` none either.
+    let _ = read;
+    items
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::differential::fmt_along_agrees;
+
+    /// Every chess game of the corpus (and of the shared corpus, when there is one), and
+    /// games made for what the corpus may lack, written along the reading and from their
+    /// trees, in the export format and the reduced one, read leniently and strictly, as
+    /// `fmt`, `select` and `split` write them ([`fmt_along_agrees`]): the same bytes,
+    /// fates, reasons and verdicts.
+    #[test]
+    fn games_written_along_the_reading_are_written_as_their_trees() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut dirs = vec![root.join("corpus/pgn")];
+        if let Some(shared) = std::env::var_os("NOTATION_SHARED_CORPUS") {
+            // As `.ci/run` sets it: relative to the workspace.
+            let shared = root.join(shared);
+            assert!(shared.is_dir(), "no shared corpus at {}", shared.display());
+            dirs.extend(
+                ["pgn/bench", "pgn/python-chess", "pgn/scalachess"].map(|d| shared.join(d)),
+            );
+        }
+        // Annotations out of the export format's order (a comment after a variation, a
+        // glyph after a variation), a `;` comment holding a `}`, a set-up in the
+        // movetext, a start that cannot be set up, an illegal move, a tag name that
+        // cannot be written, lenient moves, a null move, long lines.
+        let made = br#"[Event "a"]
+
+{before} 1. e4 ; a } in a comment
+e5 {c} $1 $14 2. Nf3 (2. Nc3 {v} Nc6 $2) {after the variation} 2... Nc6 $3 {x} 3. Bb5 1-0
+
+[Event "b"]
+[SetUp "1"]
+[FEN "4k3/8/8/8/8/8/8/4K2R w K - 0 1"]
+
+1. O-O+ Kd7 2. Rf7+ {[%clk 0:01:00] [%eval #3]} Ke6 *
+
+[Event "c"]
+[FEN "8/8/8/8/8/8/8/8 w - - 0 1"]
+
+1. e4 *
+
+[Event "d"]
+
+1. e4 e5 2. Ke3 Nf6 *
+
+[Event "e"]
+
+1. d4 d5 /rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 2/ 2. c4 *
+
+[Event "f"]
+
+1. e4 (1. d4 d5 (1... Nf6 2. c4 (2. Nf3) $2) 2. c4) $1 e5 2. Nf3 {a comment that is long enough to wrap over the end of the line and on} Nc6 (2... d6 3. d4) 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 1/2-1/2
+
+[Event "g"]
+[Bad Name "x"]
+
+1. e4 *
+
+[Event "h"]
+
+1. e2e4 e7-e5 2. Ng1f3 0-0 3. -- Nc6 4. Bb5 a6 *
+
+[Event "i"]
+[White "a"]
+[White "b"]
+[Result "1-0"]
+
+1. e4 e5 2. Nf3
+
+[Event "j"]
+
+1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 0-1
+"#;
+        let broken = b"[Ev\xe9nt \"a\"]\n[Ev\xe9nt \"b\"]\n[Site \"R\xe9ti\"]\n\n\
+                       1. e4 {caf\xe9} e5\n% an escape line\n2. Ng1f3 *\n";
+        let reduced = WriteOptions {
+            reduced: true,
+            ..WriteOptions::PGN
+        };
+        let mut items = 0;
+        let mut check = |text: &[u8], name: &str| {
+            for read in [ReadOptions::default(), ReadOptions::strict()] {
+                for write in [WriteOptions::PGN, reduced] {
+                    items += fmt_along_agrees(text, read, write)
+                        .unwrap_or_else(|d| panic!("{name}: {d}"));
+                }
+            }
+        };
+        check(made, "the hand-made games");
+        check(broken, "the broken game");
+        for dir in dirs {
+            let entries = std::fs::read_dir(&dir)
+                .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+                .flatten();
+            for entry in entries {
+                let path = entry.path();
+                if path.extension().is_some_and(|e| e == "pgn") {
+                    let text = std::fs::read(&path).expect("a corpus file");
+                    check(&text, &path.display().to_string());
+                }
+            }
+        }
+        assert!(items > 200, "only {items} items compared");
+    }
 }

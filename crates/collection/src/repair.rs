@@ -116,6 +116,11 @@ impl<G: BoardResult> Inspect<G> for Repair {
         self.fix_results || self.plycount
     }
 
+    /// Without a repair asked for, nothing is looked at.
+    fn judges_without_tree(&self) -> bool {
+        !(self.fix_results || self.plycount)
+    }
+
     fn inspect(&self, rules: &G, read: &mut ReadGame<G::Move>) -> Vec<String> {
         let mut notes = Vec::new();
         // A game with an error goes out as written, and one with movetext kept as text

@@ -22,7 +22,7 @@ use std::io::{self, Write};
 
 use notation::{
     Diagnostic, GameResult, GameTree, MoveContext, RawTags, ReadGame, ReadOptions, Severity,
-    TagLookup,
+    TagLookup, Tags,
 };
 use pgn::openings::Eco;
 
@@ -545,31 +545,10 @@ impl<'c, G: Boards> Selection<'c, G> {
     }
 
     fn matches(&self, rules: &G, game: &GameTree<G::Move>, diagnostics: &[Diagnostic]) -> bool {
+        if !self.read_matches(&game.tags, game.result, diagnostics) {
+            return false;
+        }
         let c = self.criteria;
-        let has = |severity| diagnostics.iter().any(|d| d.severity == severity);
-        if let Some(errors) = c.errors
-            && has(Severity::Error) != errors
-        {
-            return false;
-        }
-        if c.warnings && !has(Severity::Warning) {
-            return false;
-        }
-        if !c.tags.iter().all(|t| t.matches(&game.tags)) {
-            return false;
-        }
-        if !c.players.iter().all(|p| {
-            ["White", "Black"].iter().any(|side| {
-                game.tags
-                    .get(side)
-                    .is_some_and(|name| contains_folded(name, p))
-            })
-        }) {
-            return false;
-        }
-        if !c.results.is_empty() && !c.results.contains(&Decision::of(game.result)) {
-            return false;
-        }
         let plies = game.mainline().count() as u64;
         if c.plies.is_some_and(|s| !s.contains(plies))
             || c.moves.is_some_and(|s| !s.contains(plies.div_ceil(2)))
@@ -582,6 +561,32 @@ impl<'c, G: Boards> Selection<'c, G> {
             return false;
         }
         self.positions_match(rules, game)
+    }
+
+    /// The criteria on what a game's reading gives without its moves: its diagnostics
+    /// (`--errors`, `--warnings`), its tags and its result.
+    fn read_matches(&self, tags: &Tags, result: GameResult, diagnostics: &[Diagnostic]) -> bool {
+        let c = self.criteria;
+        let has = |severity| diagnostics.iter().any(|d| d.severity == severity);
+        if let Some(errors) = c.errors
+            && has(Severity::Error) != errors
+        {
+            return false;
+        }
+        if c.warnings && !has(Severity::Warning) {
+            return false;
+        }
+        if !c.tags.iter().all(|t| t.matches(tags)) {
+            return false;
+        }
+        if !c.players.iter().all(|p| {
+            ["White", "Black"]
+                .iter()
+                .any(|side| tags.get(side).is_some_and(|name| contains_folded(name, p)))
+        }) {
+            return false;
+        }
+        c.results.is_empty() || c.results.contains(&Decision::of(result))
     }
 
     /// The criteria on tags alone: `--tag` and `--player`.
@@ -710,6 +715,24 @@ impl<G: Boards> Inspect<G> for Selection<'_, G> {
             return false;
         }
         self.matches(rules, &game.game, &game.diagnostics)
+    }
+
+    /// Criteria on tags, results and diagnostics alone need no tree.
+    fn judges_without_tree(&self) -> bool {
+        !self.criteria.reads_moves()
+    }
+
+    fn judge_without_tree(
+        &self,
+        tags: &Tags,
+        result: GameResult,
+        diagnostics: &[Diagnostic],
+    ) -> bool {
+        let has_error = diagnostics.iter().any(|d| d.severity == Severity::Error);
+        if has_error && !self.criteria.wants_errors() {
+            return false;
+        }
+        self.read_matches(tags, result, diagnostics)
     }
 
     fn wants_text(&self, matched: &bool) -> bool {

@@ -125,6 +125,20 @@ impl<G: FormatRules> Inspect<G> for KeyOf<'_> {
     fn inspect(&self, _: &G, read: &mut ReadGame<G::Move>) -> Option<String> {
         self.0.key(&read.game.tags)
     }
+
+    /// A key is read from the tags alone.
+    fn judges_without_tree(&self) -> bool {
+        true
+    }
+
+    fn judge_without_tree(
+        &self,
+        tags: &Tags,
+        _: notation::GameResult,
+        _: &[notation::Diagnostic],
+    ) -> Option<String> {
+        self.0.key(tags)
+    }
 }
 
 /// A key as a file name's stem: no path separators, control characters or characters

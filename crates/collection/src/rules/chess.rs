@@ -12,6 +12,12 @@ impl FormatRules for pgn::ChessRules {
         WriteOptions::PGN
     }
 
+    /// Chess settles no game and reads none twice; a move read with nothing forgiven is
+    /// written back as its token ([`notation::Rules::writes_tokens_as_read`]).
+    fn writes_along(&self) -> bool {
+        true
+    }
+
     fn variant(&self, game: &GameTree<Self::Move>) -> String {
         self.variant_from(game, self.start(game).as_ref())
     }

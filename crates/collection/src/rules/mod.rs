@@ -25,6 +25,14 @@ pub trait FormatRules: Rules + Sync {
     /// How `fmt` writes a game.
     fn write_options(&self) -> WriteOptions;
 
+    /// Whether `fmt` writes these rules' games as it reads them, with no tree
+    /// ([`notation::ExportText`]), where no inspection looks at them: for rules that
+    /// neither settle a game once read nor read it a second time, either of which sends
+    /// the game back to be read into a tree. The default: no.
+    fn writes_along(&self) -> bool {
+        false
+    }
+
     /// The variant a game is played in, for `json` and `stats`: from its tags, or from
     /// its moves where they settle it.
     fn variant(&self, game: &GameTree<Self::Move>) -> String;
