@@ -1561,6 +1561,25 @@ mod tests {
     }
 
     #[test]
+    fn comments_split_at_every_white_space_character() {
+        let mut game = game(&["e4", "e5"]);
+        let e4 = game.line(LineId::MAIN).moves[0];
+        // ASCII (a vertical tab and a form feed among them; not the separators of the
+        // 0x1c..0x1f range, which are no white space), then beyond ASCII.
+        game.node_mut(e4)
+            .comments
+            .push("a\x0bb\x0cc\td\re\x1cf".to_owned());
+        game.node_mut(e4)
+            .comments
+            .push("g\u{a0}h\u{2003}i\x0bj".to_owned());
+        let text = write(&game);
+        assert_eq!(
+            movetext(&text),
+            "1. e4 {a b c d e\x1cf} {g h i j} 1... e5 *\n\n"
+        );
+    }
+
+    #[test]
     fn narrow_width() {
         let game = game(&["e4", "e5", "Nf3"]);
         let options = WriteOptions {
