@@ -310,21 +310,10 @@ where
                 verdict,
             })?;
         }
-        let mut orphans = reader.take_orphans();
+        let orphans = reader.take_orphans();
         let buffer = reader.into_reader().into_vec();
         input.give_back(buffer);
-        if !orphans.is_empty() {
-            for d in &mut orphans {
-                origin.place(d);
-            }
-            sink(Item {
-                index: games,
-                text: Text::Bytes(Vec::new()),
-                fate: Fate::Written,
-                orphans,
-                verdict: I::Verdict::default(),
-            })?;
-        }
+        send_orphans(orphans, games, origin, sink)?;
         Ok(games)
     }
 
@@ -418,21 +407,10 @@ where
                 verdict,
             })?;
         }
-        let mut orphans = builder.take_orphans();
+        let orphans = builder.take_orphans();
         let buffer = reader.into_vec();
         input.give_back(buffer);
-        if !orphans.is_empty() {
-            for d in &mut orphans {
-                origin.place(d);
-            }
-            sink(Item {
-                index: games,
-                text: Text::Bytes(Vec::new()),
-                fate: Fate::Written,
-                orphans,
-                verdict: I::Verdict::default(),
-            })?;
-        }
+        send_orphans(orphans, games, origin, sink)?;
         Ok(games)
     }
 
@@ -450,6 +428,29 @@ where
         };
         write_game(self.rules, &tree, &self.write, out).map_err(|e| e.to_string())
     }
+}
+
+/// Sends the diagnostics outside any game, placed in the input, as an item after the
+/// chunk's `games` games (none when there are none).
+fn send_orphans<M, V: Default>(
+    mut orphans: Vec<Diagnostic>,
+    games: u64,
+    origin: Origin,
+    sink: &mut dyn FnMut(Item<M, V>) -> io::Result<()>,
+) -> io::Result<()> {
+    if orphans.is_empty() {
+        return Ok(());
+    }
+    for d in &mut orphans {
+        origin.place(d);
+    }
+    sink(Item {
+        index: games,
+        text: Text::Bytes(Vec::new()),
+        fate: Fate::Written,
+        orphans,
+        verdict: V::default(),
+    })
 }
 
 /// What reading a game did to it, from its diagnostics: too large to hold (`Lost`), read
