@@ -816,8 +816,12 @@ where
             Text::Bytes(bytes) => (bytes, None),
             Text::Game(game) => {
                 let mut out = String::new();
-                let written = write_game(&rules, &game, &write, &mut out);
-                (format!("{out}{written:?}").into_bytes(), None)
+                // Written whole, the text is what the emitter sends, as the bytes of a
+                // game written along the reading are; a failure is told by its cause.
+                match write_game(&rules, &game, &write, &mut out) {
+                    Ok(_) => (out.into_bytes(), None),
+                    Err(e) => (format!("{out}{e:?}").into_bytes(), None),
+                }
             }
             Text::Large { text, streams } => (text.bytes, Some(streams)),
         };
