@@ -327,14 +327,11 @@ impl Rules for ChessRules {
         token: &[u8],
         _context: MoveContext,
     ) -> Result<(Move, Forgiven), MoveError> {
-        // Reading finds the position after the move (for its check sign): keep it.
-        match position.resolve_san(token) {
-            Ok(resolved) => {
-                *position = resolved.after;
-                Ok((resolved.mv, resolved.forgiven))
-            }
-            Err(error) => Err(MoveError::new(error, position)),
-        }
+        // Reading plays the move (for its check sign) where the position is, uncopied;
+        // on error it leaves the position as it was.
+        position
+            .play_san(token)
+            .map_err(|error| MoveError::new(error, position))
     }
 
     fn write_move(&self, position: &Position, mv: &Move, out: &mut String) {
