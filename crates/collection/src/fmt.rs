@@ -340,7 +340,6 @@ where
             builder = builder.movetext_only_if(&filter);
         }
         let mut games = 0;
-        let mut text = String::new();
         while let Some(mut game) = reader.read_game(&mut builder)? {
             games += 1;
             for d in &mut game.diagnostics {
@@ -381,7 +380,9 @@ where
                     (Text::Bytes(Vec::new()), Fate::Written)
                 }
                 Fate::Written => {
-                    text.clear();
+                    // The text is handed on as it is written: about the size of the
+                    // game as read, most often a little less.
+                    let mut text = String::with_capacity(raw.len().saturating_add(64));
                     let written = match game.written {
                         Ok(result) if game.streams => {
                             write_tags(&game.tags, result, &self.write, &mut text)
@@ -391,7 +392,7 @@ where
                         _ => self.write_tree(raw, game.starts_line, &mut text),
                     };
                     match written {
-                        Ok(()) => (Text::Bytes(text.as_bytes().to_vec()), Fate::Written),
+                        Ok(()) => (Text::Bytes(text.into_bytes()), Fate::Written),
                         Err(reason) => {
                             let (bytes, fate) = pass_through(raw, reason);
                             (Text::Bytes(bytes), fate)
