@@ -480,7 +480,9 @@ pub(super) fn play_in_variant(pos: &mut Position, token: &[u8]) -> Option<(Move,
 }
 
 /// [`Position::play_san`]'s fast path.
-#[inline]
+// Inlined into each of its two readers, the validator and the chess rules: left to the
+// compiler, it was called, and `check` ran 2 to 3% more instructions.
+#[inline(always)]
 pub(super) fn play(pos: &mut Position, token: &[u8]) -> Option<(Move, Forgiven)> {
     let (p, mv) = find(pos, token)?;
     pos.play_mut(&mv);
