@@ -1181,16 +1181,8 @@ fn long_trimmed_if_collapsed(text: &str) -> Option<&str> {
     // lichess game), nearly all of them ASCII, and most with single spaces between their
     // words: those are copied whole once their ends are trimmed. The ASCII white space
     // of `char::is_whitespace` includes the vertical tab.
-    let bytes = text.as_bytes();
-    let start = bytes
-        .iter()
-        .position(|&b| !ascii_space(b))
-        .unwrap_or(bytes.len());
-    let end = bytes
-        .iter()
-        .rposition(|&b| !ascii_space(b))
-        .map_or(start, |last| last + 1);
-    let inner = &bytes[start..end];
+    let (start, end) = trimmed(text.as_bytes());
+    let inner = &text.as_bytes()[start..end];
     // Folds with no early exit over slices of one length, which the compiler vectorises.
     let controls = inner.iter().fold(false, |found, &b| found | (b < 0x20));
     let pairs = inner.iter().zip(inner.get(1..).unwrap_or_default());
