@@ -181,3 +181,49 @@ pub fn positions_schema() -> SchemaRef {
         })
         .clone()
 }
+
+/// How a column of a table is written, where Parquet's defaults (a dictionary and
+/// minimum/maximum statistics for every column) only cost time.
+pub(crate) struct ColumnWriting {
+    /// The columns (Parquet paths) whose values are nearly all different, so that a
+    /// dictionary repeats them once more and is given up only once it is full.
+    pub(crate) without_dictionary: &'static [&'static str],
+    /// The columns whose minimum and maximum no query prunes by: the items of the
+    /// per-move lists, and texts that are long or unique. Comparing every value for them
+    /// is a large part of writing.
+    pub(crate) without_statistics: &'static [&'static str],
+}
+
+/// How the columns of `schema` are written: the games table's tuned, any other table's
+/// as Parquet's defaults have it.
+pub(crate) fn column_writing(schema: &Schema) -> ColumnWriting {
+    if *schema == *games_schema() {
+        ColumnWriting {
+            // Not `movetext`: its dictionary fills and is given up within the first
+            // rows, and written plain from the start its pages took more of the
+            // system's memory (half as many page faults again, the time the statistics
+            // saved).
+            without_dictionary: &["game", "offset", "final_fen"],
+            without_statistics: &[
+                "tags.list.item.name",
+                "tags.list.item.value",
+                "movetext",
+                "moves_san.list.item",
+                "moves_uci.list.item",
+                "moves.list.item",
+                "clocks.list.item",
+                "evals.list.item.cp",
+                "evals.list.item.mate",
+                "nags.list.item.list.item",
+                "start_fen",
+                "final_fen",
+                "diagnostics.list.item",
+            ],
+        }
+    } else {
+        ColumnWriting {
+            without_dictionary: &[],
+            without_statistics: &[],
+        }
+    }
+}

@@ -12,7 +12,10 @@ use arrow_select::concat::concat_batches;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::errors::ParquetError;
-use parquet::file::properties::WriterProperties;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::schema::types::ColumnPath;
+
+use crate::schema::column_writing;
 
 /// How a Parquet file's pages are compressed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,6 +77,11 @@ impl Codec {
             Codec::Uncompressed => Compression::UNCOMPRESSED,
         })
     }
+}
+
+/// A column's Parquet path (`moves_san.list.item`) as the writer's properties name it.
+fn path(dotted: &str) -> ColumnPath {
+    ColumnPath::new(dotted.split('.').map(str::to_owned).collect())
 }
 
 /// The rows of a row group: lichess's size, large enough for engines to skip whole
@@ -138,12 +146,20 @@ impl<W: Write + Send> ParquetWriter<W> {
 
     /// A writer of `schema` to `out`, compressed with `codec`.
     pub fn compressed(out: W, schema: SchemaRef, codec: Codec) -> Result<Self, Error> {
-        let properties = WriterProperties::builder()
+        let mut properties = WriterProperties::builder()
             .set_compression(codec.compression()?)
             .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
             .set_write_batch_size(WRITE_ROWS)
-            .set_created_by(concat!("notate ", env!("CARGO_PKG_VERSION")).to_owned())
-            .build();
+            .set_created_by(concat!("notate ", env!("CARGO_PKG_VERSION")).to_owned());
+        let writing = column_writing(&schema);
+        for &column in writing.without_dictionary {
+            properties = properties.set_column_dictionary_enabled(path(column), false);
+        }
+        for &column in writing.without_statistics {
+            properties =
+                properties.set_column_statistics_enabled(path(column), EnabledStatistics::None);
+        }
+        let properties = properties.build();
         Ok(ParquetWriter {
             inner: ArrowWriter::try_new(out, schema, Some(properties))?,
             pending: None,
@@ -288,6 +304,72 @@ mod tests {
     fn the_file_does_not_depend_on_how_its_rows_were_batched() {
         for rows in [positions(130_000, 0), positions(3_000, 20_000)] {
             batched_as_one(&rows);
+        }
+    }
+
+    #[test]
+    fn every_column_written_otherwise_is_a_column_of_the_games_table() {
+        let parquet = parquet::arrow::ArrowSchemaConverter::new()
+            .convert(&crate::games_schema())
+            .expect("the games table converts");
+        let columns: Vec<String> = parquet
+            .columns()
+            .iter()
+            .map(|c| c.path().string())
+            .collect();
+        let writing = column_writing(&crate::games_schema());
+        for column in writing
+            .without_dictionary
+            .iter()
+            .chain(writing.without_statistics)
+        {
+            assert!(
+                columns.iter().any(|c| c == column),
+                "{column} is not among {columns:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_games_file_keeps_statistics_where_queries_prune_and_no_dictionary_of_unique_texts() {
+        use parquet::file::reader::{FileReader, SerializedFileReader};
+        let mut games = crate::GamesBuilder::new();
+        for (i, elo) in ["1500", "2100", "1800"].into_iter().enumerate() {
+            let movetext = format!("{i}. e4 *");
+            let fen = format!("{}/8/8/8/8/8/8/8 w - - 0 1", i + 1);
+            games.end_game(&crate::GameRecord {
+                file: "a.pgn",
+                offset: 100 * i as u64,
+                tags: &[("WhiteElo", elo), ("White", "Anna")],
+                movetext: &movetext,
+                final_fen: Some(&fen),
+                variant: "Standard",
+                ..crate::GameRecord::new(crate::Notation::Chess)
+            });
+        }
+        let mut out = Vec::new();
+        let mut writer = ParquetWriter::new(&mut out, crate::games_schema()).expect("writer");
+        writer.write(&games.finish()).expect("write");
+        writer.close().expect("close");
+        let file = SerializedFileReader::new(bytes::Bytes::from(out)).expect("a Parquet file");
+        let group = file.metadata().row_group(0);
+        let column = |name: &str| {
+            let at = (0..group.num_columns())
+                .find(|&i| group.column(i).column_path().string() == name)
+                .unwrap_or_else(|| panic!("no column {name}"));
+            group.column(at)
+        };
+        let elo = column("WhiteElo")
+            .statistics()
+            .expect("WhiteElo's statistics");
+        assert_eq!(elo.min_bytes_opt(), Some(&1500_i32.to_le_bytes()[..]));
+        assert_eq!(elo.max_bytes_opt(), Some(&2100_i32.to_le_bytes()[..]));
+        assert!(column("White").dictionary_page_offset().is_some());
+        for plain in ["offset", "final_fen"] {
+            assert!(column(plain).dictionary_page_offset().is_none(), "{plain}");
+        }
+        for without in ["movetext", "moves_san.list.item", "tags.list.item.value"] {
+            assert!(column(without).statistics().is_none(), "{without}");
         }
     }
 
