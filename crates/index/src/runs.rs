@@ -132,10 +132,59 @@ pub(crate) struct Sorter {
 /// Sorts occurrences by key, then game and move (the order the segment is written in),
 /// and drops repeats.
 fn sort(buffer: &mut Vec<Occurrence>) {
-    buffer.sort_unstable_by(|a, b| {
-        (a.key_high, a.key_low, a.game, a.code).cmp(&(b.key_high, b.key_low, b.game, b.code))
-    });
+    sort_by_key_bytes(buffer, 56);
     buffer.dedup();
+}
+
+/// The order [`sort`] gives.
+fn in_order(o: &Occurrence) -> (u64, u64, u32, u16) {
+    (o.key_high, o.key_low, o.game, o.code)
+}
+
+/// Sorts `slice` in [`in_order`]'s order, first placing its occurrences by the byte of
+/// their key's high half at `shift` (keys are hashes, spread evenly), then the next byte
+/// down in buckets still large. Sorting each small bucket alone halves the instructions
+/// of one sort of the whole (a sixth of a build's), and takes a fifth less time: moving
+/// the occurrences about is bound by memory either way.
+fn sort_by_key_bytes(slice: &mut [Occurrence], shift: u32) {
+    /// Buckets smaller than this are sorted, not placed by another byte.
+    const PLACED_FROM: usize = 1 << 10;
+    if slice.len() < PLACED_FROM || shift < 48 {
+        slice.sort_unstable_by_key(in_order);
+        return;
+    }
+    let byte = |o: &Occurrence| (o.key_high >> shift) as u8 as usize;
+    let mut ends = [0; 256];
+    for o in slice.iter() {
+        ends[byte(o)] += 1;
+    }
+    let mut sum = 0;
+    for end in &mut ends {
+        sum += *end;
+        *end = sum;
+    }
+    // Where each bucket's next unplaced occurrence goes (an American flag sort, in place):
+    // each occurrence taken out is swapped into its bucket until one of the bucket being
+    // filled comes back.
+    let mut next = [0; 256];
+    next[1..].copy_from_slice(&ends[..255]);
+    let starts = next;
+    for bucket in 0..256 {
+        while next[bucket] < ends[bucket] {
+            let mut o = slice[next[bucket]];
+            let mut home = byte(&o);
+            while home != bucket {
+                std::mem::swap(&mut o, &mut slice[next[home]]);
+                next[home] += 1;
+                home = byte(&o);
+            }
+            slice[next[bucket]] = o;
+            next[bucket] += 1;
+        }
+    }
+    for bucket in 0..256 {
+        sort_by_key_bytes(&mut slice[starts[bucket]..ends[bucket]], shift - 8);
+    }
 }
 
 /// A run written, and the buffer it was sorted in, given back empty.
@@ -335,6 +384,52 @@ mod tests {
             out.push(o);
         }
         out
+    }
+
+    /// Occurrences with keys drawn as `key` makes them from a counter, several to a game
+    /// and some repeated whole.
+    fn occurrences(count: u32, key: impl Fn(u64) -> PositionKey) -> Vec<Occurrence> {
+        let mut state = 99_u64;
+        (0..count)
+            .map(|i| {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let game = i / 40 % 1000;
+                Occurrence::new(
+                    key(state >> 11),
+                    GameId(game),
+                    MoveCode((state % 3) as u16),
+                    Dims {
+                        month: game as u16,
+                        ..Dims::default()
+                    },
+                    game % 2 == 0,
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn occurrences_placed_by_key_bytes_then_sorted_are_in_one_sort_s_order() {
+        let spread = |r: u64| PositionKey(u128::from(r) << 70 | u128::from(r % 5));
+        let few = |r: u64| PositionKey(u128::from(r % 37) << 64 | u128::from(r % 3));
+        let top_alike = |r: u64| PositionKey(u128::from(0xAB00_0000_0000_0000 | (r % 9000)) << 64);
+        for (count, key) in [
+            (300_000, &spread as &dyn Fn(u64) -> PositionKey),
+            (50_000, &few),
+            (50_000, &top_alike),
+            (1_000, &spread),
+            (0, &spread),
+        ] {
+            let all = occurrences(count, key);
+            let mut expected = all.clone();
+            expected.sort_by_key(in_order);
+            expected.dedup();
+            let mut sorted = all;
+            sort(&mut sorted);
+            assert!(sorted == expected, "{count} occurrences");
+        }
     }
 
     #[test]
