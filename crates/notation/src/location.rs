@@ -31,16 +31,21 @@ pub(crate) fn locate(text: &[u8], start: Location, at: u64) -> Location {
         .unwrap_or(usize::MAX)
         .min(text.len());
     let before = &text[..end];
-    let line = start.line + count_line_ends(before);
+    // Most files have no CR: one search tells, and spares a second one from the end.
+    let has_cr = memchr::memchr(b'\r', before).is_some();
+    let line = start.line
+        + if has_cr {
+            count_line_ends_with_cr(before)
+        } else {
+            memchr::memchr_iter(b'\n', before).count() as u64
+        };
     // The last line starts after the last line end: the last line feed, or a CR after
     // it (a lone one).
-    let line_start = match (
-        memchr::memrchr(b'\n', before),
-        memchr::memrchr(b'\r', before),
-    ) {
-        (Some(lf), Some(cr)) if cr > lf => Some(cr + 1),
+    let last_lf = memchr::memrchr(b'\n', before);
+    let line_start = match (last_lf, has_cr.then(|| memchr::memrchr(b'\r', before))) {
+        (Some(lf), Some(Some(cr))) if cr > lf => Some(cr + 1),
         (Some(lf), _) => Some(lf + 1),
-        (None, cr) => cr.map(|i| i + 1),
+        (None, cr) => cr.flatten().map(|i| i + 1),
     };
     let chars = |bytes: &[u8]| {
         if bytes.is_ascii() {
@@ -70,6 +75,11 @@ pub fn count_line_ends(bytes: &[u8]) -> u64 {
     if memchr::memchr(b'\r', bytes).is_none() {
         return memchr::memchr_iter(b'\n', bytes).count() as u64;
     }
+    count_line_ends_with_cr(bytes)
+}
+
+/// [`count_line_ends`] of bytes that hold a CR.
+fn count_line_ends_with_cr(bytes: &[u8]) -> u64 {
     // One pass over each byte and the next, which the compiler vectorises: a line feed
     // ends a line, and so does a CR not followed by one. At most 255 ends are counted in
     // one byte-wide lane.

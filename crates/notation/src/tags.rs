@@ -132,11 +132,13 @@ pub struct TagNames {
 
 /// A key telling most names apart without comparing their bytes.
 fn name_key(name: &[u8]) -> u64 {
-    let mut key = [0u8; 8];
-    let n = name.len().min(7);
-    key[..n].copy_from_slice(&name[..n]);
-    key[7] = name.len() as u8;
-    u64::from_le_bytes(key)
+    // Its first seven bytes in the low ones, read in one load when there are eight (a
+    // copy of a length known only at run time would be a call to `memcpy`).
+    let head = match name.first_chunk::<8>() {
+        Some(first) => u64::from_le_bytes(*first) & 0x00ff_ffff_ffff_ffff,
+        None => name.iter().rev().fold(0, |key, &b| key << 8 | u64::from(b)),
+    };
+    head | u64::from(name.len() as u8) << 56
 }
 
 /// A tag pair as a validator first reads it, before it looks at the value: see

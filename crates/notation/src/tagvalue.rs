@@ -78,19 +78,44 @@ fn all_digits(s: &str) -> bool {
 }
 
 /// Reads a field of digits, or of question marks meaning unknown; `None` if it is neither.
-fn digits_or_unknown(field: &str) -> Option<Option<u32>> {
-    if !field.is_empty() && field.bytes().all(|b| b == b'?') {
+fn digits_or_unknown(field: &[u8]) -> Option<Option<u32>> {
+    if !field.is_empty() && field.iter().all(|&b| b == b'?') {
         Some(None)
-    } else if all_digits(field) {
-        field.parse().ok().map(Some)
     } else {
-        None
+        number_u32(field).map(Some)
     }
 }
 
 /// A number of one or more digits (no sign, no spaces) that fits a `u32`.
 fn parse_u32(s: &str) -> Option<u32> {
-    if all_digits(s) { s.parse().ok() } else { None }
+    number_u32(s.as_bytes())
+}
+
+/// [`parse_u32`] of bytes, digit by digit: a few tag values of every game are numbers,
+/// where `str::parse` and its checks cost more than the digits do.
+fn number_u32(bytes: &[u8]) -> Option<u32> {
+    if bytes.is_empty() {
+        return None;
+    }
+    bytes.iter().try_fold(0u32, |n, &b| {
+        let digit = b.wrapping_sub(b'0');
+        if digit > 9 {
+            return None;
+        }
+        n.checked_mul(10)?.checked_add(u32::from(digit))
+    })
+}
+
+/// The three fields of `value` when it is laid out as three fields of these widths
+/// parted by `separator` (a date `YYYY.MM.DD`, a time `HH:MM:SS`), else `None`: such a
+/// value is then read field by field, to tell what is wrong with it. Dates and times
+/// nearly all come so, and are read without splitting.
+fn three_fields(value: &[u8], separator: u8, widths: [usize; 3]) -> Option<[&[u8]; 3]> {
+    let [a, b, c] = widths;
+    if value.len() != a + b + c + 2 || value[a] != separator || value[a + 1 + b] != separator {
+        return None;
+    }
+    Some([&value[..a], &value[a + 1..a + 1 + b], &value[a + b + 2..]])
 }
 
 /// A date `YYYY.MM.DD` whose parts may be unknown (`????.??.??`): the `Date`,
@@ -131,15 +156,9 @@ impl Date {
             return Err(TagValueError::Empty);
         }
         let form = || TagValueError::DateForm(value.to_owned());
-        let mut parts = value.split('.');
-        let (Some(y), Some(m), Some(d), None) =
-            (parts.next(), parts.next(), parts.next(), parts.next())
-        else {
-            return Err(form());
-        };
-        if y.len() != 4 || m.len() != 2 || d.len() != 2 {
-            return Err(form());
-        }
+        // Three fields of four, two and two characters parted by dots: no other value
+        // splits so.
+        let [y, m, d] = three_fields(value.as_bytes(), b'.', [4, 2, 2]).ok_or_else(form)?;
         let year = digits_or_unknown(y).ok_or_else(form)?;
         let month = digits_or_unknown(m).ok_or_else(form)?;
         let day = digits_or_unknown(d).ok_or_else(form)?;
@@ -233,6 +252,16 @@ impl Round {
                 .ok_or_else(|| TagValueError::Round(value.to_owned())),
         }
     }
+
+    /// Whether [`Round::parse`] reads the value, without keeping what it reads.
+    pub(crate) fn check(value: &str) -> Result<(), TagValueError> {
+        match value {
+            "" => Err(TagValueError::Empty),
+            "?" | "-" => Ok(()),
+            _ if value.split('.').all(|part| parse_u32(part).is_some()) => Ok(()),
+            _ => Err(TagValueError::Round(value.to_owned())),
+        }
+    }
 }
 
 impl FromStr for Round {
@@ -290,17 +319,25 @@ impl Time {
             return Err(TagValueError::Empty);
         }
         let form = || TagValueError::TimeForm(value.to_owned());
-        let mut parts = value.split(':');
-        let (Some(h), Some(m), Some(s), None) =
-            (parts.next(), parts.next(), parts.next(), parts.next())
-        else {
-            return Err(form());
+        let parts = match three_fields(value.as_bytes(), b':', [2, 2, 2]) {
+            Some(parts) => parts,
+            None => {
+                // Told apart field by field: an hour out of range before a minute of
+                // one digit is out of range.
+                let mut parts = value.split(':');
+                let (Some(h), Some(m), Some(s), None) =
+                    (parts.next(), parts.next(), parts.next(), parts.next())
+                else {
+                    return Err(form());
+                };
+                [h.as_bytes(), m.as_bytes(), s.as_bytes()]
+            }
         };
         let mut fields = [None; 3];
         for ((slot, part), (unit, max)) in
             fields
                 .iter_mut()
-                .zip([h, m, s])
+                .zip(parts)
                 .zip([("hour", 23), ("minute", 59), ("second", 59)])
         {
             if part.len() != 2 {
@@ -432,27 +469,47 @@ pub enum TimeControl {
 impl TimeControl {
     /// Reads a time control value.
     pub fn parse(value: &str) -> Result<TimeControl, TagValueError> {
+        match value {
+            "" => Err(TagValueError::Empty),
+            "?" => Ok(TimeControl::Unknown),
+            "-" => Ok(TimeControl::NoControl),
+            _ => {
+                let mut periods = Vec::new();
+                TimeControl::read_periods(value, |period| periods.push(period))?;
+                Ok(TimeControl::Periods(periods))
+            }
+        }
+    }
+
+    /// Whether [`TimeControl::parse`] reads the value, without keeping what it reads.
+    pub(crate) fn check(value: &str) -> Result<(), TagValueError> {
+        match value {
+            "" => Err(TagValueError::Empty),
+            "?" | "-" => Ok(()),
+            _ => TimeControl::read_periods(value, drop),
+        }
+    }
+
+    /// Reads the periods of a value that is neither empty nor `?` nor `-`, giving each
+    /// to `each` in order.
+    fn read_periods(value: &str, mut each: impl FnMut(TimePeriod)) -> Result<(), TagValueError> {
         let error = |part: &str, reason| TagValueError::TimeControl {
             value: part.to_owned(),
             reason,
         };
-        match value {
-            "" => return Err(TagValueError::Empty),
-            "?" => return Ok(TimeControl::Unknown),
-            "-" => return Ok(TimeControl::NoControl),
-            _ => {}
-        }
-        let mut periods = Vec::new();
+        let mut last: Option<TimePeriod> = None;
         for field in value.split(':') {
-            if periods.last().is_some_and(|p: &TimePeriod| p.is_final()) {
+            if last.is_some_and(TimePeriod::is_final) {
                 return Err(error(
                     value,
                     "only the last period can be sudden death, incremental or a sandclock",
                 ));
             }
-            periods.push(TimeControl::parse_period(field).map_err(|reason| error(field, reason))?);
+            let period = TimeControl::parse_period(field).map_err(|reason| error(field, reason))?;
+            each(period);
+            last = Some(period);
         }
-        Ok(TimeControl::Periods(periods))
+        Ok(())
     }
 
     fn parse_period(field: &str) -> Result<TimePeriod, &'static str> {
@@ -748,11 +805,9 @@ pub fn check_tags(tags: &Tags, empty_means_unknown: bool) -> Vec<(String, TagVal
 pub(crate) fn check_value(name: &str, value: &str) -> Result<(), TagValueError> {
     match name {
         "Date" | "EventDate" | "UTCDate" | "PublicationDate" => Date::parse(value).map(drop),
-        "Round" => Round::parse(value).map(drop),
+        "Round" => Round::check(value),
         "Time" | "UTCTime" => Time::parse(value).map(drop),
-        "TimeControl" | "TimeControlWhite" | "TimeControlBlack" => {
-            TimeControl::parse(value).map(drop)
-        }
+        "TimeControl" | "TimeControlWhite" | "TimeControlBlack" => TimeControl::check(value),
         "WhiteElo" | "BlackElo" | "WhiteUSCF" | "BlackUSCF" | "WhiteRating" | "BlackRating" => {
             tag_items(value).try_for_each(|item| Rating::parse(item).map(drop))
         }
@@ -919,6 +974,106 @@ mod tests {
             Time::parse("12:00:61"),
             Err(TagValueError::TimeRange { unit: "second", .. })
         ));
+        // Fields are looked at in order: an hour out of range is told before a minute
+        // of one digit, in a value of a time's length that is not laid out as one.
+        assert!(matches!(
+            Time::parse("25:0:000"),
+            Err(TagValueError::TimeRange { unit: "hour", .. })
+        ));
+        assert_eq!(
+            Time::parse("23:0:000"),
+            Err(TagValueError::TimeForm("23:0:000".into()))
+        );
+    }
+
+    /// The checks that validators run on every game accept what the parsers read, and
+    /// refuse the rest with the parsers' errors.
+    #[test]
+    fn checks_give_what_parsing_gives() {
+        for text in [
+            "",
+            "?",
+            "-",
+            "1",
+            "3.1",
+            "4.1.2",
+            "3.",
+            ".1",
+            "3..1",
+            "3a",
+            "-1",
+            "?.1",
+            "1 ",
+            "4294967295",
+            "4294967296",
+            "3,1",
+            "+1",
+        ] {
+            assert_eq!(Round::check(text), Round::parse(text).map(drop), "{text}");
+        }
+        for text in [
+            "",
+            "?",
+            "-",
+            "300",
+            "180+0",
+            "0+1",
+            "40/7200:3600",
+            "40/7200:20/3600:900+30",
+            "*180",
+            "3600:40/7200",
+            "300+5:60",
+            "0",
+            "40/0",
+            "/",
+            "+",
+            "*",
+            "1:",
+            ":1",
+            "?:300",
+            "300:-",
+            "4294967296",
+            "12a",
+            "60+",
+            "+60",
+            "40/",
+            "/60",
+        ] {
+            assert_eq!(
+                TimeControl::check(text),
+                TimeControl::parse(text).map(drop),
+                "{text}"
+            );
+        }
+    }
+
+    /// Numbers are read digit by digit: what fits a `u32`, and nothing with a sign, a
+    /// space or another character.
+    #[test]
+    fn numbers_read_as_the_standard_library_reads_them() {
+        for text in [
+            "0",
+            "7",
+            "007",
+            "4294967295",
+            "4294967296",
+            "99999999999",
+            "",
+            "+1",
+            "-1",
+            " 1",
+            "1 ",
+            "1a",
+            "１",
+            "12.5",
+        ] {
+            let expected = if all_digits(text) {
+                text.parse::<u32>().ok()
+            } else {
+                None
+            };
+            assert_eq!(parse_u32(text), expected, "{text}");
+        }
     }
 
     #[test]

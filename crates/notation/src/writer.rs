@@ -663,6 +663,23 @@ pub(crate) struct Movetext<O: fmt::Write> {
 
 /// Appends `n` in decimal.
 fn push_decimal(out: &mut String, n: u64) {
+    // Move numbers nearly all have one, two or three digits.
+    let digit = |d: u64| char::from(b'0' + (d % 10) as u8);
+    if n < 10 {
+        out.push(digit(n));
+        return;
+    }
+    if n < 100 {
+        out.push(digit(n / 10));
+        out.push(digit(n));
+        return;
+    }
+    if n < 1000 {
+        out.push(digit(n / 100));
+        out.push(digit(n / 10));
+        out.push(digit(n));
+        return;
+    }
     let mut digits = [0u8; 20];
     let mut at = digits.len();
     let mut rest = n;
@@ -1329,6 +1346,17 @@ fn push_words(out: &mut String, text: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn move_numbers_are_written_in_decimal() {
+        let mut numbers: Vec<u64> = (0..=1_100).collect();
+        numbers.extend([9_999, 10_000, 123_456_789, u64::MAX]);
+        for n in numbers {
+            let mut out = String::from("x");
+            push_decimal(&mut out, n);
+            assert_eq!(out, format!("x{n}"));
+        }
+    }
 
     #[test]
     fn collapsing_white_space_keeps_the_words_one_space_apart() {
