@@ -17,6 +17,7 @@ use crate::rules::{Forgiveness, MoveContext, Rules};
 use crate::second::SecondReading;
 use crate::span::Span;
 use crate::tags::{RawTags, Tag, Tags};
+use crate::tagvalue::ValueForm;
 use crate::tree::{GameTree, LineId, NodeId, Tail};
 use crate::visitor::{At, RawGame, RawValue, Skip, Visitor};
 
@@ -680,24 +681,26 @@ impl<'r, R: Rules, S: GameSink<R>> GameBuilder<'r, R, S> {
     }
 }
 
-/// The tag name if its value has a form of its own, checked as it is read.
-fn typed_tag(name: &[u8]) -> Option<&'static str> {
+/// The tag name and the form of its value, if it has one of its own, checked as it is
+/// read.
+fn typed_tag(name: &[u8]) -> Option<(&'static str, ValueForm)> {
+    use ValueForm::{Date, Integer, Ratings, Round, Time, TimeControl};
     Some(match name {
-        b"Date" => "Date",
-        b"EventDate" => "EventDate",
-        b"UTCDate" => "UTCDate",
-        b"Round" => "Round",
-        b"Time" => "Time",
-        b"UTCTime" => "UTCTime",
-        b"TimeControl" => "TimeControl",
-        b"WhiteElo" => "WhiteElo",
-        b"BlackElo" => "BlackElo",
-        b"WhiteUSCF" => "WhiteUSCF",
-        b"BlackUSCF" => "BlackUSCF",
-        b"WhiteRating" => "WhiteRating",
-        b"BlackRating" => "BlackRating",
-        b"PlyCount" => "PlyCount",
-        b"Board" => "Board",
+        b"Date" => ("Date", Date),
+        b"EventDate" => ("EventDate", Date),
+        b"UTCDate" => ("UTCDate", Date),
+        b"Round" => ("Round", Round),
+        b"Time" => ("Time", Time),
+        b"UTCTime" => ("UTCTime", Time),
+        b"TimeControl" => ("TimeControl", TimeControl),
+        b"WhiteElo" => ("WhiteElo", Ratings),
+        b"BlackElo" => ("BlackElo", Ratings),
+        b"WhiteUSCF" => ("WhiteUSCF", Ratings),
+        b"BlackUSCF" => ("BlackUSCF", Ratings),
+        b"WhiteRating" => ("WhiteRating", Ratings),
+        b"BlackRating" => ("BlackRating", Ratings),
+        b"PlyCount" => ("PlyCount", Integer),
+        b"Board" => ("Board", Integer),
         _ => return None,
     })
 }
@@ -721,12 +724,12 @@ fn typed_tag(name: &[u8]) -> Option<&'static str> {
 /// assert_eq!(name, "Round");
 /// ```
 pub fn check_tag_value(dialect: &Dialect, name: &[u8], value: &[u8]) -> Option<DiagnosticKind> {
-    let name = typed_tag(name)?;
+    let (name, form) = typed_tag(name)?;
     if value.is_empty() && !dialect.strict_layout {
         return None;
     }
     let (value, _) = crate::encoding::decode(value);
-    crate::tagvalue::check_value(name, &value)
+    form.check(&value)
         .err()
         .map(|error| DiagnosticKind::BadTagValue {
             name: name.to_owned(),

@@ -35,6 +35,7 @@ mod second;
 mod skim;
 mod span;
 mod stream;
+mod swar;
 mod tags;
 mod tagvalue;
 mod tree;

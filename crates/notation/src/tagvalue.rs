@@ -803,20 +803,54 @@ pub fn check_tags(tags: &Tags, empty_means_unknown: bool) -> Vec<(String, TagVal
 /// Checks the value of one tag whose form the standards prescribe (see [`check_tags`];
 /// `SetUp`, which needs the `FEN` tag too, is not checked here). Other tags pass.
 pub(crate) fn check_value(name: &str, value: &str) -> Result<(), TagValueError> {
-    match name {
-        "Date" | "EventDate" | "UTCDate" | "PublicationDate" => Date::parse(value).map(drop),
-        "Round" => Round::check(value),
-        "Time" | "UTCTime" => Time::parse(value).map(drop),
-        "TimeControl" | "TimeControlWhite" | "TimeControlBlack" => TimeControl::check(value),
+    let form = match name {
+        "Date" | "EventDate" | "UTCDate" | "PublicationDate" => ValueForm::Date,
+        "Round" => ValueForm::Round,
+        "Time" | "UTCTime" => ValueForm::Time,
+        "TimeControl" | "TimeControlWhite" | "TimeControlBlack" => ValueForm::TimeControl,
         "WhiteElo" | "BlackElo" | "WhiteUSCF" | "BlackUSCF" | "WhiteRating" | "BlackRating" => {
-            tag_items(value).try_for_each(|item| Rating::parse(item).map(drop))
+            ValueForm::Ratings
         }
-        "PlyCount" | "Board" => match value {
-            "" => Err(TagValueError::Empty),
-            v if parse_u64(v).is_some() => Ok(()),
-            v => Err(TagValueError::Integer(v.to_owned())),
-        },
-        _ => Ok(()),
+        "PlyCount" | "Board" => ValueForm::Integer,
+        _ => return Ok(()),
+    };
+    form.check(value)
+}
+
+/// The form a tag's value must have, for the tags whose values have one of their own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ValueForm {
+    /// [`Date`].
+    Date,
+    /// [`Round`].
+    Round,
+    /// [`Time`].
+    Time,
+    /// [`TimeControl`].
+    TimeControl,
+    /// [`Rating`]s, one per item.
+    Ratings,
+    /// A whole number.
+    Integer,
+}
+
+impl ValueForm {
+    /// Whether `value` has the form.
+    pub(crate) fn check(self, value: &str) -> Result<(), TagValueError> {
+        match self {
+            ValueForm::Date => Date::parse(value).map(drop),
+            ValueForm::Round => Round::check(value),
+            ValueForm::Time => Time::parse(value).map(drop),
+            ValueForm::TimeControl => TimeControl::check(value),
+            ValueForm::Ratings => {
+                tag_items(value).try_for_each(|item| Rating::parse(item).map(drop))
+            }
+            ValueForm::Integer => match value {
+                "" => Err(TagValueError::Empty),
+                v if parse_u64(v).is_some() => Ok(()),
+                v => Err(TagValueError::Integer(v.to_owned())),
+            },
+        }
     }
 }
 

@@ -98,12 +98,8 @@ impl<'a> RawValue<'a> {
     /// strings, so the value read is the value written back.
     pub fn unescaped(&self) -> std::borrow::Cow<'a, [u8]> {
         // Nearly every value has neither an escape nor a control character: one pass
-        // over its few bytes tells (a fold with no early exit, which the compiler
-        // vectorises).
-        let plain = !self.0.iter().fold(false, |found, &b| {
-            found | (b == b'\\') | (b < 0x20) | (b == 0x7f)
-        });
-        if plain {
+        // over its few bytes, eight at a time, tells.
+        if is_plain_value(self.0) {
             return std::borrow::Cow::Borrowed(self.0);
         }
         let mut value = crate::lexer::unescape(self.0);
@@ -121,6 +117,38 @@ impl<'a> RawValue<'a> {
     pub fn decode(&self) -> String {
         crate::encoding::decode(&self.unescaped()).0.into_owned()
     }
+}
+
+/// Whether a tag value has no `\\` and no ASCII control character (below a space, or
+/// DEL): what [`RawValue::unescaped`] gives back as it is.
+fn is_plain_value(bytes: &[u8]) -> bool {
+    use crate::swar::{every_byte, zero_bytes};
+    let high = every_byte(0x80);
+    let faults = |x: u64| {
+        // A byte below 0x20 borrows into its high bit when 0x20 is taken from it, unless
+        // its high bit was set (then it is not below 0x20): exact for whether any is.
+        let below_space = x.wrapping_sub(every_byte(0x20)) & !x & high;
+        below_space | zero_bytes(x ^ every_byte(b'\\')) | zero_bytes(x ^ every_byte(0x7f))
+    };
+    let Some(&last) = bytes.last_chunk::<8>() else {
+        // Fewer than eight bytes, in a word of letters.
+        let x = bytes
+            .iter()
+            .enumerate()
+            .fold(every_byte(b'a'), |x, (i, &b)| {
+                x & !(0xff << (8 * i)) | u64::from(b) << (8 * i)
+            });
+        return faults(x) == 0;
+    };
+    // The last eight bytes overlap the words before them: a byte looked at twice is
+    // found the same.
+    let found = bytes
+        .chunks_exact(8)
+        .filter_map(|chunk| chunk.first_chunk::<8>())
+        .fold(faults(u64::from_le_bytes(last)), |found, &chunk| {
+            found | faults(u64::from_le_bytes(chunk))
+        });
+    found == 0
 }
 
 /// A game's bytes as written, from its first token to its termination marker.
@@ -261,5 +289,34 @@ pub trait Visitor {
     /// The default: never.
     fn read_again(&mut self, from: u64) -> bool {
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every byte value, at every place of values of 1 to 20 bytes among letters: a
+    /// value is plain exactly when no byte is a backslash or an ASCII control character.
+    #[test]
+    fn plain_values_are_those_without_escapes_or_control_characters() {
+        for len in 1..=20 {
+            for place in 0..len {
+                for b in 0..=255u8 {
+                    let mut value = vec![b'k'; len];
+                    value[place] = b;
+                    let expected = !(b == b'\\' || b.is_ascii_control());
+                    assert_eq!(
+                        is_plain_value(&value),
+                        expected,
+                        "{b:#x} at {place} of {len}"
+                    );
+                    // High bytes before it change nothing.
+                    value[..place].fill(0xc3);
+                    assert_eq!(is_plain_value(&value), expected, "{b:#x} after high bytes");
+                }
+            }
+        }
+        assert!(is_plain_value(b""));
     }
 }

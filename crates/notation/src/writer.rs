@@ -27,6 +27,7 @@ use std::fmt::{self, Write as _};
 use crate::nag::Nag;
 use crate::outcome::GameResult;
 use crate::rules::{Player, Rules, SetupError};
+use crate::swar::{every_byte, zero_bytes};
 use crate::tags::Tags;
 use crate::tree::{GameTree, LineId, NodeId};
 
@@ -1259,19 +1260,6 @@ struct Scan {
     plain: bool,
     /// A `}`, which cannot be in a brace comment.
     brace: bool,
-}
-
-/// Each byte of a word of eight bytes set to `byte`.
-const fn every_byte(byte: u8) -> u64 {
-    u64::from_ne_bytes([byte; 8])
-}
-
-/// The high bit of each byte of `x` that is zero, and no other bit.
-fn zero_bytes(x: u64) -> u64 {
-    let high = every_byte(0x80);
-    // A byte's low seven bits plus 0x7f carry into its high bit unless they are all
-    // zero, and never into the next byte.
-    !(((x & !high).wrapping_add(!high)) | x) & high
 }
 
 impl Scan {
