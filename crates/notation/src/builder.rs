@@ -610,7 +610,7 @@ impl<'r, R: Rules, S: GameSink<R>> GameBuilder<'r, R, S> {
                     return ControlFlow::Continue(());
                 };
                 let as_read = (forgiven.is_none() && rules.writes_tokens_as_read())
-                    .then(|| std::str::from_utf8(token).ok())
+                    .then(|| crate::encoding::utf8(token))
                     .flatten();
                 let node = self
                     .sink

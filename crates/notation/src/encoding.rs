@@ -23,24 +23,28 @@ const CP1252_HIGH: [char; 32] = [
 /// assert_eq!(decode("Réti".as_bytes()), ("Réti".into(), false));
 /// assert_eq!(decode(b"R\xe9ti"), ("Réti".into(), true));
 /// ```
-#[allow(unsafe_code)]
 pub fn decode(bytes: &[u8]) -> (Cow<'_, str>, bool) {
-    // Nearly every tag value and comment is a few dozen ASCII bytes, decoded by the
-    // million: testing them for ASCII, a word at a time, costs a fraction of a UTF-8
-    // validation of so short a text (`notate parquet --jobs 1` on the lichess file ×10:
-    // 53 M instructions in `from_utf8` for its 465,000 comments and tags, and 45 M fewer
-    // in all with this test first).
+    match utf8(bytes) {
+        Some(text) => (Cow::Borrowed(text), false),
+        None => (Cow::Owned(bytes.iter().map(|&b| cp1252(b)).collect()), true),
+    }
+}
+
+/// The bytes as text if they are UTF-8: `std::str::from_utf8`, quicker for the short
+/// ASCII texts read by the million.
+#[allow(unsafe_code)]
+pub(crate) fn utf8(bytes: &[u8]) -> Option<&str> {
+    // Nearly every tag value, comment and move is a few ASCII bytes: testing them for
+    // ASCII, a word at a time, costs a fraction of a UTF-8 validation of so short a text
+    // (`notate parquet --jobs 1` on the lichess file ×10: 53 M instructions in
+    // `from_utf8` for its 465,000 comments and tags, and 45 M fewer in all with this test
+    // first; `notate fmt --jobs 1` on the lichess file: 1.7 M of its 82 M in `from_utf8`
+    // for the moves alone, and a twentieth of its mispredicted branches).
     if bytes.is_ascii() {
         // SAFETY: ASCII bytes are UTF-8.
-        return (
-            Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(bytes) }),
-            false,
-        );
+        return Some(unsafe { std::str::from_utf8_unchecked(bytes) });
     }
-    match std::str::from_utf8(bytes) {
-        Ok(text) => (Cow::Borrowed(text), false),
-        Err(_) => (Cow::Owned(bytes.iter().map(|&b| cp1252(b)).collect()), true),
-    }
+    std::str::from_utf8(bytes).ok()
 }
 
 fn cp1252(b: u8) -> char {
