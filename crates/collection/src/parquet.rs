@@ -567,7 +567,7 @@ impl<G: Columns> ParquetTask<'_, G> {
                     let out = &mut rows.movetext;
                     if turn == Player::First || number_second {
                         space(out);
-                        push_number(out, number_of_move);
+                        notation::push_decimal(out, number_of_move);
                         out.push_str(if turn == Player::First { "." } else { "..." });
                     }
                     space(out);
@@ -1292,22 +1292,6 @@ fn decimal(n: u64, digits: &mut [u8; 20]) -> &[u8] {
     &digits[at..]
 }
 
-/// A number in decimal (see [`decimal`]).
-fn push_number(out: &mut String, n: u64) {
-    // Nearly every number is under 100.
-    let digit = |d: u64| char::from(b'0' + (d % 10) as u8);
-    if n < 10 {
-        out.push(digit(n));
-        return;
-    }
-    if n < 100 {
-        out.push(digit(n / 10));
-        out.push(digit(n));
-        return;
-    }
-    out.extend(decimal(n, &mut [0; 20]).iter().map(|&d| char::from(d)));
-}
-
 /// A move's number in a movetext gathered as bytes, after a space unless it is first:
 /// `12.` before the first player's move, `12...` before the second's.
 fn push_move_number(out: &mut Vec<u8>, n: u64, turn: Player) {
@@ -1860,15 +1844,6 @@ mod tests {
             let mut out = b"x".to_vec();
             push_short(&mut out, &bytes[..n]);
             assert_eq!(out, [b"x", &bytes[..n]].concat());
-        }
-    }
-
-    #[test]
-    fn numbers_are_written_in_decimal() {
-        for n in [0, 7, 9, 10, 42, 99, 100, 101, 999, 1000, 12_345, u64::MAX] {
-            let mut out = String::from("x");
-            push_number(&mut out, n);
-            assert_eq!(out, format!("x{n}"));
         }
     }
 

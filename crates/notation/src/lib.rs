@@ -72,6 +72,6 @@ pub use tree::{GameTree, Line, LineId, Node, NodeId, Tail};
 pub use validate::{Validate, ValidatingReader};
 pub use visitor::{At, GameText, RawGame, RawValue, Skip, Visitor};
 pub use writer::{
-    PGN_ROSTER, WriteError, WriteOptions, collapsed, export_len, push_collapsed, to_export_string,
-    write_game, write_game_to, write_movetext_to, write_tags,
+    PGN_ROSTER, WriteError, WriteOptions, collapsed, export_len, push_collapsed, push_decimal,
+    to_export_string, write_game, write_game_to, write_movetext_to, write_tags,
 };
