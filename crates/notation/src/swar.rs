@@ -15,6 +15,40 @@ pub(crate) fn zero_bytes(x: u64) -> u64 {
     !(((x & !high).wrapping_add(!high)) | x) & high
 }
 
+/// Whether `bytes` hold no ASCII control character (below a space, or DEL) and none of
+/// `specials`: for tag values, read and written by the million, 10 to 30 bytes each.
+pub(crate) fn free_of_controls_and<const N: usize>(bytes: &[u8], specials: [u8; N]) -> bool {
+    let high = every_byte(0x80);
+    let faults = |x: u64| {
+        // A byte below 0x20 borrows into its high bit when 0x20 is taken from it, unless
+        // its high bit was set (then it is not below 0x20): exact for whether any is.
+        let below_space = x.wrapping_sub(every_byte(0x20)) & !x & high;
+        specials.iter().fold(
+            below_space | zero_bytes(x ^ every_byte(0x7f)),
+            |found, &special| found | zero_bytes(x ^ every_byte(special)),
+        )
+    };
+    let Some(&last) = bytes.last_chunk::<8>() else {
+        // Fewer than eight bytes, in a word of letters.
+        let x = bytes
+            .iter()
+            .enumerate()
+            .fold(every_byte(b'a'), |x, (i, &b)| {
+                x & !(0xff << (8 * i)) | u64::from(b) << (8 * i)
+            });
+        return faults(x) == 0;
+    };
+    // The last eight bytes overlap the words before them: a byte looked at twice is
+    // found the same.
+    let found = bytes
+        .chunks_exact(8)
+        .filter_map(|chunk| chunk.first_chunk::<8>())
+        .fold(faults(u64::from_le_bytes(last)), |found, &chunk| {
+            found | faults(u64::from_le_bytes(chunk))
+        });
+    found == 0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -31,5 +65,32 @@ mod tests {
             }
         }
         assert_eq!(zero_bytes(0), every_byte(0x80));
+    }
+
+    /// Every byte value at every place of texts of 1 to 20 bytes among letters, with
+    /// high bytes before it or not.
+    #[test]
+    fn controls_and_specials_are_found_wherever_they_are() {
+        for len in 1..=20 {
+            for place in 0..len {
+                for b in 0..=255u8 {
+                    let mut text = vec![b'k'; len];
+                    text[place] = b;
+                    let expected = !(b == b'\\' || b == b'"' || b.is_ascii_control());
+                    assert_eq!(
+                        free_of_controls_and(&text, [b'\\', b'"']),
+                        expected,
+                        "{b:#x} at {place} of {len}"
+                    );
+                    text[..place].fill(0xc3);
+                    assert_eq!(
+                        free_of_controls_and(&text, [b'\\', b'"']),
+                        expected,
+                        "{b:#x} after high bytes"
+                    );
+                }
+            }
+        }
+        assert!(free_of_controls_and(b"", [b'"']));
     }
 }

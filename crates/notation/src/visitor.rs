@@ -122,33 +122,7 @@ impl<'a> RawValue<'a> {
 /// Whether a tag value has no `\\` and no ASCII control character (below a space, or
 /// DEL): what [`RawValue::unescaped`] gives back as it is.
 fn is_plain_value(bytes: &[u8]) -> bool {
-    use crate::swar::{every_byte, zero_bytes};
-    let high = every_byte(0x80);
-    let faults = |x: u64| {
-        // A byte below 0x20 borrows into its high bit when 0x20 is taken from it, unless
-        // its high bit was set (then it is not below 0x20): exact for whether any is.
-        let below_space = x.wrapping_sub(every_byte(0x20)) & !x & high;
-        below_space | zero_bytes(x ^ every_byte(b'\\')) | zero_bytes(x ^ every_byte(0x7f))
-    };
-    let Some(&last) = bytes.last_chunk::<8>() else {
-        // Fewer than eight bytes, in a word of letters.
-        let x = bytes
-            .iter()
-            .enumerate()
-            .fold(every_byte(b'a'), |x, (i, &b)| {
-                x & !(0xff << (8 * i)) | u64::from(b) << (8 * i)
-            });
-        return faults(x) == 0;
-    };
-    // The last eight bytes overlap the words before them: a byte looked at twice is
-    // found the same.
-    let found = bytes
-        .chunks_exact(8)
-        .filter_map(|chunk| chunk.first_chunk::<8>())
-        .fold(faults(u64::from_le_bytes(last)), |found, &chunk| {
-            found | faults(u64::from_le_bytes(chunk))
-        });
-    found == 0
+    crate::swar::free_of_controls_and(bytes, [b'\\'])
 }
 
 /// A game's bytes as written, from its first token to its termination marker.

@@ -27,7 +27,6 @@ use std::fmt::{self, Write as _};
 use crate::nag::Nag;
 use crate::outcome::GameResult;
 use crate::rules::{Player, Rules, SetupError};
-use crate::swar::{every_byte, zero_bytes};
 use crate::tags::Tags;
 use crate::tree::{GameTree, LineId, NodeId};
 
@@ -389,6 +388,11 @@ fn write_tag<W: fmt::Write>(
         out.write_char('[')?;
         out.write_str(name)?;
         out.write_str(" \"")?;
+        if crate::swar::free_of_controls_and(value.as_bytes(), [b'\\', b'"']) {
+            // Nearly every value: nothing to escape.
+            out.write_str(value)?;
+            return out.write_str("\"]\n");
+        }
         // Runs of plain characters go out whole; what needs escaping is ASCII, which
         // is never part of another character's bytes.
         let mut from = 0;
@@ -413,15 +417,25 @@ fn write_tag<W: fmt::Write>(
 /// end a symbol or start another token. The standard wants letters, digits and `_` only;
 /// the reader forgives other printable characters, so the writer keeps them.
 fn is_writable_tag_name(name: &str) -> bool {
-    !name.is_empty()
-        && name.bytes().all(|b| {
-            b.is_ascii_graphic()
-                && !matches!(
-                    b,
-                    b'"' | b'[' | b']' | b'{' | b'}' | b'(' | b')' | b'<' | b'>' | b';' | b'\\'
-                )
-        })
+    !name.is_empty() && name.bytes().all(|b| TAG_NAME_BYTES[usize::from(b)])
 }
+
+/// The bytes [`is_writable_tag_name`] takes, looked up: every tag of every game is
+/// written with its name checked.
+const TAG_NAME_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        table[b] = byte.is_ascii_graphic()
+            && !matches!(
+                byte,
+                b'"' | b'[' | b']' | b'{' | b'}' | b'(' | b')' | b'<' | b'>' | b';' | b'\\'
+            );
+        b += 1;
+    }
+    table
+};
 
 /// A variation being written: its line, the next move to write, the position before it.
 struct Frame<P> {
@@ -639,6 +653,18 @@ fn inline_setup<R: Rules>(
         })
 }
 
+/// Where the last word of a line that does not start with `%` starts: a word starting
+/// with `%` cannot start a line, and takes that word down with it when it must break.
+#[derive(Clone, Copy, Debug)]
+enum Anchor {
+    /// At this byte offset (0: the line's first word).
+    At(usize),
+    /// In the brace comment that `line[start..end]` holds, placed whole: its last word
+    /// that does not start with `%`, or the first. Found only when asked for, which is
+    /// seldom (only movetext kept as text has words starting with `%`).
+    InComment { start: usize, end: usize },
+}
+
 /// Lays movetext tokens out on lines of fewer than `width` characters.
 pub(crate) struct Movetext<O: fmt::Write> {
     out: O,
@@ -648,8 +674,8 @@ pub(crate) struct Movetext<O: fmt::Write> {
     line: String,
     /// Characters in the line (not bytes: comments may hold any text); 0 when it is empty.
     chars: usize,
-    /// Byte offset in `line` of its last word that does not start with `%`.
-    anchor: usize,
+    /// Where in `line` its last word that does not start with `%` starts.
+    anchor: Anchor,
     scratch: String,
     /// Whether the line's first word went straight out: a word too long for any line
     /// stands alone on its line, so nothing will move it, and it is not copied into
@@ -711,7 +737,7 @@ impl<O: fmt::Write> Movetext<O> {
             width,
             line: String::new(),
             chars: 0,
-            anchor: 0,
+            anchor: Anchor::At(0),
             scratch: String::new(),
             written: false,
             failed: false,
@@ -723,7 +749,7 @@ impl<O: fmt::Write> Movetext<O> {
     pub(crate) fn begin(&mut self) {
         self.line.clear();
         self.chars = 0;
-        self.anchor = 0;
+        self.anchor = Anchor::At(0);
         self.written = false;
         self.failed = false;
         self.written_cr = false;
@@ -762,14 +788,14 @@ impl<O: fmt::Write> Movetext<O> {
                 self.chars += 1;
             }
             self.line.push_str(word);
-            self.anchor = 0;
+            self.anchor = Anchor::At(0);
             return;
         }
         // A word that would end its line with a space after it leaves room for it.
         let room = n + usize::from(ends_with_literal_cr(word));
         if self.chars + 1 + room < self.width {
             if !word.starts_with('%') {
-                self.anchor = self.line.len() + 1;
+                self.anchor = Anchor::At(self.line.len() + 1);
             }
             self.line.push(' ');
             self.line.push_str(word);
@@ -780,26 +806,41 @@ impl<O: fmt::Write> Movetext<O> {
             // A line starting with `%` is an escape line that readers skip (§6), so a
             // word starting with `%` never starts a line: the last word before it moves
             // down with it. When there is no such word, the line grows past the width.
-            if self.anchor == 0 {
+            let anchor = self.anchor_offset();
+            if anchor == 0 {
                 self.line.push(' ');
                 self.line.push_str(word);
                 self.chars += 1 + n;
                 return;
             }
-            let mut moved = self.line.split_off(self.anchor);
+            let mut moved = self.line.split_off(anchor);
             self.line.pop(); // the space before the moved word
             self.end_line();
             moved.push(' ');
             moved.push_str(word);
             self.chars = moved.chars().count();
             self.line = moved;
-            self.anchor = 0;
+            self.anchor = Anchor::At(0);
             return;
         }
         self.end_line();
         self.line.push_str(word);
         self.chars = n;
-        self.anchor = 0;
+        self.anchor = Anchor::At(0);
+    }
+
+    /// Where in the line its last word that does not start with `%` starts.
+    fn anchor_offset(&self) -> usize {
+        match self.anchor {
+            Anchor::At(offset) => offset,
+            Anchor::InComment { start, end } => {
+                let comment = &self.line.as_bytes()[start..end];
+                (1..comment.len())
+                    .rev()
+                    .find(|&i| comment[i - 1] == b' ' && comment[i] != b'%')
+                    .map_or(start, |i| start + i)
+            }
+        }
     }
 
     /// A word of `n` characters (its `parts` joined), at least a line's width, that does
@@ -811,7 +852,7 @@ impl<O: fmt::Write> Movetext<O> {
             self.put(part);
         }
         self.chars = n;
-        self.anchor = 0;
+        self.anchor = Anchor::At(0);
         self.written = true;
         self.written_cr = parts.last().is_some_and(|part| ends_with_literal_cr(part));
     }
@@ -832,7 +873,7 @@ impl<O: fmt::Write> Movetext<O> {
             self.line = line;
             self.line.clear();
             self.chars = 0;
-            self.anchor = 0;
+            self.anchor = Anchor::At(0);
             self.written = false;
             self.written_cr = false;
         }
@@ -924,6 +965,8 @@ impl<O: fmt::Write> Movetext<O> {
             let inner = &text[start..end];
             if fits {
                 self.comment_on_line(inner, n);
+            } else if n < self.width && !scan.backslash && !scan.percent_word {
+                self.comment_wrapped(inner);
             } else {
                 self.comment_words(words_parted_by_spaces(inner).peekable());
             }
@@ -956,16 +999,84 @@ impl<O: fmt::Write> Movetext<O> {
         self.line.push_str(inner);
         self.line.push('}');
         self.chars += n;
-        // The anchor is the comment's last word that does not start with `%`, the
-        // first (`{…`) when every other one does.
+        self.anchor = Anchor::InComment {
+            start,
+            end: self.line.len(),
+        };
+    }
+
+    /// A brace comment, `{inner}`, that does not fit on the current line but is shorter
+    /// than a line: what placing its words one by one gives, a line's run of words at a
+    /// time. `inner` is ASCII, its ends trimmed and its words parted by single spaces;
+    /// no word but the first starts with `%` and none holds a `\`, so every word may
+    /// start a line and none needs room after it.
+    ///
+    /// A quarter of lichess's clock comments come here (a line is full before them).
+    fn comment_wrapped(&mut self, inner: &str) {
         let bytes = inner.as_bytes();
-        self.anchor = start
-            + bytes
+        let len = bytes.len();
+        // The words placed on the current line and not yet pushed to it, `inner[from..to]`;
+        // whether they follow what the line had (after a space) or start it.
+        let (mut from, mut to, mut follows) = (0, 0, true);
+        // Where the last word placed starts in `inner`, if it did not start its line.
+        let mut last_joined = None;
+        // Not empty: else the comment, shorter than a line, would fit.
+        let mut chars = self.chars;
+        debug_assert!(chars > 0);
+        let mut at = 0;
+        while at < len {
+            // Words are short: a loop finds their end sooner than a vector search.
+            let end = bytes[at..]
                 .iter()
-                .enumerate()
-                .rev()
-                .find(|&(i, &b)| b == b' ' && bytes.get(i + 1) != Some(&b'%'))
-                .map_or(0, |(i, _)| i + 2);
+                .position(|&b| b == b' ')
+                .map_or(len, |space| at + space);
+            // Each word is shorter than the line: the whole comment is.
+            let n = end - at + usize::from(at == 0) + usize::from(end == len);
+            if chars + 1 + n < self.width {
+                if from == to {
+                    from = at;
+                }
+                chars += 1 + n;
+                last_joined = Some(at);
+            } else {
+                self.chars = chars;
+                self.push_comment_part(inner, from..to, follows);
+                self.end_line();
+                (from, follows, chars, last_joined) = (at, false, n, None);
+            }
+            to = end;
+            at = end + 1;
+        }
+        let line_start = self.line.len();
+        self.push_comment_part(inner, from..to, follows);
+        self.chars = chars;
+        self.anchor = Anchor::At(last_joined.map_or(0, |at| {
+            // Where the word starts on the line: after the space, if the words followed
+            // the line's own, and after the `{` when they open the comment (but the `{`
+            // is the first word's own).
+            line_start + usize::from(follows) + usize::from(from == 0 && at > 0) + (at - from)
+        }));
+    }
+
+    /// Pushes the words `inner[part]` of a brace comment to the line, with the comment's
+    /// braces where the part holds its ends, after a space when they `follow` what the
+    /// line has.
+    fn push_comment_part(&mut self, inner: &str, part: std::ops::Range<usize>, follows: bool) {
+        if part.is_empty() {
+            return;
+        }
+        if follows {
+            self.line.push(' ');
+        }
+        if part.start == 0 {
+            self.line.push('{');
+        }
+        let closes = part.end == inner.len();
+        // The part's ends are at ASCII bytes: character boundaries.
+        self.line.push_str(&inner[part]);
+        if closes {
+            self.line.push('}');
+        }
     }
 
     /// A brace comment of these words.
@@ -1014,7 +1125,7 @@ impl<O: fmt::Write> Movetext<O> {
                 self.put(word);
             }
             self.chars = n;
-            self.anchor = 0;
+            self.anchor = Anchor::At(0);
             self.written = true;
             self.end_line();
             return;
@@ -1249,36 +1360,50 @@ struct Scan {
     plain: bool,
     /// A `}`, which cannot be in a brace comment.
     brace: bool,
+    /// A `\`, which may end a word as `\r` written out (see [`ends_with_literal_cr`]).
+    backslash: bool,
+    /// A space followed by `%`: a word, not the first, that cannot start a line.
+    percent_word: bool,
 }
 
 impl Scan {
-    /// Scans `bytes` eight at a time: comments are read by the million, most of them a
-    /// clock or an evaluation of 15 to 30 bytes.
+    /// Scans `bytes` a block of 32 at a time, each block's bytes all alike, which the
+    /// compiler turns into vector instructions. Comments are read by the million, most of
+    /// them a clock or an evaluation of 15 to 30 bytes: one block.
     fn of(bytes: &[u8]) -> Scan {
-        let words = bytes.chunks_exact(8);
-        // The rest is padded with a letter, which changes nothing found.
-        let rest = words.remainder();
-        let mut last = [b'a'; 8];
-        last[..rest.len()].copy_from_slice(rest);
-        let mut faults = 0;
-        let mut braces = 0;
-        // The high bit of the previous word's last byte, moved to its first byte's place.
-        let mut space_before = 0;
-        for word in words.chain([&last[..]]) {
-            let mut eight = [0; 8];
-            // Every word has eight bytes.
-            eight.copy_from_slice(word);
-            let x = u64::from_le_bytes(eight);
-            let spaces = zero_bytes(x ^ every_byte(b' '));
-            faults |= (x & every_byte(0x80)) // not ASCII
-                | zero_bytes(x & every_byte(0xe0)) // below 0x20: a control character
-                | (spaces & ((spaces >> 8) | space_before)); // a space after a space
-            braces |= zero_bytes(x ^ every_byte(b'}'));
-            space_before = spaces >> 56;
-        }
-        Scan {
-            plain: faults == 0,
-            brace: braces != 0,
+        const BLOCK: usize = 32;
+        let mut scan = Scan {
+            plain: true,
+            brace: false,
+            backslash: false,
+            percent_word: false,
+        };
+        let mut at = 0;
+        loop {
+            let end = bytes.len().min(at + BLOCK);
+            // Padded with a letter, which changes nothing found; a byte more, so that each
+            // byte is looked at with the one after it.
+            let mut block = [b'a'; BLOCK + 1];
+            block[..end - at].copy_from_slice(&bytes[at..end]);
+            let (mut faults, mut braces, mut backslashes, mut percent_words) = (0, 0, 0, 0);
+            for i in 0..BLOCK {
+                let (b, after) = (block[i], block[i + 1]);
+                let space = u8::from(b == b' ');
+                faults |=
+                    u8::from(b < 0x20) | u8::from(b >= 0x80) | space & u8::from(after == b' ');
+                braces |= u8::from(b == b'}');
+                backslashes |= u8::from(b == b'\\');
+                percent_words |= space & u8::from(after == b'%');
+            }
+            scan.plain &= faults == 0;
+            scan.brace |= braces != 0;
+            scan.backslash |= backslashes != 0;
+            scan.percent_word |= percent_words != 0;
+            if end == bytes.len() {
+                return scan;
+            }
+            // The blocks overlap by a byte: every pair of neighbours is in one of them.
+            at = end - 1;
         }
     }
 }
@@ -1771,7 +1896,7 @@ mod tests {
     #[test]
     fn a_scan_eight_bytes_at_a_time_finds_what_a_scan_byte_by_byte_finds() {
         let bytes = [
-            b'a', b' ', b'}', b'\t', 0x1f, 0x20, 0x7e, 0x7f, 0x80, 0xc3, 0xff, 0,
+            b'a', b' ', b'}', b'%', b'\\', b'\t', 0x1f, 0x7e, 0x7f, 0x80, 0xc3, 0xff, 0,
         ];
         // Every text of up to three of these bytes, at every offset in a word of eight.
         let mut texts = vec![Vec::new()];
@@ -1786,13 +1911,20 @@ mod tests {
             }
         }
         for text in texts {
-            for pad in 0..10 {
-                let mut padded = b"x".repeat(pad);
+            for pad in 0..40 {
+                // Before it, spaces fall at every place of a word and a block too.
+                let mut padded = b"x x".repeat(pad / 3);
+                padded.extend(b"x".repeat(pad % 3));
                 padded.extend(&text);
                 let plain = padded.iter().all(|&b| (0x20..0x80).contains(&b))
                     && !padded.windows(2).any(|w| w == b"  ");
-                let brace = padded.contains(&b'}');
-                assert_eq!(Scan::of(&padded), Scan { plain, brace }, "{padded:?}");
+                let expected = Scan {
+                    plain,
+                    brace: padded.contains(&b'}'),
+                    backslash: padded.contains(&b'\\'),
+                    percent_word: padded.windows(2).any(|w| w == b" %"),
+                };
+                assert_eq!(Scan::of(&padded), expected, "{padded:?}");
             }
         }
     }
@@ -1849,8 +1981,28 @@ mod tests {
             "tab\tand new\nline",
             &"w ".repeat(40),
             &"x".repeat(77),
+            &"x".repeat(78),
+            "a bb ccc dddd eeeee ffffff ggggggg hhhhhhhh iiiiiiiii jjjjjjjjjj kkkkkkkk",
+            "Black resigns: the knight on f3 is lost after 34. Qxh7+ Kf8 35. Qh8+",
         ];
-        for comment in comments {
+        // Plain comments shorter than a line, of words of every length from 1 to 12 in
+        // turn, so that every break falls at every place of a word.
+        let mut generated = Vec::new();
+        for len in (2..78).step_by(3) {
+            let mut comment = String::new();
+            let mut word = 1;
+            while comment.len() < len {
+                comment.push_str(&"abcdefghijkl"[..word.min(len - comment.len())]);
+                comment.push(' ');
+                word = word % 12 + 1;
+            }
+            generated.push(comment.trim_end().to_owned());
+        }
+        for comment in comments
+            .iter()
+            .copied()
+            .chain(generated.iter().map(String::as_str))
+        {
             for words in [&[][..], &["1."], &["%lead"], &[&"m".repeat(100)]] {
                 assert_eq!(
                     layouts(comment, words, false),
