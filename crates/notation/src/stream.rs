@@ -302,7 +302,7 @@ impl<R: Rules, O: SinkOutput> GameSink<R> for ExportSink<'_, R, O> {
                 }
                 let copy = &mut pending.comments[pending.comments_used];
                 copy.clear();
-                if copy.try_reserve_exact(text.len()).is_err() {
+                if copy.capacity() < text.len() && copy.try_reserve_exact(text.len()).is_err() {
                     // Not left out silently: the game is not written.
                     self.fail(WriteError::OutOfMemory { bytes: text.len() });
                     return true;

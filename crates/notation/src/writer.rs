@@ -891,12 +891,29 @@ impl<O: fmt::Write> Movetext<O> {
     ) -> Player {
         let turn = rules.turn(position);
         if turn == Player::First || number_second {
+            let number = rules.move_number(position);
+            let dots = if turn == Player::First { "." } else { "..." };
+            let digits = match number {
+                0..10 => Some(1),
+                10..100 => Some(2),
+                100..1000 => Some(3),
+                _ => None,
+            };
+            // Nearly every number joins its line: placed as `word` places it (it does not
+            // start with `%` or end with `\r`), without being written out first.
+            let n = digits.map(|digits| digits + dots.len());
+            if let Some(n) = n.filter(|n| self.chars > 0 && self.chars + 1 + n < self.width) {
+                self.anchor = Anchor::At(self.line.len() + 1);
+                self.line.push(' ');
+                push_decimal(&mut self.line, number);
+                self.line.push_str(dots);
+                self.chars += 1 + n;
+                return turn;
+            }
             let mut scratch = std::mem::take(&mut self.scratch);
             scratch.clear();
-            // Before nearly every move: its digits are pushed one by one, without the
-            // formatter's machinery.
-            push_decimal(&mut scratch, rules.move_number(position));
-            scratch.push_str(if turn == Player::First { "." } else { "..." });
+            push_decimal(&mut scratch, number);
+            scratch.push_str(dots);
             self.word(&scratch);
             self.scratch = scratch;
         }
@@ -1962,6 +1979,43 @@ mod tests {
                 long_trimmed_if_collapsed(&long),
                 "{long:?}"
             );
+        }
+    }
+
+    /// A move number placed straight on its line is placed as its written word would be,
+    /// at every offset of a line, with one to five digits, for either player.
+    #[test]
+    fn a_move_number_is_placed_as_its_word() {
+        for ply in [
+            0, 1, 16, 17, 18, 19, 196, 197, 198, 1996, 1997, 1998, 19_999, 20_000,
+        ] {
+            for number_second in [false, true] {
+                for fill in 0..90 {
+                    let layout = |by_word: bool| {
+                        let mut movetext = Movetext::new(String::new(), 80);
+                        if fill > 0 {
+                            movetext.word(&token(fill));
+                        }
+                        if by_word {
+                            let number = PlyRules.move_number(&ply);
+                            match PlyRules.turn(&ply) {
+                                Player::First => movetext.word(&format!("{number}.")),
+                                Player::Second if number_second => {
+                                    movetext.word(&format!("{number}..."));
+                                }
+                                Player::Second => {}
+                            }
+                        } else {
+                            movetext.move_number(&PlyRules, &ply, number_second);
+                        }
+                        movetext.word("%next");
+                        movetext.word("Nf3");
+                        movetext.end_line();
+                        movetext.out
+                    };
+                    assert_eq!(layout(false), layout(true), "ply {ply} after {fill}");
+                }
+            }
         }
     }
 
