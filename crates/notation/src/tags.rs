@@ -16,6 +16,13 @@ pub struct Tag {
     pub raw: Option<Vec<u8>>,
 }
 
+/// Whether two tag names are the same: told apart by their lengths and first bytes
+/// before their bytes are compared, since a game's names are looked up among a dozen
+/// others, many of the same length (`Event`, `Round`, `White`, `Black`), for every game.
+pub(crate) fn same_name(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.as_bytes().first() == b.as_bytes().first() && a == b
+}
+
 /// The tag pairs of a game, in the order of the file.
 ///
 /// ```
@@ -45,7 +52,7 @@ impl Tags {
 
     /// The first tag with this name.
     pub fn find(&self, name: &str) -> Option<&Tag> {
-        self.pairs.iter().find(|t| t.name == name)
+        self.pairs.iter().find(|t| same_name(&t.name, name))
     }
 
     /// Whether a tag with this name is present.
@@ -56,7 +63,7 @@ impl Tags {
     /// Sets a tag's value, replacing the first one of that name or appending a new one.
     pub fn set(&mut self, name: &str, value: impl Into<String>) {
         let value = value.into();
-        match self.pairs.iter_mut().find(|t| t.name == name) {
+        match self.pairs.iter_mut().find(|t| same_name(&t.name, name)) {
             Some(tag) => {
                 tag.value = value;
                 tag.raw = None;

@@ -358,7 +358,12 @@ fn write_tag_lines<W: fmt::Write>(
     }
     let mut others: Vec<_> = tags
         .iter()
-        .filter(|tag| !options.roster.iter().any(|&(name, _)| name == tag.name))
+        .filter(|tag| {
+            !options
+                .roster
+                .iter()
+                .any(|&(name, _)| crate::tags::same_name(name, &tag.name))
+        })
         .filter(|tag| !options.reduced || START_TAGS.contains(&tag.name.as_str()))
         .collect();
     // `sort_by` is stable: tags of the same name keep their order.
