@@ -1,14 +1,14 @@
 //! Bytes looked at eight at a time in a `u64` ("SIMD within a register"): for the short
-//! texts read by the million (tag values, comments), where a byte-by-byte loop costs more
+//! tag values read and written by the million, where a byte-by-byte loop costs more
 //! than the bytes are worth and a vector search does not pay for its set-up.
 
 /// Each byte of a word of eight bytes set to `byte`.
-pub(crate) const fn every_byte(byte: u8) -> u64 {
+const fn every_byte(byte: u8) -> u64 {
     u64::from_ne_bytes([byte; 8])
 }
 
 /// The high bit of each byte of `x` that is zero, and no other bit.
-pub(crate) fn zero_bytes(x: u64) -> u64 {
+fn zero_bytes(x: u64) -> u64 {
     let high = every_byte(0x80);
     // A byte's low seven bits plus 0x7f carry into its high bit unless they are all
     // zero, and never into the next byte.
