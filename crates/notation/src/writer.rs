@@ -2072,6 +2072,67 @@ mod tests {
         }
     }
 
+    /// Random comments of words that take every way through the layout (plain or not,
+    /// `%` words, `\r` written out, words longer than a line, runs of white space) are
+    /// placed as their words one by one.
+    #[test]
+    fn random_comments_are_placed_as_their_words() {
+        let (long, longer) = ("y".repeat(70), "z".repeat(85));
+        let plain = [
+            "a",
+            "bb",
+            "ccc",
+            "%d",
+            "[%clk",
+            "0:03:00]",
+            "[%eval",
+            "-1.25]",
+            "twelve-chars",
+        ];
+        let spoilers = ["e\\r", "ééé", &long, &longer];
+        let gaps = ["  ", "\t", "\n", "\u{b}"];
+        // xorshift: the same comments on every run.
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |below: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            usize::try_from(state % below as u64).unwrap_or(0)
+        };
+        for _ in 0..500 {
+            // Most are plain, of one to ten words; one in eight of their words and gaps
+            // is of another kind.
+            let mut comment = String::new();
+            if next(4) == 0 {
+                comment.push(' ');
+            }
+            for i in 0..1 + next(10) {
+                if i > 0 {
+                    comment.push_str(if next(8) == 0 {
+                        gaps[next(gaps.len())]
+                    } else {
+                        " "
+                    });
+                }
+                comment.push_str(if next(8) == 0 {
+                    spoilers[next(spoilers.len())]
+                } else {
+                    plain[next(plain.len())]
+                });
+            }
+            if next(4) == 0 {
+                comment.push(' ');
+            }
+            for words in [&[][..], &["1."], &["%lead"]] {
+                assert_eq!(
+                    layouts(&comment, words, false),
+                    layouts(&comment, words, true),
+                    "{comment:?} after {words:?}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn narrow_width() {
         let game = game(&["e4", "e5", "Nf3"]);
