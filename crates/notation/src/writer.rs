@@ -874,7 +874,12 @@ impl<O: fmt::Write> Movetext<O> {
             } else {
                 ends_with_literal_cr(&line)
             };
-            self.put(if cr { " \n" } else { "\n" });
+            // Each of a length known here: not a call to `memcpy`.
+            if cr {
+                self.put(" \n");
+            } else {
+                self.put("\n");
+            }
             self.line = line;
             self.line.clear();
             self.chars = 0;
@@ -911,7 +916,12 @@ impl<O: fmt::Write> Movetext<O> {
                 self.anchor = Anchor::At(self.line.len() + 1);
                 self.line.push(' ');
                 push_decimal(&mut self.line, number);
-                self.line.push_str(dots);
+                // Of a length known here: not a call to `memcpy`.
+                if turn == Player::First {
+                    self.line.push('.');
+                } else {
+                    self.line.push_str("...");
+                }
                 self.chars += 1 + n;
                 return turn;
             }
