@@ -265,32 +265,3 @@ pub trait Visitor {
         false
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Every byte value, at every place of values of 1 to 20 bytes among letters: a
-    /// value is plain exactly when no byte is a backslash or an ASCII control character.
-    #[test]
-    fn plain_values_are_those_without_escapes_or_control_characters() {
-        for len in 1..=20 {
-            for place in 0..len {
-                for b in 0..=255u8 {
-                    let mut value = vec![b'k'; len];
-                    value[place] = b;
-                    let expected = !(b == b'\\' || b.is_ascii_control());
-                    assert_eq!(
-                        is_plain_value(&value),
-                        expected,
-                        "{b:#x} at {place} of {len}"
-                    );
-                    // High bytes before it change nothing.
-                    value[..place].fill(0xc3);
-                    assert_eq!(is_plain_value(&value), expected, "{b:#x} after high bytes");
-                }
-            }
-        }
-        assert!(is_plain_value(b""));
-    }
-}
