@@ -1020,17 +1020,10 @@ impl<O: fmt::Write> Movetext<O> {
     /// Most comments of real files are such (lichess writes a clock after every move),
     /// and laying them out word by word was a tenth of `fmt`'s time.
     fn comment_on_line(&mut self, inner: &str, n: usize) {
-        let start = if self.chars == 0 {
-            0
-        } else {
-            self.line.push(' ');
-            self.chars += 1;
-            self.line.len()
-        };
-        self.line.push('{');
-        self.line.push_str(inner);
-        self.line.push('}');
-        self.chars += n;
+        let follows = self.chars > 0;
+        let start = self.line.len() + usize::from(follows);
+        self.push_comment_part(inner, 0..inner.len(), follows);
+        self.chars += usize::from(follows) + n;
         self.anchor = Anchor::InComment {
             start,
             end: self.line.len(),
@@ -1093,6 +1086,7 @@ impl<O: fmt::Write> Movetext<O> {
     /// Pushes the words `inner[part]` of a brace comment to the line, with the comment's
     /// braces where the part holds its ends, after a space when they `follow` what the
     /// line has.
+    #[inline(always)]
     fn push_comment_part(&mut self, inner: &str, part: std::ops::Range<usize>, follows: bool) {
         if part.is_empty() {
             return;
@@ -1926,11 +1920,11 @@ mod tests {
     }
 
     #[test]
-    fn a_scan_eight_bytes_at_a_time_finds_what_a_scan_byte_by_byte_finds() {
+    fn a_scan_by_blocks_finds_what_a_scan_byte_by_byte_finds() {
         let bytes = [
             b'a', b' ', b'}', b'%', b'\\', b'\t', 0x1f, 0x7e, 0x7f, 0x80, 0xc3, 0xff, 0,
         ];
-        // Every text of up to three of these bytes, at every offset in a word of eight.
+        // Every text of up to three of these bytes, at every offset of a block.
         let mut texts = vec![Vec::new()];
         for len in 1..=3 {
             let mut text = vec![0; len];
