@@ -409,6 +409,10 @@ pub fn build(job: &mut Job<'_>, dir: &Path, options: &BuildOptions) -> Result<Bu
         .write_players(&gathered.names)
         .and_then(|()| writer.write_labels(&gathered.labels))
         .map_err(|e| IndexError::store(&partial, e))?;
+    // Let go before the positions are written and the segment compacted, the build's
+    // largest needs of memory after the reading (each site of lichess's is its own label).
+    drop(gathered.names);
+    drop(gathered.labels);
     let mut built = gathered.built;
     write_positions(
         &writer,
