@@ -115,12 +115,16 @@ impl<'a> BitWriter<'a> {
     /// Appends the low `width` bits of `value`.
     pub(crate) fn put(&mut self, value: u64, width: u32) {
         debug_assert!(width <= 32 && (width == 32 || value < 1 << width));
+        // Fewer than 32 bits wait, so that `width` more fit in `pending`; they go out four
+        // bytes at a time (a byte at a time took most of the time a tail block is
+        // written in).
         self.pending |= value << self.bits;
         self.bits += width;
-        while self.bits >= 8 {
-            self.out.push(self.pending as u8);
-            self.pending >>= 8;
-            self.bits -= 8;
+        if self.bits >= 32 {
+            self.out
+                .extend_from_slice(&(self.pending as u32).to_le_bytes());
+            self.pending >>= 32;
+            self.bits -= 32;
         }
     }
 
@@ -136,11 +140,11 @@ impl<'a> BitWriter<'a> {
         self.put(value & ((1 << k) - 1), k);
     }
 
-    /// Writes the last, partly filled byte.
+    /// Writes the bits still waiting, the last byte partly filled.
     pub(crate) fn finish(self) {
-        if self.bits > 0 {
-            self.out.push(self.pending as u8);
-        }
+        let bytes = self.bits.div_ceil(8) as usize;
+        self.out
+            .extend_from_slice(&self.pending.to_le_bytes()[..bytes]);
     }
 }
 
@@ -251,6 +255,21 @@ mod tests {
         assert_eq!(reader.get(8), None);
         assert_eq!(BitReader::new(&bytes).get(33), None);
         assert_eq!((width(0), width(1), width(255), width(256)), (0, 1, 8, 9));
+
+        // The bytes are the segment's format: each value's bits follow the last one's,
+        // the lowest first, from the lowest bit of the first byte on.
+        let mut expected = Vec::new();
+        let mut at = 0;
+        for (value, width) in values {
+            for i in 0..width {
+                if at % 8 == 0 {
+                    expected.push(0);
+                }
+                expected[at / 8] |= (((value >> i) & 1) as u8) << (at % 8);
+                at += 1;
+            }
+        }
+        assert_eq!(bytes, expected);
 
         let values = [0, 1, 5, 72, 73, 400, 9_000, 1 << 31];
         for k in [0, 3, 6, 12] {
