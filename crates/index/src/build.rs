@@ -227,6 +227,8 @@ struct Gathering<'w> {
     positions: u64,
     sorter: Sorter,
     players: HashMap<String, PlayerId>,
+    /// A name lowered, as [`Gathering::player`] looks it up.
+    lower: String,
     names: Vec<String>,
     /// The texts of events, sites, openings and kinds, by [`LabelId`] (the first empty).
     labels: HashMap<String, LabelId>,
@@ -240,13 +242,22 @@ struct Gathering<'w> {
 
 impl Gathering<'_> {
     fn player(&mut self, name: &str) -> PlayerId {
-        let lower = name.to_lowercase();
-        if let Some(&id) = self.players.get(&lower) {
+        // Players are told apart case aside. Most names are ASCII and met before: those
+        // are lowered into one buffer, kept from game to game, not a new string each.
+        let lower = &mut self.lower;
+        lower.clear();
+        if name.is_ascii() {
+            lower.push_str(name);
+            lower.make_ascii_lowercase();
+        } else {
+            lower.push_str(&name.to_lowercase());
+        }
+        if let Some(&id) = self.players.get(lower.as_str()) {
             return id;
         }
         let id = PlayerId(self.names.len() as u32);
         self.names.push(name.to_owned());
-        self.players.insert(lower, id);
+        self.players.insert(lower.clone(), id);
         id
     }
 
@@ -490,6 +501,7 @@ fn gather(
         positions: 0,
         sorter: Sorter::new(dir, options.sort_memory),
         players: HashMap::new(),
+        lower: String::new(),
         names: Vec::new(),
         labels: HashMap::new(),
         label_texts: vec![String::new()],

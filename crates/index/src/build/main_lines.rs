@@ -123,21 +123,21 @@ impl Visitor for MainLine<'_> {
 
     fn tag(&mut self, name: &[u8], value: RawValue<'_>, at: At<'_>) -> ControlFlow<()> {
         let flow = self.validator.tag(name, value, at);
-        if Described::TAGS
+        // The first of a name is kept, decoded as the tree builder decodes it; the name
+        // is the wanted one's own text (ASCII, so the same as the bytes read).
+        let wanted = Described::TAGS
             .iter()
-            .any(|wanted| wanted.as_bytes() == name)
+            .find(|wanted| wanted.as_bytes() == name);
+        if let Some(&name) = wanted
+            && !self.tags.contains(name)
         {
-            // Decoded as the tree builder decodes it; the first of a name is kept.
             let unescaped = value.unescaped();
             let (value, _) = notation::decode(&unescaped);
-            let name = std::str::from_utf8(name).unwrap_or_default();
-            if !self.tags.contains(name) {
-                self.tags.push(Tag {
-                    name: name.to_owned(),
-                    value: value.into_owned(),
-                    raw: None,
-                });
-            }
+            self.tags.push(Tag {
+                name: name.to_owned(),
+                value: value.into_owned(),
+                raw: None,
+            });
         }
         flow
     }
