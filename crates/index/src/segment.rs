@@ -83,7 +83,7 @@ const STORE_CACHE: usize = 192 << 20;
 /// reads the whole file again, page by page, and with [`STORE_CACHE`] it read most of it
 /// from the file: 4.0 s of a 26 s build of a million games, 1.0 s with the file (464 MB)
 /// held whole. By then the build has let go of its sorting buffers and its write cache, so
-/// its peak stays under 1 GiB (696 MB for that build).
+/// its peak stays under 1 GiB (682 MiB for that build).
 const COMPACTION_CACHE: usize = 512 << 20;
 
 /// The size of the pieces a large value is cut into: two of them, with the store's
