@@ -42,8 +42,8 @@ fn usage() -> ExitCode {
 }
 
 fn run(path: &str, runs: usize) -> Result<(), Box<dyn std::error::Error>> {
-    let original = std::fs::read(path)?;
-    let batches = ParquetRecordBatchReaderBuilder::try_new(bytes::Bytes::from(original.clone()))?
+    let original = bytes::Bytes::from(std::fs::read(path)?);
+    let batches = ParquetRecordBatchReaderBuilder::try_new(original.clone())?
         .build()?
         .collect::<Result<Vec<_>, _>>()?;
     let schema = columnar::games_schema();
@@ -61,7 +61,7 @@ fn run(path: &str, runs: usize) -> Result<(), Box<dyn std::error::Error>> {
         }
         writer.close()?;
         seconds.push(start.elapsed().as_secs_f64());
-        if out != original {
+        if out[..] != original[..] {
             return Err("written again, the rows do not give the file's bytes \
                         (was it written with another compression?)"
                 .into());
