@@ -12,6 +12,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
 
 use collection::input::{Format, Opened, Source};
 use collection::job::Job;
@@ -26,7 +27,9 @@ use crate::manifest::{self, Manifest, SegmentEntry, SourceEntry, SourceRange};
 use crate::record::{Described, GameId, GameRecord, LabelId, PlayerId, Posting};
 use crate::rules::{Game, IndexRules, MoveCode};
 use crate::runs::{Occurrence, Sorter};
-use crate::segment::{SegmentWriter, TAIL_GAMES, TailWriter, tail_prefix};
+use crate::segment::{
+    PackedSummary, SegmentWriter, SummaryPacker, TAIL_GAMES, TailWriter, tail_prefix,
+};
 use crate::summary::{Dims, Summary};
 
 /// How a build runs.
@@ -868,7 +871,8 @@ fn read_source(
 }
 
 /// Writes the sorted positions: each as a tail, or in a block with its postings (and a
-/// summary when many games reached it).
+/// summary when many games reached it). The summaries are made and compressed on a
+/// thread of their own, and stored here as they come back.
 fn write_positions(
     writer: &SegmentWriter,
     sorter: Sorter,
@@ -883,63 +887,105 @@ fn write_positions(
     let mut blocks = writer.positions().map_err(store)?;
     let mut tails = TailWriter::new(writer.tails().map_err(store)?, pushed, games.0);
     let mut summaries = writer.summaries().map_err(store)?;
-    let mut current: Option<PositionKey> = None;
-    let mut postings: Vec<(Posting, Dims)> = Vec::new();
-    let mut on_lines = true;
-    let mut plain: Vec<Posting> = Vec::new();
-    let mut reaching: Vec<GameId> = Vec::new();
-    let mut flush = |key: PositionKey,
-                     postings: &mut Vec<(Posting, Dims)>,
-                     on_lines: bool,
-                     built: &mut Built| {
-        built.positions += 1;
-        reaching.clear();
-        reaching.extend(postings.iter().map(|(p, _)| p.game));
-        reaching.dedup();
-        built.occurrences += reaching.len() as u64;
-        if on_lines && reaching.len() < TAIL_GAMES {
-            tails.push(tail_prefix(key), &reaching).map_err(store)?;
-        } else {
-            plain.clear();
-            plain.extend(postings.iter().map(|(p, _)| *p));
-            blocks.push(key, &plain).map_err(store)?;
-        }
-        if reaching.len() as u64 >= popular {
-            summaries
-                .insert(key, &Summary::of(postings))
-                .map_err(store)?;
-        }
-        postings.clear();
-        Ok::<(), IndexError>(())
-    };
-    while let Some(o) = sorted.next().map_err(|e| IndexError::io(path, e))? {
-        if current != Some(o.key()) {
-            if let Some(key) = current {
-                flush(key, &mut postings, on_lines, built)?;
+    std::thread::scope(|scope| {
+        let (to_pack, packing_queue) =
+            mpsc::sync_channel::<(PositionKey, Vec<(Posting, Dims)>)>(64);
+        let (packed_out, packed) = mpsc::channel::<io::Result<PackedSummary>>();
+        let packing = scope.spawn(move || {
+            let mut packer = SummaryPacker::new()?;
+            for (key, postings) in packing_queue {
+                let summary = Summary::of(&postings);
+                if packed_out.send(packer.pack(key, &summary)).is_err() {
+                    break;
+                }
             }
-            current = Some(o.key());
-            on_lines = true;
+            Ok(())
+        });
+        let store_packed =
+            |summary: io::Result<PackedSummary>,
+             summaries: &mut crate::segment::SummaryWriter<'_>| {
+                let summary = summary.map_err(|e| IndexError::io(path, e))?;
+                summaries.insert(&summary).map_err(store)
+            };
+        let mut current: Option<PositionKey> = None;
+        let mut postings: Vec<(Posting, Dims)> = Vec::new();
+        let mut on_lines = true;
+        let mut plain: Vec<Posting> = Vec::new();
+        let mut reaching: Vec<GameId> = Vec::new();
+        let mut flush = |key: PositionKey,
+                         postings: &mut Vec<(Posting, Dims)>,
+                         on_lines: bool,
+                         built: &mut Built|
+         -> Result<bool, IndexError> {
+            built.positions += 1;
+            reaching.clear();
+            reaching.extend(postings.iter().map(|(p, _)| p.game));
+            reaching.dedup();
+            built.occurrences += reaching.len() as u64;
+            if on_lines && reaching.len() < TAIL_GAMES {
+                tails.push(tail_prefix(key), &reaching).map_err(store)?;
+            } else {
+                plain.clear();
+                plain.extend(postings.iter().map(|(p, _)| *p));
+                blocks.push(key, &plain).map_err(store)?;
+            }
+            if reaching.len() as u64 >= popular {
+                let taken = std::mem::take(postings);
+                if to_pack.send((key, taken)).is_err() {
+                    return Ok(false);
+                }
+                while let Ok(summary) = packed.try_recv() {
+                    store_packed(summary, &mut summaries)?;
+                }
+            }
+            postings.clear();
+            Ok(true)
+        };
+        let mut sending = true;
+        while let Some(o) = sorted.next().map_err(|e| IndexError::io(path, e))? {
+            if current != Some(o.key()) {
+                if let Some(key) = current {
+                    sending = flush(key, &mut postings, on_lines, built)?;
+                    if !sending {
+                        break;
+                    }
+                }
+                current = Some(o.key());
+                on_lines = true;
+            }
+            on_lines &= o.on_line();
+            // A game that played the same move from the position on its main line and in
+            // a variation counts once.
+            if postings
+                .last()
+                .is_some_and(|(p, _)| p.game == o.game() && p.code == o.code())
+            {
+                continue;
+            }
+            postings.push((
+                Posting {
+                    game: o.game(),
+                    code: o.code(),
+                },
+                o.dims(),
+            ));
         }
-        on_lines &= o.on_line();
-        // A game that played the same move from the position on its main line and in a
-        // variation counts once.
-        if postings
-            .last()
-            .is_some_and(|(p, _)| p.game == o.game() && p.code == o.code())
-        {
-            continue;
+        if sending && let Some(key) = current {
+            sending = flush(key, &mut postings, on_lines, built)?;
         }
-        postings.push((
-            Posting {
-                game: o.game(),
-                code: o.code(),
-            },
-            o.dims(),
-        ));
-    }
-    if let Some(key) = current {
-        flush(key, &mut postings, on_lines, built)?;
-    }
+        drop(to_pack);
+        // Stopped early, the packing thread gave up on an error, which its end gives.
+        if sending {
+            for summary in packed {
+                store_packed(summary, &mut summaries)?;
+            }
+        }
+        match packing.join() {
+            Ok(Ok(())) if sending => Ok(()),
+            Ok(Err(e)) => Err(IndexError::io(path, e)),
+            _ => Err(IndexError::Input("the packing of summaries stopped".into())),
+        }
+    })?;
     tails.finish().map_err(store)?;
     blocks.finish().map_err(store)
 }
