@@ -229,12 +229,12 @@ struct Gathering<'w> {
     /// Positions met so far (for the progress bar).
     positions: u64,
     sorter: Sorter,
-    players: HashMap<String, PlayerId>,
+    players: HashMap<String, PlayerId, foldhash::fast::RandomState>,
     /// A name lowered, as [`Gathering::player`] looks it up.
     lower: String,
     names: Vec<String>,
     /// The texts of events, sites, openings and kinds, by [`LabelId`] (the first empty).
-    labels: HashMap<String, LabelId>,
+    labels: HashMap<String, LabelId, foldhash::fast::RandomState>,
     label_texts: Vec<String>,
     built: Built,
     record: Vec<u8>,
@@ -503,10 +503,10 @@ fn gather(
         room,
         positions: 0,
         sorter: Sorter::new(dir, options.sort_memory),
-        players: HashMap::new(),
+        players: HashMap::default(),
         lower: String::new(),
         names: Vec::new(),
-        labels: HashMap::new(),
+        labels: HashMap::default(),
         label_texts: vec![String::new()],
         built: Built::default(),
         record: Vec::new(),
@@ -888,8 +888,11 @@ fn write_positions(
     let mut tails = TailWriter::new(writer.tails().map_err(store)?, pushed, games.0);
     let mut summaries = writer.summaries().map_err(store)?;
     std::thread::scope(|scope| {
+        /// How many summaries may be packing or packed, not yet stored.
+        const PACKING_AHEAD: usize = 64;
+        let mut packing_ahead = 0;
         let (to_pack, packing_queue) =
-            mpsc::sync_channel::<(PositionKey, Vec<(Posting, Dims)>)>(64);
+            mpsc::sync_channel::<(PositionKey, Vec<(Posting, Dims)>)>(PACKING_AHEAD);
         let (packed_out, packed) = mpsc::channel::<io::Result<PackedSummary>>();
         let packing = scope.spawn(move || {
             let mut packer = SummaryPacker::new()?;
@@ -930,13 +933,20 @@ fn write_positions(
                 blocks.push(key, &plain).map_err(store)?;
             }
             if reaching.len() as u64 >= popular {
+                // The summaries are stored at the same points in every build of the same
+                // input, whatever the threads' pace, so that it writes the same file.
+                if packing_ahead == PACKING_AHEAD {
+                    let Ok(summary) = packed.recv() else {
+                        return Ok(false);
+                    };
+                    store_packed(summary, &mut summaries)?;
+                    packing_ahead -= 1;
+                }
                 let taken = std::mem::take(postings);
                 if to_pack.send((key, taken)).is_err() {
                     return Ok(false);
                 }
-                while let Ok(summary) = packed.try_recv() {
-                    store_packed(summary, &mut summaries)?;
-                }
+                packing_ahead += 1;
             }
             postings.clear();
             Ok(true)

@@ -332,11 +332,15 @@ impl Sorter {
         }
         let ends = place(&mut last, BUCKETS, bucket);
         let runs = std::mem::take(&mut self.runs);
-        // Four buckets are held at most (the one being gathered, two waiting and the one
-        // being written), beside the last buffer: together no more than the two buffers.
+        // Beside the last buffer: the bucket being gathered and the one being written, each
+        // of at most a quarter of a buffer, and as many waiting as half a buffer holds on
+        // average, so that the gathering runs ahead while the writing is slow (with two
+        // waiting, a build of a million games took 3% longer): no more than the two buffers.
         let bucket_capacity = (self.capacity / 4).max(1024);
+        let average = (self.pushed / BUCKETS as u64).max(1);
+        let waiting = (self.capacity as u64 / 2 / average).clamp(2, 256) as usize;
         let dir = self.dir.clone();
-        let (sender, receiver) = mpsc::sync_channel(2);
+        let (sender, receiver) = mpsc::sync_channel(waiting);
         let merging = thread::spawn(move || {
             gather_buckets(runs, (last, ends), bucket_capacity, &dir, &sender)
         });
