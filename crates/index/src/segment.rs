@@ -505,7 +505,7 @@ pub(crate) struct SummaryWriter<'t> {
 }
 
 impl SummaryWriter<'_> {
-    /// Writes the summary of a position that [`PackedSummary::pack`] packed: its cells,
+    /// Writes the summary of a position that [`SummaryPacker::pack`] packed: its cells,
     /// and apart its whole cell.
     pub(crate) fn insert(&mut self, summary: &PackedSummary) -> Result<(), redb::Error> {
         put_pieces(&mut self.table, summary.key, &summary.cells)?;
