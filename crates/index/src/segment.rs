@@ -135,11 +135,16 @@ const SUMMARY_LEVEL: i32 = 3;
 /// allocation).
 const SUMMARY_MOST: u64 = 256 << 20;
 
-/// A summary's bytes as the `summaries` table holds them: their length, then compressed.
-fn pack_summary(bytes: &[u8], out: &mut Vec<u8>) -> std::io::Result<()> {
+/// A summary's bytes as the `summaries` table holds them: their length, then compressed
+/// (at [`SUMMARY_LEVEL`], the level `compressor` was made with).
+fn pack_summary(
+    compressor: &mut zstd::bulk::Compressor<'_>,
+    bytes: &[u8],
+    out: &mut Vec<u8>,
+) -> std::io::Result<()> {
     out.clear();
     put_varint(out, bytes.len() as u64);
-    out.extend_from_slice(&zstd::bulk::compress(bytes, SUMMARY_LEVEL)?);
+    out.extend_from_slice(&compressor.compress(bytes)?);
     Ok(())
 }
 
@@ -463,13 +468,15 @@ impl SegmentWriter {
     pub(crate) fn write_labels(&self, texts: &[String]) -> Result<(), redb::Error> {
         let mut labels = self.txn.open_table(LABELS)?;
         let (mut raw, mut packed) = (Vec::new(), Vec::new());
+        let mut compressor =
+            zstd::bulk::Compressor::new(SUMMARY_LEVEL).map_err(redb::StorageError::from)?;
         for (chunk, texts) in texts.chunks(LABEL_CHUNK).enumerate() {
             raw.clear();
             for text in texts {
                 put_varint(&mut raw, text.len() as u64);
                 raw.extend_from_slice(text.as_bytes());
             }
-            pack_summary(&raw, &mut packed).map_err(redb::StorageError::from)?;
+            pack_summary(&mut compressor, &raw, &mut packed).map_err(redb::StorageError::from)?;
             put_pieces(&mut labels, chunk as u128, &packed)?;
         }
         Ok(())
@@ -548,8 +555,7 @@ impl SummaryPacker {
         self.bytes.clear();
         summary.encode(&mut self.bytes);
         let mut cells = Vec::new();
-        put_varint(&mut cells, self.bytes.len() as u64);
-        cells.extend_from_slice(&self.compressor.compress(&self.bytes)?);
+        pack_summary(&mut self.compressor, &self.bytes, &mut cells)?;
         let mut whole = Vec::new();
         summary.whole.encode(&mut whole);
         Ok(PackedSummary {
