@@ -143,9 +143,10 @@ pub fn chess(position: &pgn::Position) -> PositionKey {
         castling,
         ep | turn,
     ];
-    // Each step folds the state and a word into the next state. The state and a word
-    // both offset by odd numbers are never 0 but by a chance of 2^-64, so that no word is
-    // multiplied away.
+    // Each step multiplies the state and a word, each first xored with a fixed number,
+    // and folds the product into the next state. A factor is 0, and the word lost, only
+    // if the word is its fixed number (no set of 16 squares or fewer is: a test) or the
+    // state happens to be (a chance of 2^-64).
     let mut low = salt;
     for (word, mix) in words.iter().zip(CHESS_MIX) {
         low = fold(low ^ word ^ mix, mix.rotate_left(29) ^ word);
@@ -226,7 +227,9 @@ mod tests {
     #[test]
     fn no_mixing_number_can_multiply_a_bitboard_away() {
         // A word is multiplied by its number xor itself: 0 only if the word were the
-        // number, and no side has more than 16 pieces nor a role more than 16 squares.
+        // number. Each number has more than 16 squares: outside horde no side has more
+        // than 16 pieces nor a role more than 16 squares (in horde a word is the number
+        // by a chance of 2^-64 at most).
         for mix in CHESS_MIX {
             assert!(mix.count_ones() > 16, "{mix:#x}");
         }
