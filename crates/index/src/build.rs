@@ -2,10 +2,10 @@
 //!
 //! Games are read on every core (the `collection` pipeline, in input order); each game
 //! gives its record, its players and, for every position of its main line, the position's
-//! key and the move played from it. Records and players go straight into the segment's
-//! write transaction; the positions go through a [`Sorter`] (sorted runs on disk, merged)
-//! and are written grouped by key. The segment is committed, renamed into place, and only
-//! then named by a new manifest.
+//! key and the move played from it. Records go into the segment as they come (stored a
+//! few tens of MB at a time, [`Pending`]); the positions go through a [`Sorter`] (sorted
+//! runs on disk, merged) and are written grouped by key. The segment is committed
+//! durably, renamed into place, and only then named by a new manifest.
 
 use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
@@ -28,7 +28,8 @@ use crate::record::{Described, GameId, GameRecord, LabelId, PlayerId, Posting};
 use crate::rules::{Game, IndexRules, MoveCode};
 use crate::runs::{Occurrence, Sorter};
 use crate::segment::{
-    PackedSummary, SegmentWriter, SummaryPacker, TAIL_GAMES, TailWriter, tail_prefix,
+    BlockWriter, PackedSummary, Pending, SegmentWriter, SummaryPacker, TAIL_GAMES, TailWriter,
+    tail_prefix,
 };
 use crate::summary::{Dims, Summary};
 
@@ -39,6 +40,9 @@ pub struct BuildOptions {
     pub append: bool,
     /// The memory the sort of positions may hold before it writes a run to disk.
     pub sort_memory: usize,
+    /// The bytes of the segment's games and positions held before they are stored in it
+    /// together.
+    pub store_memory: usize,
     /// How games are read.
     pub read: ReadOptions,
     /// Index the positions of variations too, not the main line's alone.
@@ -57,6 +61,7 @@ impl Default for BuildOptions {
         BuildOptions {
             append: false,
             sort_memory: 256 << 20,
+            store_memory: 24 << 20,
             read: ReadOptions::default(),
             variations: false,
             popular: 256,
@@ -221,7 +226,9 @@ fn every_line<R: IndexRules>(
 
 /// What a build gathers while it reads.
 struct Gathering<'w> {
-    games: redb::Table<'w, u32, &'static [u8]>,
+    writer: &'w mut SegmentWriter,
+    /// Records not yet stored.
+    pending: Pending,
     game: Option<Game>,
     next: GameId,
     /// The games the index has room for.
@@ -318,9 +325,12 @@ impl Gathering<'_> {
         if let Some(line) = &game.line {
             self.record.extend_from_slice(line);
         }
-        self.games
-            .insert(id.0, self.record.as_slice())
-            .map_err(|e| IndexError::store(&self.segment_path, e))?;
+        self.pending.game(id, &self.record);
+        if self.pending.is_full() {
+            self.writer
+                .store(&mut self.pending)
+                .map_err(|e| IndexError::store(&self.segment_path, e))?;
+        }
         for (key, code, on_line) in game.positions {
             self.sorter
                 .push(Occurrence::new(key, id, code, dims, on_line))
@@ -402,7 +412,7 @@ pub fn build(job: &mut Job<'_>, dir: &Path, options: &BuildOptions) -> Result<Bu
     let number = next_segment_number(dir);
     let file = format!("segment-{number:06}.redb");
     let partial = dir.join(format!("{file}.partial"));
-    let writer = SegmentWriter::create(&partial)?;
+    let mut writer = SegmentWriter::create(&partial)?;
     // The partial file is removed whatever happens, unless renamed into place.
     let cleanup = RemoveOnDrop(partial.clone());
     let first = GameId(
@@ -417,7 +427,15 @@ pub fn build(job: &mut Job<'_>, dir: &Path, options: &BuildOptions) -> Result<Bu
     // The segment numbers its games from 0; the largest id it may reach in the index.
     let room = u32::MAX - first.0;
     let gathered = gather(
-        job, &writer, &manifest, dir, &partial, game, room, options, ranged,
+        job,
+        &mut writer,
+        &manifest,
+        dir,
+        &partial,
+        game,
+        room,
+        options,
+        ranged,
     )?;
     writer
         .write_players(&gathered.names)
@@ -428,8 +446,10 @@ pub fn build(job: &mut Job<'_>, dir: &Path, options: &BuildOptions) -> Result<Bu
     drop(gathered.names);
     drop(gathered.labels);
     let mut built = gathered.built;
+    let mut pending = gathered.pending;
     write_positions(
-        &writer,
+        &mut writer,
+        &mut pending,
         gathered.sorter,
         gathered.next,
         &partial,
@@ -441,7 +461,7 @@ pub fn build(job: &mut Job<'_>, dir: &Path, options: &BuildOptions) -> Result<Bu
     }
     let count = u64::from(gathered.next.0);
     writer
-        .commit(count)
+        .commit(pending, count)
         .map_err(|e| IndexError::store(&partial, e))?;
     if count > 0 {
         manifest.segments.push(SegmentEntry {
@@ -473,6 +493,8 @@ pub fn build(job: &mut Job<'_>, dir: &Path, options: &BuildOptions) -> Result<Bu
 /// What the reading of the inputs gathered.
 struct Gathered {
     sorter: Sorter,
+    /// Records not yet stored.
+    pending: Pending,
     names: Vec<String>,
     labels: Vec<String>,
     built: Built,
@@ -486,7 +508,7 @@ struct Gathered {
 #[allow(clippy::too_many_arguments)]
 fn gather(
     job: &mut Job<'_>,
-    writer: &SegmentWriter,
+    writer: &mut SegmentWriter,
     manifest: &Manifest,
     dir: &Path,
     partial: &Path,
@@ -495,9 +517,9 @@ fn gather(
     options: &BuildOptions,
     ranged: Option<(u64, Box<dyn io::Read + Send>)>,
 ) -> Result<Gathered, IndexError> {
-    let games = writer.games().map_err(|e| IndexError::store(partial, e))?;
     let mut gathering = Gathering {
-        games,
+        writer,
+        pending: Pending::new(options.store_memory),
         game,
         next: GameId(0),
         room,
@@ -596,6 +618,7 @@ fn gather(
     }
     Ok(Gathered {
         sorter: gathering.sorter,
+        pending: gathering.pending,
         names: gathering.names,
         labels: gathering.label_texts,
         built: gathering.built,
@@ -874,7 +897,8 @@ fn read_source(
 /// summary when many games reached it). The summaries are made and compressed on a
 /// thread of their own, and stored here as they come back.
 fn write_positions(
-    writer: &SegmentWriter,
+    writer: &mut SegmentWriter,
+    pending: &mut Pending,
     sorter: Sorter,
     games: GameId,
     path: &Path,
@@ -884,9 +908,8 @@ fn write_positions(
     let store = |e: redb::Error| IndexError::store(path, e);
     let pushed = sorter.pushed();
     let mut sorted = sorter.finish().map_err(|e| IndexError::io(path, e))?;
-    let mut blocks = writer.positions().map_err(store)?;
-    let mut tails = TailWriter::new(writer.tails().map_err(store)?, pushed, games.0);
-    let mut summaries = writer.summaries().map_err(store)?;
+    let mut blocks = BlockWriter::new();
+    let mut tails = TailWriter::new(pushed, games.0);
     std::thread::scope(|scope| {
         /// How many summaries may be packing or packed, not yet stored.
         const PACKING_AHEAD: usize = 64;
@@ -904,12 +927,11 @@ fn write_positions(
             }
             Ok(())
         });
-        let store_packed =
-            |summary: io::Result<PackedSummary>,
-             summaries: &mut crate::segment::SummaryWriter<'_>| {
-                let summary = summary.map_err(|e| IndexError::io(path, e))?;
-                summaries.insert(&summary).map_err(store)
-            };
+        let store_packed = |summary: io::Result<PackedSummary>, pending: &mut Pending| {
+            let summary = summary.map_err(|e| IndexError::io(path, e))?;
+            pending.summary(&summary);
+            Ok::<_, IndexError>(())
+        };
         let mut current: Option<PositionKey> = None;
         let mut postings: Vec<(Posting, Dims)> = Vec::new();
         let mut on_lines = true;
@@ -926,11 +948,11 @@ fn write_positions(
             reaching.dedup();
             built.occurrences += reaching.len() as u64;
             if on_lines && reaching.len() < TAIL_GAMES {
-                tails.push(tail_prefix(key), &reaching).map_err(store)?;
+                tails.push(tail_prefix(key), &reaching, pending);
             } else {
                 plain.clear();
                 plain.extend(postings.iter().map(|(p, _)| *p));
-                blocks.push(key, &plain).map_err(store)?;
+                blocks.push(key, &plain, pending);
             }
             if reaching.len() as u64 >= popular {
                 // The summaries are stored at the same points in every build of the same
@@ -939,7 +961,7 @@ fn write_positions(
                     let Ok(summary) = packed.recv() else {
                         return Ok(false);
                     };
-                    store_packed(summary, &mut summaries)?;
+                    store_packed(summary, pending)?;
                     packing_ahead -= 1;
                 }
                 let taken = std::mem::take(postings);
@@ -949,6 +971,9 @@ fn write_positions(
                 packing_ahead += 1;
             }
             postings.clear();
+            if pending.is_full() {
+                writer.store(pending).map_err(store)?;
+            }
             Ok(true)
         };
         let mut sending = true;
@@ -987,7 +1012,7 @@ fn write_positions(
         // Stopped early, the packing thread gave up on an error, which its end gives.
         if sending {
             for summary in packed {
-                store_packed(summary, &mut summaries)?;
+                store_packed(summary, pending)?;
             }
         }
         match packing.join() {
@@ -996,8 +1021,9 @@ fn write_positions(
             _ => Err(IndexError::Input("the packing of summaries stopped".into())),
         }
     })?;
-    tails.finish().map_err(store)?;
-    blocks.finish().map_err(store)
+    tails.finish(pending);
+    blocks.finish(pending);
+    Ok(())
 }
 
 /// Merges indexes (shards built apart, one per machine or per part of a collection) into

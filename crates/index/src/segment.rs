@@ -49,6 +49,7 @@
 //! file moves from one index to another as it is (`notate index --merge`).
 
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
 
 use redb::{ReadableDatabase, ReadableTable, TableDefinition};
 
@@ -174,8 +175,7 @@ pub(crate) fn tail_prefix(key: PositionKey) -> u32 {
 }
 
 /// Tails written into blocks, in prefix order.
-pub(crate) struct TailWriter<'t> {
-    table: redb::Table<'t, u32, &'static [u8]>,
+pub(crate) struct TailWriter {
     entries: Vec<(u32, u32)>,
     /// The bits the entries take.
     bits: usize,
@@ -186,19 +186,14 @@ pub(crate) struct TailWriter<'t> {
     block: Vec<u8>,
 }
 
-impl<'t> TailWriter<'t> {
+impl TailWriter {
     /// A writer of about `expected` tails (more or fewer only costs a little room) of
     /// games numbered below `games`.
-    pub(crate) fn new(
-        table: redb::Table<'t, u32, &'static [u8]>,
-        expected: u64,
-        games: u32,
-    ) -> TailWriter<'t> {
+    pub(crate) fn new(expected: u64, games: u32) -> TailWriter {
         // The differences of evenly spread prefixes: a Rice code of parameter about the
         // log of their mean takes some two bits a difference less than a fixed width.
         let mean = (1_u64 << 32) / expected.max(1);
         TailWriter {
-            table,
             entries: Vec::new(),
             bits: 0,
             rice: width(mean).saturating_sub(1),
@@ -208,14 +203,14 @@ impl<'t> TailWriter<'t> {
     }
 
     /// Adds a tail (prefixes in ascending order) with its games (ascending, each once).
-    pub(crate) fn push(&mut self, prefix: u32, games: &[GameId]) -> Result<(), redb::Error> {
+    pub(crate) fn push(&mut self, prefix: u32, games: &[GameId], out: &mut Pending) {
         let mut previous = self.entries.last().map_or(prefix, |e| e.0);
         for game in games {
             let delta = u64::from(prefix - previous);
             let bits = (delta >> self.rice) as usize + 1 + (self.rice + self.game_width) as usize;
             // The games of one prefix stay in one block, where a lookup finds them all.
             if previous != prefix && (self.bits + bits).div_ceil(8) + 6 > TAIL_BLOCK_BYTES {
-                self.flush()?;
+                self.flush(out);
                 self.bits = 1 + (self.rice + self.game_width) as usize;
             } else {
                 self.bits += bits;
@@ -223,12 +218,11 @@ impl<'t> TailWriter<'t> {
             self.entries.push((prefix, game.0));
             previous = prefix;
         }
-        Ok(())
     }
 
-    fn flush(&mut self) -> Result<(), redb::Error> {
+    fn flush(&mut self, out: &mut Pending) {
         let Some(&(first, _)) = self.entries.first() else {
-            return Ok(());
+            return;
         };
         self.block.clear();
         put_varint(&mut self.block, self.entries.len() as u64);
@@ -241,15 +235,14 @@ impl<'t> TailWriter<'t> {
             previous = prefix;
         }
         bits.finish();
-        self.table.insert(first, self.block.as_slice())?;
+        out.put(Filled::Tails, first.into(), 0, &self.block);
         self.entries.clear();
         self.bits = 0;
-        Ok(())
     }
 
     /// Writes the last block.
-    pub(crate) fn finish(mut self) -> Result<(), redb::Error> {
-        self.flush()
+    pub(crate) fn finish(mut self, out: &mut Pending) {
+        self.flush(out);
     }
 }
 
@@ -319,9 +312,7 @@ fn read_postings(c: &mut Cursor<'_>, mut out: Option<&mut Vec<Posting>>) -> Opti
 }
 
 /// Positions written into blocks, in key order.
-pub(crate) struct BlockWriter<'t> {
-    table: redb::Table<'t, u128, &'static [u8]>,
-    crowded: redb::Table<'t, (u128, u32), &'static [u8]>,
+pub(crate) struct BlockWriter {
     postings: Vec<u8>,
     block: Vec<u8>,
     first: u128,
@@ -329,14 +320,9 @@ pub(crate) struct BlockWriter<'t> {
     positions: u32,
 }
 
-impl<'t> BlockWriter<'t> {
-    pub(crate) fn new(
-        table: redb::Table<'t, u128, &'static [u8]>,
-        crowded: redb::Table<'t, (u128, u32), &'static [u8]>,
-    ) -> BlockWriter<'t> {
+impl BlockWriter {
+    pub(crate) fn new() -> BlockWriter {
         BlockWriter {
-            table,
-            crowded,
             postings: Vec::new(),
             block: Vec::with_capacity(2 * BLOCK_BYTES),
             first: 0,
@@ -346,21 +332,18 @@ impl<'t> BlockWriter<'t> {
     }
 
     /// Adds a position (keys in ascending order) with its postings.
-    pub(crate) fn push(
-        &mut self,
-        key: PositionKey,
-        postings: &[Posting],
-    ) -> Result<(), redb::Error> {
+    pub(crate) fn push(&mut self, key: PositionKey, postings: &[Posting], out: &mut Pending) {
         let key = stored(key);
         self.postings.clear();
         encode_postings(postings, &mut self.postings);
         if self.postings.len() > CROWDED_BYTES {
-            return put_pieces(&mut self.crowded, key, &self.postings);
+            out.put_pieces(Filled::Crowded, key, &self.postings);
+            return;
         }
         // Two keys of the same high bits stay in one block, where a lookup finds both.
         let full = self.positions >= BLOCK_POSITIONS || self.block.len() >= BLOCK_BYTES;
         if full && key != self.last {
-            self.flush()?;
+            self.flush(out);
         }
         if self.positions == 0 {
             self.first = key;
@@ -370,21 +353,19 @@ impl<'t> BlockWriter<'t> {
         self.block.extend_from_slice(&self.postings);
         self.last = key;
         self.positions += 1;
-        Ok(())
     }
 
-    fn flush(&mut self) -> Result<(), redb::Error> {
+    fn flush(&mut self, out: &mut Pending) {
         if self.positions > 0 {
-            self.table.insert(self.first, self.block.as_slice())?;
+            out.put(Filled::Positions, self.first, 0, &self.block);
         }
         self.block.clear();
         self.positions = 0;
-        Ok(())
     }
 
     /// Writes the last block.
-    pub(crate) fn finish(mut self) -> Result<(), redb::Error> {
-        self.flush()
+    pub(crate) fn finish(mut self, out: &mut Pending) {
+        self.flush(out);
     }
 }
 
@@ -409,13 +390,124 @@ fn find_in_block(first: u128, block: &[u8], wanted: u128, out: &mut Vec<Posting>
     Some(())
 }
 
-/// A segment being written: everything goes into one write transaction, committed by
-/// [`SegmentWriter::commit`], so that the file holds all of it or (if never committed)
-/// nothing a reader would take.
+/// The tables a build fills entry by entry as it reads and writes positions.
+#[derive(Clone, Copy, Debug)]
+enum Filled {
+    Games,
+    Positions,
+    Crowded,
+    Tails,
+    Summaries,
+    Wholes,
+}
+
+/// Entries for the tables a build fills, held until [`SegmentWriter::store`] stores them
+/// and commits.
+///
+/// Why: at its commit the store sums up (checksums) every page the transaction wrote, and
+/// takes back into its cache each one it had to write out to keep within its cache. A
+/// segment written in one transaction was written twice (440 MB more for a million
+/// games) and its commit took 1.6 s of a 21 s build. Committed every few tens of MB (a
+/// fraction of [`STORE_CACHE`], whose write buffer is half of it), the pages are summed
+/// up while still in the cache.
+pub(crate) struct Pending {
+    /// How many bytes it holds before it is full.
+    limit: usize,
+    bytes: Vec<u8>,
+    /// Each entry's table, key, piece number (0 for a table without pieces) and where its
+    /// value ends in `bytes`.
+    entries: Vec<(Filled, u128, u32, usize)>,
+}
+
+impl Pending {
+    pub(crate) fn new(limit: usize) -> Pending {
+        Pending {
+            limit,
+            bytes: Vec::new(),
+            entries: Vec::new(),
+        }
+    }
+
+    fn put(&mut self, table: Filled, key: u128, piece: u32, value: &[u8]) {
+        self.bytes.extend_from_slice(value);
+        self.entries.push((table, key, piece, self.bytes.len()));
+    }
+
+    /// Puts `bytes` in pieces under `key`.
+    fn put_pieces(&mut self, table: Filled, key: u128, bytes: &[u8]) {
+        for (i, piece) in bytes.chunks(PIECE).enumerate() {
+            self.put(table, key, i as u32, piece);
+        }
+    }
+
+    /// A game's record (and its kept line), under its number in the segment.
+    pub(crate) fn game(&mut self, game: GameId, record: &[u8]) {
+        self.put(Filled::Games, game.0.into(), 0, record);
+    }
+
+    /// The summary of a position that [`SummaryPacker::pack`] packed: its cells, and
+    /// apart its whole cell.
+    pub(crate) fn summary(&mut self, summary: &PackedSummary) {
+        self.put_pieces(Filled::Summaries, summary.key, &summary.cells);
+        self.put(Filled::Wholes, summary.key, 0, &summary.whole);
+    }
+
+    /// Whether enough is held to be stored.
+    pub(crate) fn is_full(&self) -> bool {
+        self.bytes.len() >= self.limit
+    }
+}
+
+/// A segment being written. Its file holds nothing a reader would take until
+/// [`SegmentWriter::commit`] has made it durable (and it is not in its place in the
+/// index before); meanwhile each [`SegmentWriter::store`] commits what it stored, not
+/// durably, and the file is written to the disk as it grows.
 pub(crate) struct SegmentWriter {
-    txn: redb::WriteTransaction,
+    /// The transaction open, `None` only if a commit failed.
+    txn: Option<redb::WriteTransaction>,
     db: redb::Database,
     path: PathBuf,
+    /// Asks the system to write the file's new pages to the disk as they come, so that the
+    /// last commit does not wait for all of them (a million games: 464 MB). Ends when
+    /// dropped.
+    writing_back: Option<WritingBack>,
+}
+
+/// A thread that has the system write a file to the disk every quarter of a second, until
+/// dropped. What it fails at is left to the commit's own sync, which reports it.
+struct WritingBack {
+    stop: Option<mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl WritingBack {
+    fn start(path: &Path) -> Option<WritingBack> {
+        let file = std::fs::OpenOptions::new().write(true).open(path).ok()?;
+        let (stop, stopped) = mpsc::channel::<()>();
+        let thread = std::thread::Builder::new()
+            .name("segment writeback".into())
+            .spawn(move || {
+                while let Err(mpsc::RecvTimeoutError::Timeout) =
+                    stopped.recv_timeout(std::time::Duration::from_millis(250))
+                {
+                    let _ = file.sync_data();
+                }
+            })
+            .ok()?;
+        Some(WritingBack {
+            stop: Some(stop),
+            thread: Some(thread),
+        })
+    }
+}
+
+impl Drop for WritingBack {
+    fn drop(&mut self) {
+        drop(self.stop.take());
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
 }
 
 impl SegmentWriter {
@@ -426,37 +518,59 @@ impl SegmentWriter {
             .map_err(|e| IndexError::store(path, e))?;
         let txn = db.begin_write().map_err(|e| IndexError::store(path, e))?;
         Ok(SegmentWriter {
-            txn,
+            txn: Some(txn),
             db,
             path: path.to_owned(),
+            writing_back: WritingBack::start(path),
         })
     }
 
-    pub(crate) fn games(&self) -> Result<redb::Table<'_, u32, &'static [u8]>, redb::Error> {
-        Ok(self.txn.open_table(GAMES)?)
+    fn txn(&self) -> Result<&redb::WriteTransaction, redb::Error> {
+        self.txn.as_ref().ok_or(redb::Error::TransactionPoisoned)
     }
 
-    pub(crate) fn positions(&self) -> Result<BlockWriter<'_>, redb::Error> {
-        Ok(BlockWriter::new(
-            self.txn.open_table(POSITIONS)?,
-            self.txn.open_table(CROWDED)?,
-        ))
+    /// Stores the pending entries, then commits them (not durably) and begins the next
+    /// transaction.
+    pub(crate) fn store(&mut self, pending: &mut Pending) -> Result<(), redb::Error> {
+        self.insert(pending)?;
+        let mut txn = self.txn.take().ok_or(redb::Error::TransactionPoisoned)?;
+        txn.set_durability(redb::Durability::None)?;
+        txn.commit()?;
+        self.txn = Some(self.db.begin_write()?);
+        Ok(())
     }
 
-    pub(crate) fn summaries(&self) -> Result<SummaryWriter<'_>, redb::Error> {
-        Ok(SummaryWriter {
-            table: self.txn.open_table(SUMMARIES)?,
-            wholes: self.txn.open_table(WHOLES)?,
-        })
-    }
-
-    pub(crate) fn tails(&self) -> Result<redb::Table<'_, u32, &'static [u8]>, redb::Error> {
-        Ok(self.txn.open_table(TAILS)?)
+    /// Inserts the pending entries, each table's in the order they came, and empties it.
+    fn insert(&self, pending: &mut Pending) -> Result<(), redb::Error> {
+        let txn = self.txn()?;
+        let mut games = txn.open_table(GAMES)?;
+        let mut positions = txn.open_table(POSITIONS)?;
+        let mut crowded = txn.open_table(CROWDED)?;
+        let mut tails = txn.open_table(TAILS)?;
+        let mut summaries = txn.open_table(SUMMARIES)?;
+        let mut wholes = txn.open_table(WHOLES)?;
+        let mut start = 0;
+        for &(table, key, piece, end) in &pending.entries {
+            let value = &pending.bytes[start..end];
+            start = end;
+            match table {
+                Filled::Games => drop(games.insert(key as u32, value)?),
+                Filled::Positions => drop(positions.insert(key, value)?),
+                Filled::Crowded => drop(crowded.insert((key, piece), value)?),
+                Filled::Tails => drop(tails.insert(key as u32, value)?),
+                Filled::Summaries => drop(summaries.insert((key, piece), value)?),
+                Filled::Wholes => drop(wholes.insert(key, value)?),
+            }
+        }
+        pending.entries.clear();
+        pending.bytes.clear();
+        Ok(())
     }
 
     pub(crate) fn write_players(&self, names: &[String]) -> Result<(), redb::Error> {
-        let mut by_id = self.txn.open_table(PLAYER_NAMES)?;
-        let mut by_name = self.txn.open_table(PLAYERS)?;
+        let txn = self.txn()?;
+        let mut by_id = txn.open_table(PLAYER_NAMES)?;
+        let mut by_name = txn.open_table(PLAYERS)?;
         for (i, name) in names.iter().enumerate() {
             let id = i as u32;
             by_id.insert(id, name.as_str())?;
@@ -466,7 +580,7 @@ impl SegmentWriter {
     }
 
     pub(crate) fn write_labels(&self, texts: &[String]) -> Result<(), redb::Error> {
-        let mut labels = self.txn.open_table(LABELS)?;
+        let mut labels = self.txn()?.open_table(LABELS)?;
         let (mut raw, mut packed) = (Vec::new(), Vec::new());
         let mut compressor =
             zstd::bulk::Compressor::new(SUMMARY_LEVEL).map_err(redb::StorageError::from)?;
@@ -482,41 +596,28 @@ impl SegmentWriter {
         Ok(())
     }
 
-    /// Commits the segment, of `games` games, and gives back the room the store left at
-    /// the end of the file (it grows its file by large steps: a fifth of it, for a
-    /// million games).
-    pub(crate) fn commit(self, games: u64) -> Result<(), redb::Error> {
-        let SegmentWriter { txn, db, path } = self;
+    /// Stores what is pending and commits the segment, of `games` games, durably; then
+    /// gives back the room the store left at the end of the file (it grows its file by
+    /// large steps: a fifth of it, for a million games).
+    pub(crate) fn commit(mut self, mut pending: Pending, games: u64) -> Result<(), redb::Error> {
+        self.insert(&mut pending)?;
+        let txn = self.txn.take().ok_or(redb::Error::TransactionPoisoned)?;
         {
             let mut meta = txn.open_table(META)?;
             meta.insert("format", SEGMENT_FORMAT)?;
             meta.insert("games", games)?;
         }
         txn.commit()?;
+        drop(self.writing_back.take());
         // Closed and opened again with a larger cache for the compaction (the store sets
         // its cache when it opens a file). The file is not yet in its place in the index,
         // so no reader sees it meanwhile.
+        let SegmentWriter { db, path, .. } = self;
         drop(db);
         let mut db = redb::Builder::new()
             .set_cache_size(COMPACTION_CACHE)
             .open(&path)?;
         db.compact()?;
-        Ok(())
-    }
-}
-
-/// Summaries written, compressed and in pieces.
-pub(crate) struct SummaryWriter<'t> {
-    table: redb::Table<'t, (u128, u32), &'static [u8]>,
-    wholes: redb::Table<'t, u128, &'static [u8]>,
-}
-
-impl SummaryWriter<'_> {
-    /// Writes the summary of a position that [`SummaryPacker::pack`] packed: its cells,
-    /// and apart its whole cell.
-    pub(crate) fn insert(&mut self, summary: &PackedSummary) -> Result<(), redb::Error> {
-        put_pieces(&mut self.table, summary.key, &summary.cells)?;
-        self.wholes.insert(summary.key, summary.whole.as_slice())?;
         Ok(())
     }
 }
@@ -546,7 +647,7 @@ impl SummaryPacker {
         })
     }
 
-    /// The summary of the position of `key`, packed as [`SummaryWriter::insert`] writes it.
+    /// The summary of the position of `key`, packed as [`Pending::summary`] stores it.
     pub(crate) fn pack(
         &mut self,
         key: PositionKey,
@@ -980,13 +1081,22 @@ mod tests {
             .expect("a store");
         let txn = db.begin_write().expect("a transaction");
         {
-            let mut tails = TailWriter::new(txn.open_table(TAILS).expect("a table"), 400, 3_000);
+            let mut pending = Pending::new(usize::MAX);
+            let mut tails = TailWriter::new(400, 3_000);
             // 300 prefixes, 7 apart, one or two games each: several blocks.
             for i in 0..300_u32 {
                 let games: Vec<GameId> = (0..1 + i % 2).map(|g| GameId(i * 10 + g)).collect();
-                tails.push(1_000 + 7 * i, &games).expect("written");
+                tails.push(1_000 + 7 * i, &games, &mut pending);
             }
-            tails.finish().expect("written");
+            tails.finish(&mut pending);
+            let mut table = txn.open_table(TAILS).expect("a table");
+            let mut start = 0;
+            for &(_, key, _, end) in &pending.entries {
+                table
+                    .insert(key as u32, &pending.bytes[start..end])
+                    .expect("written");
+                start = end;
+            }
         }
         let table = txn.open_table(TAILS).expect("a table");
         assert!(table.len().expect("a length") > 1);
@@ -1031,7 +1141,7 @@ mod tests {
         let writer = SegmentWriter::create(&path).expect("created");
         writer.write_labels(&texts).expect("written");
         {
-            let txn = &writer.txn;
+            let txn = writer.txn().expect("a transaction");
             txn.open_table(GAMES).expect("games");
             txn.open_table(POSITIONS).expect("positions");
             txn.open_table(CROWDED).expect("crowded");
@@ -1041,7 +1151,7 @@ mod tests {
             txn.open_table(PLAYER_NAMES).expect("names");
             txn.open_table(PLAYERS).expect("players");
         }
-        writer.commit(0).expect("committed");
+        writer.commit(Pending::new(0), 0).expect("committed");
         let segment = Segment::open(&path, GameId(0), 0).expect("opened");
         assert_eq!(segment.label_texts().expect("read"), texts);
         // Compressed together, a lichess site takes a few bytes, not its 28.

@@ -39,10 +39,12 @@ fn the_same_input_gives_the_same_segment_byte_for_byte() {
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus/pgn");
     let work = tempfile::tempdir().expect("a folder");
     let options = BuildOptions {
-        // A summary for every position (far more than are packed at a time), and a sort
-        // of a few thousand positions at a time: many runs, each bucket gathered from them.
+        // A summary for every position (far more than are packed at a time), a sort of a
+        // few thousand positions at a time (many runs, each bucket gathered from them),
+        // and the segment stored and committed every few KB.
         popular: 1,
         sort_memory: 64 << 10,
+        store_memory: 4 << 10,
         ..BuildOptions::default()
     };
     let first = work.path().join("first");

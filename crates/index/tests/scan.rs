@@ -358,9 +358,11 @@ fn check_all<R: IndexRules>(
         index::Game::Draughts => collection::input::Format::Pdn,
     });
     // Every position summarised (the explorer answers from the summaries), and none (from
-    // the games one by one): each is held to the scan, and the two to each other.
+    // the games one by one): each is held to the scan, and the two to each other. The
+    // segments are stored a few KB at a time, in many transactions.
     let summarised = BuildOptions {
         popular: 1,
+        store_memory: 4 << 10,
         ..BuildOptions::default()
     };
     let built = index::build(&mut job, &index_dir, &summarised).expect("built");
@@ -374,6 +376,7 @@ fn check_all<R: IndexRules>(
     });
     let unsummarised = BuildOptions {
         popular: u64::MAX,
+        store_memory: 4 << 10,
         ..BuildOptions::default()
     };
     index::build(&mut job, &plain_dir, &unsummarised).expect("built");
