@@ -326,11 +326,9 @@ impl Gathering<'_> {
             self.record.extend_from_slice(line);
         }
         self.pending.game(id, &self.record);
-        if self.pending.is_full() {
-            self.writer
-                .store(&mut self.pending)
-                .map_err(|e| IndexError::store(&self.segment_path, e))?;
-        }
+        self.writer
+            .store_if_full(&mut self.pending)
+            .map_err(|e| IndexError::store(&self.segment_path, e))?;
         for (key, code, on_line) in game.positions {
             self.sorter
                 .push(Occurrence::new(key, id, code, dims, on_line))
@@ -971,9 +969,7 @@ fn write_positions(
                 packing_ahead += 1;
             }
             postings.clear();
-            if pending.is_full() {
-                writer.store(pending).map_err(store)?;
-            }
+            writer.store_if_full(pending).map_err(store)?;
             Ok(true)
         };
         let mut sending = true;

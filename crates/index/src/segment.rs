@@ -94,18 +94,6 @@ const PIECE: usize = 2_000;
 /// A position whose postings take more bytes than this is written to `crowded`.
 const CROWDED_BYTES: usize = PIECE;
 
-/// Writes `bytes` in pieces under `key`.
-fn put_pieces(
-    table: &mut redb::Table<'_, (u128, u32), &'static [u8]>,
-    key: u128,
-    bytes: &[u8],
-) -> Result<(), redb::Error> {
-    for (i, piece) in bytes.chunks(PIECE).enumerate() {
-        table.insert((key, i as u32), piece)?;
-    }
-    Ok(())
-}
-
 /// The value written in pieces under `key`, empty when there is none.
 fn get_pieces(
     table: &redb::ReadOnlyTable<(u128, u32), &'static [u8]>,
@@ -390,7 +378,7 @@ fn find_in_block(first: u128, block: &[u8], wanted: u128, out: &mut Vec<Posting>
     Some(())
 }
 
-/// The tables a build fills entry by entry as it reads and writes positions.
+/// The tables a segment's writer fills through [`Pending`].
 #[derive(Clone, Copy, Debug)]
 enum Filled {
     Games,
@@ -399,10 +387,11 @@ enum Filled {
     Tails,
     Summaries,
     Wholes,
+    Labels,
 }
 
-/// Entries for the tables a build fills, held until [`SegmentWriter::store`] stores them
-/// and commits.
+/// Entries for the tables a build fills, held until [`SegmentWriter::store_if_full`]
+/// stores them and commits.
 ///
 /// Why: at its commit the store sums up (checksums) every page the transaction wrote, and
 /// takes back into its cache each one it had to write out to keep within its cache. A
@@ -453,15 +442,15 @@ impl Pending {
     }
 
     /// Whether enough is held to be stored.
-    pub(crate) fn is_full(&self) -> bool {
+    fn is_full(&self) -> bool {
         self.bytes.len() >= self.limit
     }
 }
 
 /// A segment being written. Its file holds nothing a reader would take until
 /// [`SegmentWriter::commit`] has made it durable (and it is not in its place in the
-/// index before); meanwhile each [`SegmentWriter::store`] commits what it stored, not
-/// durably, and the file is written to the disk as it grows.
+/// index before); meanwhile each [`SegmentWriter::store_if_full`] commits what it
+/// stored, not durably, and the file is written to the disk as it grows.
 pub(crate) struct SegmentWriter {
     /// The transaction open, `None` only if a commit failed.
     txn: Option<redb::WriteTransaction>,
@@ -529,9 +518,12 @@ impl SegmentWriter {
         self.txn.as_ref().ok_or(redb::Error::TransactionPoisoned)
     }
 
-    /// Stores the pending entries, then commits them (not durably) and begins the next
-    /// transaction.
-    pub(crate) fn store(&mut self, pending: &mut Pending) -> Result<(), redb::Error> {
+    /// Once enough is pending, stores it, then commits it (not durably) and begins the
+    /// next transaction.
+    pub(crate) fn store_if_full(&mut self, pending: &mut Pending) -> Result<(), redb::Error> {
+        if !pending.is_full() {
+            return Ok(());
+        }
         self.insert(pending)?;
         let mut txn = self.txn.take().ok_or(redb::Error::TransactionPoisoned)?;
         txn.set_durability(redb::Durability::None)?;
@@ -549,6 +541,7 @@ impl SegmentWriter {
         let mut tails = txn.open_table(TAILS)?;
         let mut summaries = txn.open_table(SUMMARIES)?;
         let mut wholes = txn.open_table(WHOLES)?;
+        let mut labels = txn.open_table(LABELS)?;
         let mut start = 0;
         for &(table, key, piece, end) in &pending.entries {
             let value = &pending.bytes[start..end];
@@ -560,6 +553,7 @@ impl SegmentWriter {
                 Filled::Tails => drop(tails.insert(key as u32, value)?),
                 Filled::Summaries => drop(summaries.insert((key, piece), value)?),
                 Filled::Wholes => drop(wholes.insert(key, value)?),
+                Filled::Labels => drop(labels.insert((key, piece), value)?),
             }
         }
         pending.entries.clear();
@@ -580,7 +574,7 @@ impl SegmentWriter {
     }
 
     pub(crate) fn write_labels(&self, texts: &[String]) -> Result<(), redb::Error> {
-        let mut labels = self.txn()?.open_table(LABELS)?;
+        let mut labels = Pending::new(usize::MAX);
         let (mut raw, mut packed) = (Vec::new(), Vec::new());
         let mut compressor =
             zstd::bulk::Compressor::new(SUMMARY_LEVEL).map_err(redb::StorageError::from)?;
@@ -591,9 +585,9 @@ impl SegmentWriter {
                 raw.extend_from_slice(text.as_bytes());
             }
             pack_summary(&mut compressor, &raw, &mut packed).map_err(redb::StorageError::from)?;
-            put_pieces(&mut labels, chunk as u128, &packed)?;
+            labels.put_pieces(Filled::Labels, chunk as u128, &packed);
         }
-        Ok(())
+        self.insert(&mut labels)
     }
 
     /// Stores what is pending and commits the segment, of `games` games, durably; then
