@@ -63,7 +63,6 @@ const ROOK_DIRS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const BISHOP_DIRS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 
 /// Attacks of a slider on `sq` along `dirs`, stopping at (and including) the first blocker.
-#[cfg(test)]
 const fn slide(sq: usize, occ: u64, dirs: &[(i32, i32); 4]) -> u64 {
     let mut att = 0;
     let mut d = 0;
@@ -287,6 +286,20 @@ const fn line_tables() -> ([[u64; 64]; 64], [[u64; 64]; 64]) {
 
 static LINES: ([[u64; 64]; 64], [[u64; 64]; 64]) = line_tables();
 
+/// Each square's lines to the board's edges along `dirs`, on an empty board.
+const fn rays_table(dirs: &[(i32, i32); 4]) -> [u64; 64] {
+    let mut table = [0; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        table[sq] = slide(sq, 0, dirs);
+        sq += 1;
+    }
+    table
+}
+
+static ROOK_RAYS: [u64; 64] = rays_table(&ROOK_DIRS);
+static BISHOP_RAYS: [u64; 64] = rays_table(&BISHOP_DIRS);
+
 /// The squares a knight on `sq` attacks.
 #[inline]
 pub fn knight_attacks(sq: Square) -> Bitboard {
@@ -321,6 +334,32 @@ pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
 #[inline]
 pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     magic_lookup(&BISHOP_MAGICS[sq.index()], occupied)
+}
+
+/// The squares a rook on `sq` attacks on an empty board: its rank and file. Every set
+/// [`rook_attacks`] gives for `sq` is within it, so a caller that finds none of its
+/// pieces there needs no lookup in the large table of [`rook_attacks`].
+///
+/// ```
+/// use pgn::{attacks, Bitboard, Square};
+/// assert_eq!(attacks::rook_rays(Square::A1), attacks::rook_attacks(Square::A1, Bitboard(0)));
+/// assert_eq!(attacks::rook_rays(Square::D4).count(), 14);
+/// ```
+#[inline]
+pub fn rook_rays(sq: Square) -> Bitboard {
+    Bitboard(ROOK_RAYS[sq.index()])
+}
+
+/// The squares a bishop on `sq` attacks on an empty board: its diagonals (see
+/// [`rook_rays`]).
+///
+/// ```
+/// use pgn::{attacks, Square};
+/// assert_eq!(attacks::bishop_rays(Square::D4).count(), 13);
+/// ```
+#[inline]
+pub fn bishop_rays(sq: Square) -> Bitboard {
+    Bitboard(BISHOP_RAYS[sq.index()])
 }
 
 /// The squares a queen on `sq` attacks, given the occupied squares (blockers are included).
@@ -515,7 +554,13 @@ mod tests {
                     bishop_attacks(sq, Bitboard(occ)).0,
                     slide(sq.index(), occ, &BISHOP_DIRS)
                 );
+                assert_eq!(rook_attacks(sq, Bitboard(occ)).0 & !rook_rays(sq).0, 0);
+                assert_eq!(bishop_attacks(sq, Bitboard(occ)).0 & !bishop_rays(sq).0, 0);
             }
+        }
+        for sq in Square::all() {
+            assert_eq!(rook_rays(sq), rook_attacks(sq, Bitboard::EMPTY));
+            assert_eq!(bishop_rays(sq), bishop_attacks(sq, Bitboard::EMPTY));
         }
     }
 
