@@ -73,7 +73,7 @@ const PLAYERS: TableDefinition<&str, u32> = TableDefinition::new("players");
 const LABELS: TableDefinition<(u128, u32), &[u8]> = TableDefinition::new("labels");
 
 /// The version of a segment's tables: a segment of another version is not read.
-pub(crate) const SEGMENT_FORMAT: u64 = 8;
+pub(crate) const SEGMENT_FORMAT: u64 = 9;
 
 /// The memory the store may hold for a segment's pages, written or read: redb's default
 /// (1 GiB) took a build of a million games to 984 MB at its peak, near the 1 GiB the build
