@@ -7,7 +7,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use notation::{GameResult, Tags, TimeControl, TimePeriod};
+use notation::{Date, GameResult, Tags, TimeControl, TimePeriod};
 
 /// The speed of a game, from its `TimeControl` as lichess estimates it: initial seconds
 /// plus 40 times the increment.
@@ -52,7 +52,12 @@ impl Speed {
 
     /// The speed of a game with these tags; `None` without a `TimeControl` that says.
     pub fn of(tags: &Tags) -> Option<Speed> {
-        match tags.time_control("TimeControl")?.ok()? {
+        Speed::of_values(tags)
+    }
+
+    /// [`Speed::of`] the values of a game's tags, however they are held.
+    pub(crate) fn of_values(tags: &impl TagValues) -> Option<Speed> {
+        match TimeControl::parse(tags.value("TimeControl")?).ok()? {
             TimeControl::NoControl => Some(Speed::Correspondence),
             TimeControl::Unknown => None,
             TimeControl::Periods(periods) => {
@@ -260,10 +265,29 @@ impl Winner {
 /// The month of a game: from `UTCDate` where it has one with a year and a month, else
 /// from `Date`.
 pub fn month_of(tags: &Tags) -> Option<Month> {
+    month_of_values(tags)
+}
+
+/// [`month_of`] the values of a game's tags, however they are held.
+pub(crate) fn month_of_values(tags: &impl TagValues) -> Option<Month> {
     ["UTCDate", "Date"].into_iter().find_map(|name| {
-        let date = tags.date(name)?.ok()?;
+        let date = Date::parse(tags.value(name)?).ok()?;
         Month::new(date.year?, date.month?)
     })
+}
+
+/// The values of a game's tags, by name: a tree's [`Tags`], or the few values a reader
+/// keeps as it goes (a chess build's reading along the validator keeps those of
+/// [`crate::record::Described::TAGS`] alone, in text kept from one game to the next).
+pub(crate) trait TagValues {
+    /// The value of the first tag of this name.
+    fn value(&self, name: &str) -> Option<&str>;
+}
+
+impl TagValues for Tags {
+    fn value(&self, name: &str) -> Option<&str> {
+        self.get(name)
+    }
 }
 
 #[cfg(test)]

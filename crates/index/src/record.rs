@@ -1,10 +1,10 @@
 //! What the index keeps of each game: where it is, who played it, when, at what speed and
 //! ratings, and how it ended. Enough to filter and list it without reading it again.
 
-use notation::{GameResult, Tags};
+use notation::{Date, GameResult, Tags};
 
 use crate::codec::{Cursor, put_varint};
-use crate::dims::{Month, RatingGroup, Speed, Winner, month_of};
+use crate::dims::{Month, RatingGroup, Speed, TagValues, Winner, month_of_values};
 use crate::rules::MoveCode;
 
 /// The number of a game in an index: its order among the games indexed, from 0.
@@ -96,10 +96,15 @@ pub struct Day {
 impl Day {
     /// The date of a game: `UTCDate` where it has a year, else `Date`.
     pub fn of(tags: &Tags) -> Day {
+        Day::of_values(tags)
+    }
+
+    /// [`Day::of`] the values of a game's tags, however they are held.
+    pub(crate) fn of_values(tags: &impl TagValues) -> Day {
         ["UTCDate", "Date"]
             .into_iter()
             .find_map(|name| {
-                let date = tags.date(name)?.ok()?;
+                let date = Date::parse(tags.value(name)?).ok()?;
                 Some(Day {
                     year: date.year?,
                     month: date.month.unwrap_or(0),
@@ -328,14 +333,14 @@ impl Described {
 
     /// The description of a game with these tags and result. It reads the tags of
     /// [`Described::TAGS`] and no other: a tag read here is added there.
-    pub(crate) fn of(tags: &Tags, result: GameResult) -> Described {
-        let name = |tag| tags.get(tag).unwrap_or("?").trim().to_owned();
+    pub(crate) fn of(tags: &impl TagValues, result: GameResult) -> Described {
+        let name = |tag| tags.value(tag).unwrap_or("?").trim().to_owned();
         let rating = |tag| {
-            tags.get(tag)
+            tags.value(tag)
                 .and_then(|v| v.trim().parse::<u16>().ok())
                 .filter(|&r| r > 0 && r < u16::MAX)
         };
-        let event = tags.get("Event").unwrap_or("").trim_start();
+        let event = tags.value("Event").unwrap_or("").trim_start();
         let rated = if event.starts_with("Rated ") {
             Some(true)
         } else if event.starts_with("Casual ") {
@@ -348,15 +353,15 @@ impl Described {
             black: name("Black"),
             white_rating: rating("WhiteElo"),
             black_rating: rating("BlackElo"),
-            day: Day::of(tags),
-            month: month_of(tags),
-            speed: Speed::of(tags),
+            day: Day::of_values(tags),
+            month: month_of_values(tags),
+            speed: Speed::of_values(tags),
             winner: Winner::of(result),
             rated,
-            event: tags.get("Event").unwrap_or("").to_owned(),
-            site: tags.get("Site").unwrap_or("").to_owned(),
-            opening: tags.get("Opening").unwrap_or("").to_owned(),
-            eco: tags.get("ECO").and_then(Eco::parse),
+            event: tags.value("Event").unwrap_or("").to_owned(),
+            site: tags.value("Site").unwrap_or("").to_owned(),
+            opening: tags.value("Opening").unwrap_or("").to_owned(),
+            eco: tags.value("ECO").and_then(Eco::parse),
         }
     }
 }

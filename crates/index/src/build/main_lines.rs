@@ -13,11 +13,11 @@ use std::ops::ControlFlow;
 
 use collection::pipeline::{Input, Origin, Task};
 use notation::{
-    At, Diagnostic, GameResult, Nag, RawGame, RawValue, ReadOptions, Rules, Severity, Skip, Tag,
-    Tags, Visitor,
+    At, Diagnostic, GameResult, Nag, RawGame, RawValue, ReadOptions, Rules, Severity, Skip, Visitor,
 };
 
 use super::IndexedGame;
+use crate::dims::TagValues;
 use crate::key::PositionKey;
 use crate::line::LineWriter;
 use crate::record::Described;
@@ -55,13 +55,35 @@ impl Task for ChessMainLines<'_> {
     }
 }
 
+/// The values of a game's tags of [`Described::TAGS`], the first of each name: their
+/// text is kept from one game to the next, where a game's [`notation::Tags`] took two new
+/// strings for each.
+#[derive(Default)]
+struct WantedTags {
+    values: [String; Described::TAGS.len()],
+    /// Which of [`WantedTags::values`] the game has, a bit for each.
+    present: u16,
+}
+
+const _: () = assert!(
+    Described::TAGS.len() <= 16,
+    "a bit for each tag of `present`"
+);
+
+impl TagValues for WantedTags {
+    fn value(&self, name: &str) -> Option<&str> {
+        let place = Described::TAGS.iter().position(|&wanted| wanted == name)?;
+        (self.present & 1 << place != 0).then(|| self.values[place].as_str())
+    }
+}
+
 /// A visitor that gives a game's [`IndexedGame`]: the validator reads and plays its
 /// moves, and each main-line move is taken as it is played.
 struct MainLine<'r> {
     rules: &'r pgn::ChessRules,
     validator: pgn::Validator,
     /// The tags [`Described::of`] reads, as the tree builder keeps them.
-    tags: Tags,
+    tags: WantedTags,
     result: GameResult,
     /// Each position met, the move played from it, and whether the kept line reaches it.
     positions: Vec<(PositionKey, MoveCode, bool)>,
@@ -78,7 +100,7 @@ impl<'r> MainLine<'r> {
         MainLine {
             rules,
             validator: pgn::Validator::new(read),
-            tags: Tags::new(),
+            tags: WantedTags::default(),
             result: GameResult::Unknown,
             positions: Vec::new(),
             line: None,
@@ -112,7 +134,7 @@ impl Visitor for MainLine<'_> {
 
     fn begin_game(&mut self) {
         self.validator.begin_game();
-        self.tags = Tags::new();
+        self.tags.present = 0;
         self.result = GameResult::Unknown;
         self.positions = Vec::with_capacity(96);
         self.line = None;
@@ -123,21 +145,19 @@ impl Visitor for MainLine<'_> {
 
     fn tag(&mut self, name: &[u8], value: RawValue<'_>, at: At<'_>) -> ControlFlow<()> {
         let flow = self.validator.tag(name, value, at);
-        // The first of a name is kept, decoded as the tree builder decodes it; the name
-        // is the wanted one's own text (ASCII, so the same as the bytes read).
+        // The first of a name is kept, decoded as the tree builder decodes it.
         let wanted = Described::TAGS
             .iter()
-            .find(|wanted| wanted.as_bytes() == name);
-        if let Some(&name) = wanted
-            && !self.tags.contains(name)
+            .position(|wanted| wanted.as_bytes() == name);
+        if let Some(place) = wanted
+            && self.tags.present & 1 << place == 0
         {
             let unescaped = value.unescaped();
             let (value, _) = notation::decode(&unescaped);
-            self.tags.push(Tag {
-                name: name.to_owned(),
-                value: value.into_owned(),
-                raw: None,
-            });
+            let kept = &mut self.tags.values[place];
+            kept.clear();
+            kept.push_str(&value);
+            self.tags.present |= 1 << place;
         }
         flow
     }
