@@ -247,6 +247,31 @@ fn place(
     ends
 }
 
+/// Places the occurrences of a buffer in the [`BUCKETS`] buckets of their keys' top bits,
+/// in two passes of half the bits each: by the top six bits, then each of those 64 parts
+/// by the next six. Gives where each bucket ends, as [`place`] does.
+///
+/// Why two passes: in one, each occurrence went to one of 4,096 places spread over the
+/// whole buffer (128 MB), nearly each on a page the processor's address cache no longer
+/// held: about 50 ns an occurrence, a tenth of the reading's CPU time in a build of a
+/// million games. With 64 places at a time those pages stay in that cache, and the
+/// second pass works within a 64th of the buffer (300,000 games: 0.91 times the CPU
+/// time, the segment byte for byte the same).
+fn place_in_buckets(slice: &mut [Occurrence]) -> Vec<usize> {
+    const HALF: u32 = BUCKET_BITS / 2;
+    let parts = place(slice, 1 << HALF, |o| bucket(o) >> HALF);
+    let mut ends = Vec::with_capacity(BUCKETS);
+    let mut start = 0;
+    for end in parts {
+        let inner = place(&mut slice[start..end], 1 << HALF, |o| {
+            bucket(o) & ((1 << HALF) - 1)
+        });
+        ends.extend(inner.into_iter().map(|e| start + e));
+        start = end;
+    }
+    ends
+}
+
 /// How many occurrences of each bucket `slice`, placed by [`place`], holds.
 fn counts_of(ends: &[usize]) -> Vec<u64> {
     let mut start = 0;
@@ -265,7 +290,7 @@ type Spilled = io::Result<(Run, Vec<Occurrence>)>;
 /// Places a buffer in buckets and writes it to a new run under `dir`; gives the buffer
 /// back, empty.
 fn write_run(mut buffer: Vec<Occurrence>, dir: &Path) -> Spilled {
-    let ends = place(&mut buffer, BUCKETS, bucket);
+    let ends = place_in_buckets(&mut buffer);
     let file = write_occurrences(&buffer, dir)?;
     buffer.clear();
     Ok((
@@ -355,7 +380,7 @@ impl Sorter {
             sort(&mut last);
             return Ok(Sorted::Memory(last.into_iter()));
         }
-        let ends = place(&mut last, BUCKETS, bucket);
+        let ends = place_in_buckets(&mut last);
         let runs = std::mem::take(&mut self.runs);
         // Beside the last buffer: the bucket being gathered and the one being written, each
         // of at most a quarter of a buffer, and as many waiting as half a buffer holds on
