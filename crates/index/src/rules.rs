@@ -294,13 +294,17 @@ impl IndexRules for pgn::ChessRules {
             let up_to_from = u64::MAX >> (63 - from.index());
             let reaching = reaching_among(position.board(), position.turn(), to, up_to_from);
             let place = (reaching & ((1 << from.index()) - 1)).count_ones() as u8;
+            // A legal move of these kinds reads back as itself: its piece is among those
+            // reaching `to` (so the place names it), and its role and capture are those
+            // the board gives (so does the reading). Checked here by tests alone, in
+            // every ruleset (reading every move back took 1.5% of a build's CPU time).
             if reaching & 1 << from.index() != 0 && place < 3 {
-                let byte = to.index() as u8 | place << 6;
-                // Read back as written, or kept by its code.
-                if move_from_place(position.board(), reaching, place, to).as_ref() == Some(mv) {
-                    out.push(byte);
-                    return;
-                }
+                debug_assert_eq!(
+                    move_from_place(position.board(), reaching, place, to).as_ref(),
+                    Some(mv)
+                );
+                out.push(to.index() as u8 | place << 6);
+                return;
             }
         }
         out.push(LINE_ESCAPE);
@@ -485,6 +489,44 @@ mod tests {
             }
         }
         assert!(moves_seen > 1_000, "{moves_seen} moves");
+    }
+
+    /// The kept line's byte of a move is written without reading it back
+    /// ([`IndexRules::put_line_move`]): every legal move of random games of every ruleset
+    /// reads back as itself.
+    #[test]
+    fn every_ruleset_s_kept_moves_read_back_as_themselves() {
+        let rules = pgn::ChessRules;
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for ruleset in pgn::Ruleset::ALL {
+            let mut moves_seen = 0;
+            for _game in 0..20 {
+                let mut position = pgn::Position::start(ruleset);
+                for _ply in 0..120 {
+                    let legal = position.legal_moves();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    for mv in &legal {
+                        let mut bytes = Vec::new();
+                        rules.put_line_move(&position, mv, &mut bytes);
+                        assert_eq!(
+                            rules.line_move(&position, &mut &bytes[..]).as_ref(),
+                            Some(mv),
+                            "{ruleset:?}: {mv:?} in {}",
+                            position.to_fen()
+                        );
+                        moves_seen += 1;
+                    }
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    let mv = &legal[(state % legal.len() as u64) as usize];
+                    rules.play(&mut position, mv);
+                }
+            }
+            assert!(moves_seen > 10_000, "{ruleset:?}: {moves_seen} moves");
+        }
     }
 
     #[test]
