@@ -128,7 +128,8 @@ impl Occurrence {
 /// most; and the buckets are gathered and sorted on a thread of their own while the
 /// segment is written.
 pub(crate) struct Sorter {
-    buffer: Vec<Occurrence>,
+    buffer: Parts,
+    /// How many occurrences a buffer holds.
     capacity: usize,
     dir: PathBuf,
     runs: Vec<Run>,
@@ -215,29 +216,110 @@ fn place(
     ends
 }
 
-/// Places the occurrences of a buffer in the [`BUCKETS`] buckets of their keys' top bits,
-/// in two passes of half the bits each: by the top six bits, then each of those 64 parts
-/// by the next six. Gives where each bucket ends, as [`place`] does.
+/// How many top bits of a key choose its part in a [`Parts`]: half of the bucket's.
+const PART_BITS: u32 = BUCKET_BITS / 2;
+const PARTS: usize = 1 << PART_BITS;
+
+/// A buffer of occurrences held apart by the top bits of their keys ([`PART_BITS`]) as
+/// they come, each part in chunks of one pool, so that the buffer is placed in its
+/// [`BUCKETS`] buckets by one pass within each part alone, each part's occurrences
+/// gathered, then placed by the next bits.
 ///
-/// Why two passes: in one, each occurrence went to one of 4,096 places spread over the
-/// whole buffer (128 MB), nearly each on a page the processor's address cache no longer
-/// held: about 50 ns an occurrence, a tenth of the reading's CPU time in a build of a
-/// million games. With 64 places at a time those pages stay in that cache, and the
-/// second pass works within a 64th of the buffer (300,000 games: 0.91 times the CPU
-/// time, the segment byte for byte the same).
-fn place_in_buckets(slice: &mut [Occurrence]) -> Vec<usize> {
-    const HALF: u32 = BUCKET_BITS / 2;
-    let parts = place(slice, 1 << HALF, |o| bucket(o) >> HALF);
-    let mut ends = Vec::with_capacity(BUCKETS);
-    let mut start = 0;
-    for end in parts {
-        let inner = place(&mut slice[start..end], 1 << HALF, |o| {
-            bucket(o) & ((1 << HALF) - 1)
-        });
-        ends.extend(inner.into_iter().map(|e| start + e));
-        start = end;
+/// Why: placing a whole buffer (128 MB) by those top bits took a pass over it whose
+/// every move missed the processor's caches, two thirds of the placing's time; pushed
+/// into its part, an occurrence is written where the part's next one goes. (Placed in
+/// one pass by all twelve bits, each occurrence went to one of 4,096 places spread over
+/// the buffer, nearly each on a page the address cache no longer held.) Parts reached by
+/// more games take more chunks: the start position, in every game, fills no part early.
+struct Parts {
+    /// The chunks, one after another, taken from the start.
+    pool: Vec<Occurrence>,
+    /// How many occurrences a chunk holds.
+    chunk: usize,
+    /// How many chunks were taken.
+    taken: usize,
+    /// Where each part's chunks start in the pool, in the order taken.
+    chunks: Vec<Vec<usize>>,
+    /// Where each part's next occurrence goes, and where the part's last chunk ends.
+    next: [usize; PARTS],
+    end: [usize; PARTS],
+    len: usize,
+}
+
+impl Parts {
+    /// Room for at least `capacity` occurrences (a chunk more in each part, at most, is
+    /// left partly empty). Its pages are taken when first written.
+    fn new(capacity: usize) -> Parts {
+        // Chunks of 64 KiB in a buffer of 128 MB; 16 of them for each part at least.
+        let chunk = (capacity / PARTS / 16).clamp(16, 2048);
+        let chunks = capacity.div_ceil(chunk);
+        Parts {
+            pool: vec![Occurrence::zeroed(); chunks * chunk],
+            chunk,
+            taken: 0,
+            chunks: vec![Vec::new(); PARTS],
+            next: [0; PARTS],
+            end: [0; PARTS],
+            len: 0,
+        }
     }
-    ends
+
+    /// Holds `o` in its part; `false` when the pool has no chunk left for it.
+    fn push(&mut self, o: Occurrence) -> bool {
+        let part = bucket(&o) >> PART_BITS;
+        if self.next[part] == self.end[part] {
+            if (self.taken + 1) * self.chunk > self.pool.len() {
+                return false;
+            }
+            let start = self.taken * self.chunk;
+            self.taken += 1;
+            self.chunks[part].push(start);
+            self.next[part] = start;
+            self.end[part] = start + self.chunk;
+        }
+        self.pool[self.next[part]] = o;
+        self.next[part] += 1;
+        self.len += 1;
+        true
+    }
+
+    /// Appends the occurrences of `part` to `out`, placed in the part's buckets; gives
+    /// where each of those buckets ends in `out`.
+    fn place_part(&self, part: usize, out: &mut Vec<Occurrence>) -> Vec<usize> {
+        let start = out.len();
+        let chunks = &self.chunks[part];
+        for (i, &chunk) in chunks.iter().enumerate() {
+            let until = if i + 1 == chunks.len() {
+                self.next[part]
+            } else {
+                chunk + self.chunk
+            };
+            out.extend_from_slice(&self.pool[chunk..until]);
+        }
+        let ends = place(&mut out[start..], 1 << PART_BITS, |o| {
+            bucket(o) & ((1 << PART_BITS) - 1)
+        });
+        ends.into_iter().map(|e| start + e).collect()
+    }
+
+    /// Every occurrence held, placed in the [`BUCKETS`] buckets, and where each ends.
+    fn placed(&self) -> (Vec<Occurrence>, Vec<usize>) {
+        let mut out = Vec::with_capacity(self.len);
+        let mut ends = Vec::with_capacity(BUCKETS);
+        for part in 0..PARTS {
+            ends.extend(self.place_part(part, &mut out));
+        }
+        (out, ends)
+    }
+
+    /// Empties the buffer, its pool kept.
+    fn clear(&mut self) {
+        self.taken = 0;
+        self.chunks.iter_mut().for_each(Vec::clear);
+        self.next = [0; PARTS];
+        self.end = [0; PARTS];
+        self.len = 0;
+    }
 }
 
 /// How many occurrences of each bucket `slice`, placed by [`place`], holds.
@@ -253,21 +335,23 @@ fn counts_of(ends: &[usize]) -> Vec<u64> {
 }
 
 /// A run written, and the buffer it was placed in, given back empty.
-type Spilled = io::Result<(Run, Vec<Occurrence>)>;
+type Spilled = io::Result<(Run, Parts)>;
 
-/// Places a buffer in buckets and writes it to a new run under `dir`; gives the buffer
-/// back, empty.
-fn write_run(mut buffer: Vec<Occurrence>, dir: &Path) -> Spilled {
-    let ends = place_in_buckets(&mut buffer);
-    let file = write_occurrences(&buffer, dir)?;
+/// Writes a buffer to a new run under `dir`, part after part, each placed in its
+/// buckets; gives the buffer back, empty.
+fn write_run(mut buffer: Parts, dir: &Path) -> Spilled {
+    let mut file = tempfile::tempfile_in(dir)?;
+    let mut counts = Vec::with_capacity(BUCKETS);
+    let mut placed = Vec::new();
+    for part in 0..PARTS {
+        placed.clear();
+        let ends = buffer.place_part(part, &mut placed);
+        counts.extend(counts_of(&ends));
+        file.write_all(bytemuck::cast_slice(&placed))?;
+    }
+    std::io::Seek::rewind(&mut file)?;
     buffer.clear();
-    Ok((
-        Run {
-            file,
-            counts: counts_of(&ends),
-        },
-        buffer,
-    ))
+    Ok((Run { file, counts }, buffer))
 }
 
 /// Writes occurrences to a new temporary file under `dir`, read from its start.
@@ -292,10 +376,10 @@ impl Sorter {
     pub(crate) fn new(dir: &Path, budget: usize) -> Sorter {
         let capacity = (budget / 2 / std::mem::size_of::<Occurrence>()).max(1024);
         Sorter {
-            // Reserved whole (address space, not memory: a page is taken when first
-            // written), so that the buffer never grows by copying: growing it by doubling
-            // took a quarter of a build's time in copies and fresh zeroed pages.
-            buffer: Vec::with_capacity(capacity),
+            // Made whole (address space, not memory: a page is taken when first written),
+            // so that the buffer never grows by copying: growing it by doubling took a
+            // quarter of a build's time in copies and fresh zeroed pages.
+            buffer: Parts::new(capacity),
             capacity,
             dir: dir.to_owned(),
             runs: Vec::new(),
@@ -305,10 +389,11 @@ impl Sorter {
     }
 
     pub(crate) fn push(&mut self, occurrence: Occurrence) -> io::Result<()> {
-        if self.buffer.len() >= self.capacity {
+        if !self.buffer.push(occurrence) {
             self.spill()?;
+            // An empty buffer has a chunk for every part.
+            self.buffer.push(occurrence);
         }
-        self.buffer.push(occurrence);
         self.pushed += 1;
         Ok(())
     }
@@ -327,7 +412,7 @@ impl Sorter {
                 self.runs.push(file);
                 buffer
             }
-            None => Vec::with_capacity(self.capacity),
+            None => Parts::new(self.capacity),
         };
         let full = std::mem::replace(&mut self.buffer, next);
         let dir = self.dir.clone();
@@ -340,12 +425,12 @@ impl Sorter {
         if let Some(handle) = self.spilling.take() {
             self.runs.push(joined(handle)?.0);
         }
-        let mut last = std::mem::take(&mut self.buffer);
+        let (mut last, ends) = self.buffer.placed();
+        drop(self.buffer);
         if self.runs.is_empty() {
             sort(&mut last);
             return Ok(Sorted::Memory(last.into_iter()));
         }
-        let ends = place_in_buckets(&mut last);
         let runs = std::mem::take(&mut self.runs);
         // Beside the last buffer: the bucket being gathered and the one being written, each
         // of at most a quarter of a buffer, and as many waiting as half a buffer holds on
