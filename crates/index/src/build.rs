@@ -241,7 +241,13 @@ struct Gathering<'w> {
     lower: String,
     names: Vec<String>,
     /// The texts of events, sites, openings and kinds, by [`LabelId`] (the first empty).
-    labels: HashMap<String, LabelId, foldhash::fast::RandomState>,
+    ///
+    /// Each text is held once, in `label_texts`, the table holding its id beside its hash:
+    /// a site of lichess's names one game, so that a build of a million games holds a
+    /// million labels, and a table of strings took each twice (two new strings) and read
+    /// them again as it grew.
+    labels: hashbrown::HashTable<(u64, LabelId)>,
+    label_hash: foldhash::fast::RandomState,
     label_texts: Vec<String>,
     built: Built,
     record: Vec<u8>,
@@ -275,12 +281,16 @@ impl Gathering<'_> {
         if text.is_empty() {
             return LabelId::NONE;
         }
-        if let Some(&id) = self.labels.get(text) {
+        let hash = std::hash::BuildHasher::hash_one(&self.label_hash, text);
+        let texts = &self.label_texts;
+        if let Some(&(_, id)) = self.labels.find(hash, |&(h, id)| {
+            h == hash && texts.get(id.0 as usize).is_some_and(|t| t == text)
+        }) {
             return id;
         }
         let id = LabelId(self.label_texts.len() as u32);
         self.label_texts.push(text.to_owned());
-        self.labels.insert(text.to_owned(), id);
+        self.labels.insert_unique(hash, (hash, id), |&(h, _)| h);
         id
     }
 
@@ -526,7 +536,8 @@ fn gather(
         players: HashMap::default(),
         lower: String::new(),
         names: Vec::new(),
-        labels: HashMap::default(),
+        labels: hashbrown::HashTable::new(),
+        label_hash: foldhash::fast::RandomState::default(),
         label_texts: vec![String::new()],
         built: Built::default(),
         record: Vec::new(),
