@@ -254,7 +254,7 @@ impl Parts {
         let chunk = (capacity / PARTS / 16).clamp(16, 2048);
         let chunks = capacity.div_ceil(chunk);
         Parts {
-            pool: vec![Occurrence::zeroed(); chunks * chunk],
+            pool: bytemuck::zeroed_vec(chunks * chunk),
             chunk,
             taken: 0,
             chunks: vec![Vec::new(); PARTS],
