@@ -247,10 +247,12 @@ struct Parts {
 }
 
 impl Parts {
-    /// Room for at least `capacity` occurrences (a chunk more in each part, at most, is
-    /// left partly empty). Its pages are taken when first written.
+    /// Room for `capacity` occurrences, in whole chunks; once no chunk is left, each
+    /// part's last may be partly empty. Its pages are taken when first written.
     fn new(capacity: usize) -> Parts {
-        // Chunks of 64 KiB in a buffer of 128 MB; 16 of them for each part at least.
+        // Chunks of 64 KiB in a buffer of 128 MB, 32 for each part; in a smaller buffer
+        // 16 for each part, down to chunks of 16 occurrences, then fewer: one for each
+        // part in the smallest buffer (1,024 occurrences).
         let chunk = (capacity / PARTS / 16).clamp(16, 2048);
         let chunks = capacity.div_ceil(chunk);
         Parts {
@@ -338,7 +340,8 @@ fn counts_of(ends: &[usize]) -> Vec<u64> {
 type Spilled = io::Result<(Run, Parts)>;
 
 /// Writes a buffer to a new run under `dir`, part after part, each placed in its
-/// buckets; gives the buffer back, empty.
+/// buckets; gives the buffer back, empty. A part is placed apart from the pool, in a 64th
+/// of a buffer on average (more for a part many games reach).
 fn write_run(mut buffer: Parts, dir: &Path) -> Spilled {
     let mut file = tempfile::tempfile_in(dir)?;
     let mut counts = Vec::with_capacity(BUCKETS);
@@ -391,8 +394,9 @@ impl Sorter {
     pub(crate) fn push(&mut self, occurrence: Occurrence) -> io::Result<()> {
         if !self.buffer.push(occurrence) {
             self.spill()?;
-            // An empty buffer has a chunk for every part.
-            self.buffer.push(occurrence);
+            // An empty buffer has a chunk for every part (`Parts::new`).
+            let held = self.buffer.push(occurrence);
+            debug_assert!(held);
         }
         self.pushed += 1;
         Ok(())
