@@ -422,6 +422,14 @@ mod tests {
         assert_eq!(rules.move_of_code(&start, null), Some(pgn::Move::Null));
     }
 
+    /// One of `legal`, drawn by a xorshift step of `state` (the tests' random walks).
+    fn random_move<'m>(state: &mut u64, legal: &'m [pgn::Move]) -> &'m pgn::Move {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        &legal[(*state % legal.len() as u64) as usize]
+    }
+
     /// A kept move's byte places it among every piece that reaches its square (their
     /// attacks looked up in full), though the writer looks at the pieces up to it alone
     /// and skips the sliders' lookups it can; and the byte reads back as the move.
@@ -481,11 +489,7 @@ mod tests {
                     );
                     moves_seen += 1;
                 }
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                let mv = &legal[(state % legal.len() as u64) as usize];
-                rules.play(&mut position, mv);
+                rules.play(&mut position, random_move(&mut state, &legal));
             }
         }
         assert!(moves_seen > 1_000, "{moves_seen} moves");
@@ -518,11 +522,7 @@ mod tests {
                         );
                         moves_seen += 1;
                     }
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    let mv = &legal[(state % legal.len() as u64) as usize];
-                    rules.play(&mut position, mv);
+                    rules.play(&mut position, random_move(&mut state, &legal));
                 }
             }
             assert!(moves_seen > 10_000, "{ruleset:?}: {moves_seen} moves");
