@@ -228,8 +228,12 @@ fn sort_bucket(bucket: &mut Vec<Occurrence>, scratch: &mut Vec<Occurrence>) {
             sum += here;
         }
     }
-    scratch.clear();
-    scratch.resize(bucket.len(), Occurrence::zeroed());
+    // Written whole by the first placing: grown when too small, never cleared (writing it
+    // over with zeros for each bucket took a tenth of the sorting thread's time).
+    if scratch.len() < bucket.len() {
+        scratch.resize(bucket.len(), Occurrence::zeroed());
+    }
+    let scratch = &mut scratch[..bucket.len()];
     let scatter =
         |from: &[Occurrence], to: &mut [Occurrence], next: &mut [usize; DIGITS], place| {
             for o in from {
