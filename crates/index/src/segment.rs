@@ -441,8 +441,13 @@ impl Pending {
         self.put(Filled::Wholes, summary.key, 0, &summary.whole);
     }
 
+    /// An empty one, full at the same size.
+    pub(crate) fn empty_like(&self) -> Pending {
+        Pending::new(self.limit)
+    }
+
     /// Whether enough is held to be stored.
-    fn is_full(&self) -> bool {
+    pub(crate) fn is_full(&self) -> bool {
         self.bytes.len() >= self.limit
     }
 }
@@ -524,6 +529,12 @@ impl SegmentWriter {
         if !pending.is_full() {
             return Ok(());
         }
+        self.store(pending)
+    }
+
+    /// Stores what is pending, then commits it (not durably) and begins the next
+    /// transaction.
+    pub(crate) fn store(&mut self, pending: &mut Pending) -> Result<(), redb::Error> {
         self.insert(pending)?;
         let mut txn = self.txn.take().ok_or(redb::Error::TransactionPoisoned)?;
         txn.set_durability(redb::Durability::None)?;
