@@ -992,7 +992,6 @@ struct Encoded {
 /// Groups the sorted occurrences by position and encodes each position as a tail, or in
 /// a block with its postings, into `pending`, handed over whenever full. The summaries
 /// are made and compressed on a thread of their own, and put in as they come back.
-#[allow(clippy::too_many_arguments)]
 fn encode_positions(
     mut sorted: Sorted,
     mut pending: Pending,
