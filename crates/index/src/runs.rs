@@ -717,6 +717,15 @@ mod tests {
         out
     }
 
+    /// What one sort of the whole gives, each occurrence once: what every way of sorting
+    /// must give.
+    fn one_sort(all: &[Occurrence]) -> Vec<Occurrence> {
+        let mut sorted = all.to_vec();
+        sorted.sort();
+        sorted.dedup();
+        sorted
+    }
+
     /// Occurrences with keys drawn as `key` makes them from a counter, several to a game
     /// and some repeated whole.
     fn occurrences(count: u32, key: impl Fn(u64) -> PositionKey) -> Vec<Occurrence> {
@@ -756,9 +765,7 @@ mod tests {
             (0, &spread),
         ] {
             let all = occurrences(count, key);
-            let mut expected = all.clone();
-            expected.sort();
-            expected.dedup();
+            let expected = one_sort(&all);
             let mut sorted = all;
             sort(&mut sorted);
             assert!(sorted == expected, "{count} occurrences");
@@ -792,9 +799,7 @@ mod tests {
         ] {
             let all = occurrences(count, key);
             assert!(all.iter().all(|o| bucket(o) == bucket(&all[0])));
-            let mut expected = all.clone();
-            expected.sort();
-            expected.dedup();
+            let expected = one_sort(&all);
             let mut sorted = all;
             sort_bucket(&mut sorted, &mut scratch);
             assert!(sorted == expected, "{count} occurrences");
@@ -849,9 +854,7 @@ mod tests {
         assert!(small.runs.len() > 5);
         let used: std::collections::BTreeSet<usize> = all.iter().map(bucket).collect();
         assert!(used.len() >= buckets, "{} buckets", used.len());
-        let mut expected = all.clone();
-        expected.sort();
-        expected.dedup();
+        let expected = one_sort(&all);
         assert_eq!(drain(small.finish().expect("merged")), expected);
         assert_eq!(drain(large.finish().expect("sorted")), expected);
     }
