@@ -1001,7 +1001,6 @@ fn encode_positions(
     path: &Path,
     popular: u64,
 ) -> Result<Encoded, IndexError> {
-    let stopped = || IndexError::Input("the writing of positions stopped".into());
     let mut blocks = BlockWriter::new();
     let mut tails = TailWriter::new(pushed, games.0);
     let (mut positions, mut occurrences) = (0, 0);
@@ -1111,7 +1110,7 @@ fn encode_positions(
         match packing.join() {
             Ok(Ok(())) if sending => Ok(()),
             Ok(Err(e)) => Err(IndexError::io(path, e)),
-            _ => Err(stopped()),
+            _ => Err(IndexError::Input("the packing of summaries stopped".into())),
         }
     })?;
     tails.finish(&mut pending);
