@@ -26,6 +26,10 @@ use crate::record::GameId;
 use crate::rules::MoveCode;
 use crate::summary::Dims;
 
+mod run_file;
+
+use run_file::RunWriter;
+
 /// A position met in a game, and the move the game played from it.
 ///
 /// 32 bytes: the game's values laid out field by field, and whether its kept line reaches
@@ -424,16 +428,16 @@ type Spilled = io::Result<(Run, Parts)>;
 /// buckets; gives the buffer back, empty. A part is placed apart from the pool, in a 64th
 /// of a buffer on average (more for a part many games reach).
 fn write_run(mut buffer: Parts, dir: &Path) -> Spilled {
-    let mut file = tempfile::tempfile_in(dir)?;
+    let mut writer = RunWriter::create(dir)?;
     let mut counts = Vec::with_capacity(BUCKETS);
     let mut placed = Vec::new();
     for part in 0..PARTS {
         placed.clear();
         let ends = buffer.place_part(part, &mut placed);
         counts.extend(counts_of(&ends));
-        file.write_all(bytemuck::cast_slice(&placed))?;
+        writer.write(bytemuck::cast_slice(&placed))?;
     }
-    std::io::Seek::rewind(&mut file)?;
+    let file = writer.finish()?;
     buffer.clear();
     Ok((Run { file, counts }, buffer))
 }
@@ -550,10 +554,7 @@ fn gather_buckets(
 ) -> io::Result<()> {
     let (files, counts): (Vec<File>, Vec<Vec<u64>>) =
         runs.into_iter().map(|run| (run.file, run.counts)).unzip();
-    let mut readers: Vec<BufReader<File>> = files
-        .into_iter()
-        .map(|f| BufReader::with_capacity(1 << 16, f))
-        .collect();
+    let mut readers = run_file::readers(files);
     let mut scratch = Vec::new();
     let mut last_start = 0;
     for (b, &last_end) in last_ends.iter().enumerate() {
