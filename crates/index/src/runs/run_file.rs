@@ -120,33 +120,31 @@ impl RunWriter {
         Ok(())
     }
 
-    /// Writes the bytes staged at their place in the file; unbuffered, their last block
-    /// is written whole (the bytes after them, never read, are zeros or stale).
+    /// Writes the bytes staged at their place in the file.
     fn write_staged(&mut self) -> io::Result<()> {
-        let whole = self.len.next_multiple_of(ALIGN);
-        if self.unbuffered {
-            self.staged.bytes_mut()[self.len..whole].fill(0);
-            match self.file.write_all(&self.staged.bytes()[..whole]) {
-                Ok(()) => {
-                    self.written += self.len as u64;
-                    self.len = 0;
-                    return Ok(());
-                }
-                Err(e) if refused(&e) => self.unbuffered = set_unbuffered(&self.file, false),
-                Err(e) => return Err(e),
-            }
-            if self.unbuffered {
-                return Err(io::Error::other(
-                    "a file unbuffered access refused to write",
-                ));
-            }
+        if !(self.unbuffered && self.write_whole_blocks()?) {
+            // Where a refused write left the file's cursor does not matter.
+            self.file.seek(SeekFrom::Start(self.written))?;
+            self.file.write_all(&self.staged.bytes()[..self.len])?;
         }
-        // Where a refused write left the file's cursor does not matter.
-        self.file.seek(SeekFrom::Start(self.written))?;
-        self.file.write_all(&self.staged.bytes()[..self.len])?;
         self.written += self.len as u64;
         self.len = 0;
         Ok(())
+    }
+
+    /// Writes the bytes staged unbuffered, their last block whole (the bytes after them,
+    /// never read, zeros); `false` when the file system refused, the file buffered since.
+    fn write_whole_blocks(&mut self) -> io::Result<bool> {
+        let whole = self.len.next_multiple_of(ALIGN);
+        self.staged.bytes_mut()[self.len..whole].fill(0);
+        match self.file.write_all(&self.staged.bytes()[..whole]) {
+            Ok(()) => Ok(true),
+            Err(e) if refused(&e) => {
+                self.unbuffered = set_unbuffered(&self.file, false);
+                Ok(false)
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// Writes what is staged; gives the file, to be read from its start.
