@@ -28,8 +28,8 @@ use crate::record::{Described, GameId, GameRecord, LabelId, PlayerId, Posting};
 use crate::rules::{Game, IndexRules, MoveCode};
 use crate::runs::{Occurrence, Sorted, Sorter};
 use crate::segment::{
-    BlockWriter, PackedSummary, Pending, SegmentWriter, SummaryPacker, TAIL_GAMES, TailWriter,
-    tail_prefix,
+    BlockWriter, LabelWriter, PackedSummary, Pending, SegmentWriter, SummaryPacker, TAIL_GAMES,
+    TailWriter, tail_prefix,
 };
 use crate::summary::{Dims, Summary};
 
@@ -85,7 +85,10 @@ pub struct Built {
     pub total_games: u64,
 }
 
+mod labels;
 mod main_lines;
+
+use labels::{Labels, Numbered};
 
 /// A game read, as the index takes it.
 #[derive(Debug, PartialEq)]
@@ -240,15 +243,10 @@ struct Gathering<'w> {
     /// A name lowered, as [`Gathering::player`] looks it up.
     lower: String,
     names: Vec<String>,
-    /// The texts of events, sites, openings and kinds, by [`LabelId`] (the first empty).
-    ///
-    /// Each text is held once, in `label_texts`, the table holding its id beside its hash:
-    /// a site of lichess's names one game, so that a build of a million games holds a
-    /// million labels, and a table of strings took each twice (two new strings) and read
-    /// them again as it grew.
-    labels: hashbrown::HashTable<(u64, LabelId)>,
-    label_hash: foldhash::fast::RandomState,
-    label_texts: Vec<String>,
+    /// The numbers of events, sites, openings and kinds met lately.
+    labels: Labels,
+    /// The texts of the labels numbered, written as they are.
+    label_texts: LabelWriter,
     built: Built,
     record: Vec<u8>,
     segment_path: PathBuf,
@@ -277,21 +275,16 @@ impl Gathering<'_> {
         id
     }
 
-    fn label(&mut self, text: &str) -> LabelId {
-        if text.is_empty() {
-            return LabelId::NONE;
+    fn label(&mut self, text: &str) -> Result<LabelId, IndexError> {
+        match self.labels.number(text) {
+            Numbered::Known(id) => Ok(id),
+            Numbered::New(id) => {
+                self.label_texts
+                    .push(text, &mut self.pending)
+                    .map_err(|e| IndexError::io(&self.segment_path, e))?;
+                Ok(id)
+            }
         }
-        let hash = std::hash::BuildHasher::hash_one(&self.label_hash, text);
-        let texts = &self.label_texts;
-        if let Some(&(_, id)) = self.labels.find(hash, |&(h, id)| {
-            h == hash && texts.get(id.0 as usize).is_some_and(|t| t == text)
-        }) {
-            return id;
-        }
-        let id = LabelId(self.label_texts.len() as u32);
-        self.label_texts.push(text.to_owned());
-        self.labels.insert_unique(hash, (hash, id), |&(h, _)| h);
-        id
     }
 
     fn take(&mut self, game: IndexedGame, source: u32, before: u64) -> Result<(), IndexError> {
@@ -305,10 +298,10 @@ impl Gathering<'_> {
         let d = &game.described;
         let white = self.player(&d.white);
         let black = self.player(&d.black);
-        let event = self.label(&d.event);
-        let site = self.label(&d.site);
-        let opening = self.label(&d.opening);
-        let kind = self.label(game.kind.as_deref().unwrap_or(""));
+        let event = self.label(&d.event)?;
+        let site = self.label(&d.site)?;
+        let opening = self.label(&d.opening)?;
+        let kind = self.label(game.kind.as_deref().unwrap_or(""))?;
         let record = GameRecord {
             source,
             number: before + game.number,
@@ -445,16 +438,17 @@ pub fn build(job: &mut Job<'_>, dir: &Path, options: &BuildOptions) -> Result<Bu
         options,
         ranged,
     )?;
+    let mut pending = gathered.pending;
+    gathered
+        .labels
+        .finish(&mut pending)
+        .map_err(|e| IndexError::io(&partial, e))?;
     writer
         .write_players(&gathered.names)
-        .and_then(|()| writer.write_labels(&gathered.labels))
         .map_err(|e| IndexError::store(&partial, e))?;
-    // Let go before the positions are written and the segment compacted, the build's
-    // largest needs of memory after the reading (each site of lichess's is its own label).
+    // Let go before the positions are written and the segment compacted.
     drop(gathered.names);
-    drop(gathered.labels);
     let mut built = gathered.built;
-    let mut pending = gathered.pending;
     write_positions(
         &mut writer,
         &mut pending,
@@ -504,7 +498,7 @@ struct Gathered {
     /// Records not yet stored.
     pending: Pending,
     names: Vec<String>,
-    labels: Vec<String>,
+    labels: LabelWriter,
     built: Built,
     game: Option<Game>,
     next: GameId,
@@ -536,9 +530,8 @@ fn gather(
         players: HashMap::default(),
         lower: String::new(),
         names: Vec::new(),
-        labels: hashbrown::HashTable::new(),
-        label_hash: foldhash::fast::RandomState::default(),
-        label_texts: vec![String::new()],
+        labels: Labels::new(),
+        label_texts: LabelWriter::new().map_err(|e| IndexError::io(partial, e))?,
         built: Built::default(),
         record: Vec::new(),
         segment_path: partial.to_owned(),

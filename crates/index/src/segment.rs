@@ -15,7 +15,7 @@
 //! | `wholes` | a position's key (96 bits) | for a position with a summary, the summary's whole cell (all its games as one), not compressed: what an explorer question with no filter reads |
 //! | `player_names` | player id | the name as first written |
 //! | `players` | the name in lower case | player id |
-//! | `labels` | a chunk's number and a piece number | the texts of an event, a site, an opening or a ruleset, as first written, [`LABEL_CHUNK`] labels to a chunk, each its length then its bytes, zstd-compressed after their length, in pieces |
+//! | `labels` | a chunk's number and a piece number | the texts of an event, a site, an opening or a ruleset, in the order numbered (a text met again only long after may be numbered twice), [`LABEL_CHUNK`] labels to a chunk, each its length then its bytes, zstd-compressed after their length, in pieces |
 //!
 //! Positions are kept by the high 96 bits of their key (as lila's explorer keeps them: a
 //! year of lichess gives no two positions the same 96 bits in practice), sorted, in blocks
@@ -452,6 +452,64 @@ impl Pending {
     }
 }
 
+/// Writes a segment's labels as they are numbered, [`LABEL_CHUNK`] to a chunk, each chunk
+/// put in a [`Pending`] once full: a build holds one chunk of them, not all (a site of
+/// lichess's names one game: a month of lichess's games has 90 million).
+pub(crate) struct LabelWriter {
+    compressor: zstd::bulk::Compressor<'static>,
+    /// The chunk being filled: each text's length, then its bytes.
+    raw: Vec<u8>,
+    in_chunk: usize,
+    chunk: u128,
+    packed: Vec<u8>,
+}
+
+impl LabelWriter {
+    /// A writer whose first label, [`LabelId::NONE`](crate::record::LabelId::NONE), is the
+    /// empty text.
+    pub(crate) fn new() -> std::io::Result<LabelWriter> {
+        let mut writer = LabelWriter {
+            compressor: zstd::bulk::Compressor::new(SUMMARY_LEVEL)?,
+            raw: Vec::new(),
+            in_chunk: 0,
+            chunk: 0,
+            packed: Vec::new(),
+        };
+        writer.raw.push(0);
+        writer.in_chunk = 1;
+        Ok(writer)
+    }
+
+    /// Writes the text of the next label.
+    pub(crate) fn push(&mut self, text: &str, out: &mut Pending) -> std::io::Result<()> {
+        put_varint(&mut self.raw, text.len() as u64);
+        self.raw.extend_from_slice(text.as_bytes());
+        self.in_chunk += 1;
+        if self.in_chunk == LABEL_CHUNK {
+            self.flush(out)?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self, out: &mut Pending) -> std::io::Result<()> {
+        pack_summary(&mut self.compressor, &self.raw, &mut self.packed)?;
+        out.put_pieces(Filled::Labels, self.chunk, &self.packed);
+        self.raw.clear();
+        self.in_chunk = 0;
+        self.chunk += 1;
+        Ok(())
+    }
+
+    /// Writes the last chunk, unless it is empty: a reader stops at a chunk of fewer than
+    /// [`LABEL_CHUNK`] labels, or at none.
+    pub(crate) fn finish(mut self, out: &mut Pending) -> std::io::Result<()> {
+        if self.in_chunk > 0 {
+            self.flush(out)?;
+        }
+        Ok(())
+    }
+}
+
 /// A segment being written. Its file holds nothing a reader would take until
 /// [`SegmentWriter::commit`] has made it durable (and it is not in its place in the
 /// index before); meanwhile each [`SegmentWriter::store_if_full`] commits what it
@@ -582,23 +640,6 @@ impl SegmentWriter {
             by_name.insert(name.to_lowercase().as_str(), id)?;
         }
         Ok(())
-    }
-
-    pub(crate) fn write_labels(&self, texts: &[String]) -> Result<(), redb::Error> {
-        let mut labels = Pending::new(usize::MAX);
-        let (mut raw, mut packed) = (Vec::new(), Vec::new());
-        let mut compressor =
-            zstd::bulk::Compressor::new(SUMMARY_LEVEL).map_err(redb::StorageError::from)?;
-        for (chunk, texts) in texts.chunks(LABEL_CHUNK).enumerate() {
-            raw.clear();
-            for text in texts {
-                put_varint(&mut raw, text.len() as u64);
-                raw.extend_from_slice(text.as_bytes());
-            }
-            pack_summary(&mut compressor, &raw, &mut packed).map_err(redb::StorageError::from)?;
-            labels.put_pieces(Filled::Labels, chunk as u128, &packed);
-        }
-        self.insert(&mut labels)
     }
 
     /// Stores what is pending and commits the segment, of `games` games, durably; then
@@ -1138,29 +1179,38 @@ mod tests {
 
     #[test]
     fn labels_come_back_in_order_across_chunks() {
-        let dir = tempfile::tempdir().expect("a folder");
-        let path = dir.path().join("segment");
-        let texts: Vec<String> = std::iter::once(String::new())
-            .chain((0..2 * LABEL_CHUNK + 5).map(|i| format!("https://lichess.org/{i:08}é")))
-            .collect();
-        let writer = SegmentWriter::create(&path).expect("created");
-        writer.write_labels(&texts).expect("written");
-        {
-            let txn = writer.txn().expect("a transaction");
-            txn.open_table(GAMES).expect("games");
-            txn.open_table(POSITIONS).expect("positions");
-            txn.open_table(CROWDED).expect("crowded");
-            txn.open_table(TAILS).expect("tails");
-            txn.open_table(SUMMARIES).expect("summaries");
-            txn.open_table(WHOLES).expect("wholes");
-            txn.open_table(PLAYER_NAMES).expect("names");
-            txn.open_table(PLAYERS).expect("players");
+        // With the empty text first: chunks of which the last is partly full, and chunks
+        // all full (no chunk after them).
+        for count in [2 * LABEL_CHUNK + 5, 2 * LABEL_CHUNK - 1] {
+            let dir = tempfile::tempdir().expect("a folder");
+            let path = dir.path().join("segment");
+            let texts: Vec<String> = std::iter::once(String::new())
+                .chain((0..count).map(|i| format!("https://lichess.org/{i:08}é")))
+                .collect();
+            let writer = SegmentWriter::create(&path).expect("created");
+            let mut pending = Pending::new(usize::MAX);
+            let mut labels = LabelWriter::new().expect("a compressor");
+            for text in &texts[1..] {
+                labels.push(text, &mut pending).expect("packed");
+            }
+            labels.finish(&mut pending).expect("packed");
+            {
+                let txn = writer.txn().expect("a transaction");
+                txn.open_table(GAMES).expect("games");
+                txn.open_table(POSITIONS).expect("positions");
+                txn.open_table(CROWDED).expect("crowded");
+                txn.open_table(TAILS).expect("tails");
+                txn.open_table(SUMMARIES).expect("summaries");
+                txn.open_table(WHOLES).expect("wholes");
+                txn.open_table(PLAYER_NAMES).expect("names");
+                txn.open_table(PLAYERS).expect("players");
+            }
+            writer.commit(pending, 0).expect("committed");
+            let segment = Segment::open(&path, GameId(0), 0).expect("opened");
+            assert_eq!(segment.label_texts().expect("read"), texts);
+            // Compressed together, a lichess site takes a few bytes, not its 28.
+            let size = std::fs::metadata(&path).expect("a file").len();
+            assert!(size < 20 * texts.len() as u64, "{size} bytes");
         }
-        writer.commit(Pending::new(0), 0).expect("committed");
-        let segment = Segment::open(&path, GameId(0), 0).expect("opened");
-        assert_eq!(segment.label_texts().expect("read"), texts);
-        // Compressed together, a lichess site takes a few bytes, not its 28.
-        let size = std::fs::metadata(&path).expect("a file").len();
-        assert!(size < 20 * texts.len() as u64, "{size} bytes");
     }
 }

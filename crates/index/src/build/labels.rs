@@ -1,0 +1,124 @@
+//! The numbering of a build's labels (events, sites, openings, rulesets) with memory
+//! that does not grow with the input.
+//!
+//! Why: a site of lichess's names one game, so that the labels grow with the games (a
+//! million for a million games, 90 million for a month of lichess's); holding every text
+//! to find it again took a build of four million games to a peak of 927 MiB, 69 MiB more
+//! for each million (804 MiB now, the compaction's cache full). A text is found again among those met lately, two generations of
+//! [`GENERATION`] texts at most: one met again within them keeps its number, one met
+//! after longer is numbered anew, its text written once more. An event or an opening
+//! comes back often enough to keep its number; a site never comes back.
+
+use std::hash::BuildHasher;
+
+use hashbrown::HashTable;
+
+use crate::record::LabelId;
+
+/// How many texts a generation holds before it becomes the older one (and the older one
+/// is let go): some 16 MiB each for texts of lichess's length. More than a collection
+/// has events and openings, so that those are numbered once.
+pub(super) const GENERATION: usize = 1 << 18;
+
+/// A label's text met lately: its hash, its number, its text.
+type Met = (u64, LabelId, Box<str>);
+
+/// Numbers labels, the same text the same number while it is met often enough.
+pub(super) struct Labels {
+    hash: foldhash::fast::RandomState,
+    recent: HashTable<Met>,
+    older: HashTable<Met>,
+    /// The number of the next new label (0 is the empty text, never held).
+    next: u32,
+}
+
+/// What [`Labels::number`] found.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Numbered {
+    /// The text's number given before.
+    Known(LabelId),
+    /// A number given now: the text is to be written as this label's.
+    New(LabelId),
+}
+
+impl Labels {
+    pub(super) fn new() -> Labels {
+        Labels {
+            hash: foldhash::fast::RandomState::default(),
+            recent: HashTable::with_capacity(GENERATION),
+            older: HashTable::new(),
+            next: 1,
+        }
+    }
+
+    /// The number of `text` ([`LabelId::NONE`] for the empty text).
+    pub(super) fn number(&mut self, text: &str) -> Numbered {
+        if text.is_empty() {
+            return Numbered::Known(LabelId::NONE);
+        }
+        let hash = self.hash.hash_one(text);
+        let same = |met: &Met| met.0 == hash && *met.2 == *text;
+        if let Some(met) = self.recent.find(hash, same) {
+            return Numbered::Known(met.1);
+        }
+        if let Ok(entry) = self.older.find_entry(hash, same) {
+            let (met, _) = entry.remove();
+            let id = met.1;
+            self.hold(met);
+            return Numbered::Known(id);
+        }
+        let id = LabelId(self.next);
+        self.next += 1;
+        self.hold((hash, id, text.into()));
+        Numbered::New(id)
+    }
+
+    /// Holds `met` among the recent texts, the recent ones made the older once full.
+    fn hold(&mut self, met: Met) {
+        if self.recent.len() == GENERATION {
+            self.older = std::mem::replace(&mut self.recent, HashTable::with_capacity(GENERATION));
+        }
+        self.recent.insert_unique(met.0, met, |m| m.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_text_met_again_keeps_its_number_and_the_empty_text_is_none() {
+        let mut labels = Labels::new();
+        assert_eq!(labels.number(""), Numbered::Known(LabelId::NONE));
+        assert_eq!(labels.number("Rated Blitz game"), Numbered::New(LabelId(1)));
+        assert_eq!(
+            labels.number("https://lichess.org/a"),
+            Numbered::New(LabelId(2))
+        );
+        assert_eq!(
+            labels.number("Rated Blitz game"),
+            Numbered::Known(LabelId(1))
+        );
+    }
+
+    #[test]
+    fn memory_is_two_generations_and_a_text_met_within_them_keeps_its_number() {
+        let mut labels = Labels::new();
+        let event = labels.number("event");
+        assert_eq!(event, Numbered::New(LabelId(1)));
+        // A site for each game, the event met every GENERATION - 1 sites: it comes back
+        // to the recent generation each time and keeps its number throughout.
+        let games = 3 * GENERATION as u32;
+        for game in 0..games {
+            let site = format!("site {game}");
+            assert!(matches!(labels.number(&site), Numbered::New(_)));
+            if game % (GENERATION as u32 - 1) == 0 {
+                assert_eq!(labels.number("event"), Numbered::Known(LabelId(1)));
+            }
+            assert!(labels.recent.len() + labels.older.len() <= 2 * GENERATION);
+        }
+        assert_eq!(labels.next, 2 + games);
+        // The first site is long gone: met again, it is numbered anew.
+        assert_eq!(labels.number("site 0"), Numbered::New(LabelId(2 + games)));
+    }
+}
