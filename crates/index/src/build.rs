@@ -276,7 +276,12 @@ impl Gathering<'_> {
     }
 
     fn label(&mut self, text: &str) -> Result<LabelId, IndexError> {
-        match self.labels.number(text) {
+        let numbered = self.labels.number(text).ok_or_else(|| {
+            IndexError::Input(
+                "a segment holds at most 4,294,967,295 labels (events, sites, openings)".into(),
+            )
+        })?;
+        match numbered {
             Numbered::Known(id) => Ok(id),
             Numbered::New(id) => {
                 self.label_texts

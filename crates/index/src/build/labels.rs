@@ -16,8 +16,8 @@ use hashbrown::HashTable;
 use crate::record::LabelId;
 
 /// How many texts a generation holds before it becomes the older one (and the older one
-/// is let go): some 16 MiB each for texts of lichess's length. More than a collection
-/// has events and openings, so that those are numbered once.
+/// is let go): some 25 MiB each, its table and texts of lichess's length. More than a
+/// collection has events and openings, so that those are numbered once.
 pub(super) const GENERATION: usize = 1 << 18;
 
 /// A label's text met lately: its hash, its number, its text.
@@ -51,26 +51,27 @@ impl Labels {
         }
     }
 
-    /// The number of `text` ([`LabelId::NONE`] for the empty text).
-    pub(super) fn number(&mut self, text: &str) -> Numbered {
+    /// The number of `text` ([`LabelId::NONE`] for the empty text); `None` once every
+    /// number is given.
+    pub(super) fn number(&mut self, text: &str) -> Option<Numbered> {
         if text.is_empty() {
-            return Numbered::Known(LabelId::NONE);
+            return Some(Numbered::Known(LabelId::NONE));
         }
         let hash = self.hash.hash_one(text);
         let same = |met: &Met| met.0 == hash && *met.2 == *text;
         if let Some(met) = self.recent.find(hash, same) {
-            return Numbered::Known(met.1);
+            return Some(Numbered::Known(met.1));
         }
         if let Ok(entry) = self.older.find_entry(hash, same) {
             let (met, _) = entry.remove();
             let id = met.1;
             self.hold(met);
-            return Numbered::Known(id);
+            return Some(Numbered::Known(id));
         }
         let id = LabelId(self.next);
-        self.next += 1;
+        self.next = self.next.checked_add(1)?;
         self.hold((hash, id, text.into()));
-        Numbered::New(id)
+        Some(Numbered::New(id))
     }
 
     /// Holds `met` among the recent texts, the recent ones made the older once full.
@@ -86,17 +87,26 @@ impl Labels {
 mod tests {
     use super::*;
 
+    impl Labels {
+        fn numbered(&mut self, text: &str) -> Numbered {
+            self.number(text).expect("numbers left")
+        }
+    }
+
     #[test]
     fn a_text_met_again_keeps_its_number_and_the_empty_text_is_none() {
         let mut labels = Labels::new();
-        assert_eq!(labels.number(""), Numbered::Known(LabelId::NONE));
-        assert_eq!(labels.number("Rated Blitz game"), Numbered::New(LabelId(1)));
+        assert_eq!(labels.numbered(""), Numbered::Known(LabelId::NONE));
         assert_eq!(
-            labels.number("https://lichess.org/a"),
+            labels.numbered("Rated Blitz game"),
+            Numbered::New(LabelId(1))
+        );
+        assert_eq!(
+            labels.numbered("https://lichess.org/a"),
             Numbered::New(LabelId(2))
         );
         assert_eq!(
-            labels.number("Rated Blitz game"),
+            labels.numbered("Rated Blitz game"),
             Numbered::Known(LabelId(1))
         );
     }
@@ -104,21 +114,30 @@ mod tests {
     #[test]
     fn memory_is_two_generations_and_a_text_met_within_them_keeps_its_number() {
         let mut labels = Labels::new();
-        let event = labels.number("event");
+        let event = labels.numbered("event");
         assert_eq!(event, Numbered::New(LabelId(1)));
         // A site for each game, the event met every GENERATION - 1 sites: it comes back
         // to the recent generation each time and keeps its number throughout.
         let games = 3 * GENERATION as u32;
         for game in 0..games {
             let site = format!("site {game}");
-            assert!(matches!(labels.number(&site), Numbered::New(_)));
+            assert!(matches!(labels.numbered(&site), Numbered::New(_)));
             if game % (GENERATION as u32 - 1) == 0 {
-                assert_eq!(labels.number("event"), Numbered::Known(LabelId(1)));
+                assert_eq!(labels.numbered("event"), Numbered::Known(LabelId(1)));
             }
             assert!(labels.recent.len() + labels.older.len() <= 2 * GENERATION);
         }
         assert_eq!(labels.next, 2 + games);
         // The first site is long gone: met again, it is numbered anew.
-        assert_eq!(labels.number("site 0"), Numbered::New(LabelId(2 + games)));
+        assert_eq!(labels.numbered("site 0"), Numbered::New(LabelId(2 + games)));
+    }
+
+    #[test]
+    fn numbers_run_out_with_none_not_a_wrap() {
+        let mut labels = Labels::new();
+        labels.next = u32::MAX - 1;
+        assert_eq!(labels.numbered("a"), Numbered::New(LabelId(u32::MAX - 1)));
+        assert_eq!(labels.number("b"), None);
+        assert_eq!(labels.numbered("a"), Numbered::Known(LabelId(u32::MAX - 1)));
     }
 }
