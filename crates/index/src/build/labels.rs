@@ -4,10 +4,13 @@
 //! Why: a site of lichess's names one game, so that the labels grow with the games (a
 //! million for a million games, 90 million for a month of lichess's); holding every text
 //! to find it again took a build of four million games to a peak of 927 MiB, 69 MiB more
-//! for each million (804 MiB now, the compaction's cache full). A text is found again among those met lately, two generations of
-//! [`GENERATION`] texts at most: one met again within them keeps its number, one met
-//! after longer is numbered anew, its text written once more. An event or an opening
-//! comes back often enough to keep its number; a site never comes back.
+//! for each million (804 MiB now, the compaction's cache full). A text is found again
+//! among those met lately, two generations of [`GENERATION`] texts at most: one met again
+//! within them keeps its number, one met after longer is numbered anew, its text written
+//! once more. An event or an opening comes back often enough to keep its number; a site
+//! never comes back. The labels' texts are written into the segment as they are numbered
+//! ([`LabelWriter`](crate::segment::LabelWriter)); the catalogue matches labels by text,
+//! so that a text numbered twice answers as once.
 
 use std::hash::BuildHasher;
 
