@@ -82,7 +82,7 @@ impl std::fmt::Display for Eco {
 }
 
 /// A calendar date with each part possibly unknown, packed as `notation`'s
-/// [`Date`](notation::Date) reads it.
+/// [`Date`] reads it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Day {
     /// The year, 0 when unknown.
