@@ -340,7 +340,7 @@ impl Rules for ChessRules {
         let _ = write!(out, "{}", position.san(mv));
     }
 
-    /// A token read with nothing forgiven ([`Forgiven`](crate::san::Forgiven): each flag
+    /// A token read with nothing forgiven ([`Forgiven`](crate::Forgiven): each flag
     /// is a departure from SAN) is the move's SAN, its check sign included.
     fn writes_tokens_as_read(&self) -> bool {
         true
