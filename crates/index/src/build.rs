@@ -246,7 +246,7 @@ struct Gathering<'w> {
     /// The numbers of events, sites, openings and kinds met lately.
     labels: Labels,
     /// The texts of the labels numbered, written as they are.
-    label_texts: LabelWriter,
+    label_writer: LabelWriter,
     built: Built,
     record: Vec<u8>,
     segment_path: PathBuf,
@@ -284,7 +284,7 @@ impl Gathering<'_> {
         match numbered {
             Numbered::Known(id) => Ok(id),
             Numbered::New(id) => {
-                self.label_texts
+                self.label_writer
                     .push(text, &mut self.pending)
                     .map_err(|e| IndexError::io(&self.segment_path, e))?;
                 Ok(id)
@@ -445,7 +445,7 @@ pub fn build(job: &mut Job<'_>, dir: &Path, options: &BuildOptions) -> Result<Bu
     )?;
     let mut pending = gathered.pending;
     gathered
-        .labels
+        .label_writer
         .finish(&mut pending)
         .map_err(|e| IndexError::io(&partial, e))?;
     writer
@@ -503,7 +503,7 @@ struct Gathered {
     /// Records not yet stored.
     pending: Pending,
     names: Vec<String>,
-    labels: LabelWriter,
+    label_writer: LabelWriter,
     built: Built,
     game: Option<Game>,
     next: GameId,
@@ -536,7 +536,7 @@ fn gather(
         lower: String::new(),
         names: Vec::new(),
         labels: Labels::new(),
-        label_texts: LabelWriter::new().map_err(|e| IndexError::io(partial, e))?,
+        label_writer: LabelWriter::new().map_err(|e| IndexError::io(partial, e))?,
         built: Built::default(),
         record: Vec::new(),
         segment_path: partial.to_owned(),
@@ -627,7 +627,7 @@ fn gather(
         sorter: gathering.sorter,
         pending: gathering.pending,
         names: gathering.names,
-        labels: gathering.label_texts,
+        label_writer: gathering.label_writer,
         built: gathering.built,
         game: gathering.game,
         next: gathering.next,

@@ -133,7 +133,8 @@ impl RunWriter {
     }
 
     /// Writes the bytes staged unbuffered, their last block whole (the bytes after them,
-    /// never read, zeros); `false` when the file system refused, the file buffered since.
+    /// never read, zeros); `false` when the file system refused, the file buffered since
+    /// (an error if it stays unbuffered).
     fn write_whole_blocks(&mut self) -> io::Result<bool> {
         let whole = self.len.next_multiple_of(ALIGN);
         self.staged.bytes_mut()[self.len..whole].fill(0);
@@ -141,6 +142,11 @@ impl RunWriter {
             Ok(()) => Ok(true),
             Err(e) if refused(&e) => {
                 self.unbuffered = set_unbuffered(&self.file, false);
+                if self.unbuffered {
+                    return Err(io::Error::other(
+                        "a file unbuffered access refused to write",
+                    ));
+                }
                 Ok(false)
             }
             Err(e) => Err(e),
