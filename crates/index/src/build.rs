@@ -8,7 +8,7 @@
 //! durably, renamed into place, and only then named by a new manifest.
 
 use std::borrow::Cow;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -54,6 +54,10 @@ pub struct BuildOptions {
     /// uncompressed file (as `notate parquet --range` reads them): the index is then a
     /// shard, which [`merge()`] joins to the shards of the rest of the file.
     pub range: Option<ByteRange>,
+    /// How many players' names the build holds to give a name met again its number: one
+    /// met again only after more than twice this many others is numbered anew, and the
+    /// index answers for its numbers as for one player. Some 40 bytes each.
+    pub players_held: usize,
 }
 
 impl Default for BuildOptions {
@@ -66,6 +70,7 @@ impl Default for BuildOptions {
             variations: false,
             popular: 256,
             range: None,
+            players_held: 1 << 20,
         }
     }
 }
@@ -85,10 +90,10 @@ pub struct Built {
     pub total_games: u64,
 }
 
-mod labels;
 mod main_lines;
+mod numbering;
 
-use labels::{Labels, Numbered};
+use numbering::{LABELS_HELD, Numbered, Numbering};
 
 /// A game read, as the index takes it.
 #[derive(Debug, PartialEq)]
@@ -239,12 +244,12 @@ struct Gathering<'w> {
     /// Positions met so far (for the progress bar).
     positions: u64,
     sorter: Sorter,
-    players: HashMap<String, PlayerId, foldhash::fast::RandomState>,
+    /// The numbers of the players met lately, by name in lower case.
+    players: Numbering,
     /// A name lowered, as [`Gathering::player`] looks it up.
     lower: String,
-    names: Vec<String>,
     /// The numbers of events, sites, openings and kinds met lately.
-    labels: Labels,
+    labels: Numbering,
     /// The texts of the labels numbered, written as they are.
     label_writer: LabelWriter,
     built: Built,
@@ -255,7 +260,7 @@ struct Gathering<'w> {
 }
 
 impl Gathering<'_> {
-    fn player(&mut self, name: &str) -> PlayerId {
+    fn player(&mut self, name: &str) -> Result<PlayerId, IndexError> {
         // Players are told apart case aside. Most names are ASCII and met before: those
         // are lowered into one buffer, kept from game to game, not a new string each.
         let lower = &mut self.lower;
@@ -266,28 +271,34 @@ impl Gathering<'_> {
         } else {
             lower.push_str(&name.to_lowercase());
         }
-        if let Some(&id) = self.players.get(lower.as_str()) {
-            return id;
-        }
-        let id = PlayerId(self.names.len() as u32);
-        self.names.push(name.to_owned());
-        self.players.insert(lower.clone(), id);
-        id
+        let numbered = self.players.number(lower).ok_or_else(|| {
+            IndexError::Input("a segment holds at most 4,294,967,295 players' numbers".into())
+        })?;
+        Ok(match numbered {
+            Numbered::Known(id) => PlayerId(id),
+            Numbered::New(id) => {
+                self.pending.player(PlayerId(id), name);
+                PlayerId(id)
+            }
+        })
     }
 
     fn label(&mut self, text: &str) -> Result<LabelId, IndexError> {
+        if text.is_empty() {
+            return Ok(LabelId::NONE);
+        }
         let numbered = self.labels.number(text).ok_or_else(|| {
             IndexError::Input(
                 "a segment holds at most 4,294,967,295 labels (events, sites, openings)".into(),
             )
         })?;
         match numbered {
-            Numbered::Known(id) => Ok(id),
+            Numbered::Known(id) => Ok(LabelId(id)),
             Numbered::New(id) => {
                 self.label_writer
                     .push(text, &mut self.pending)
                     .map_err(|e| IndexError::io(&self.segment_path, e))?;
-                Ok(id)
+                Ok(LabelId(id))
             }
         }
     }
@@ -301,8 +312,8 @@ impl Gathering<'_> {
         }
         self.next = GameId(id.0 + 1);
         let d = &game.described;
-        let white = self.player(&d.white);
-        let black = self.player(&d.black);
+        let white = self.player(&d.white)?;
+        let black = self.player(&d.black)?;
         let event = self.label(&d.event)?;
         let site = self.label(&d.site)?;
         let opening = self.label(&d.opening)?;
@@ -448,11 +459,6 @@ pub fn build(job: &mut Job<'_>, dir: &Path, options: &BuildOptions) -> Result<Bu
         .label_writer
         .finish(&mut pending)
         .map_err(|e| IndexError::io(&partial, e))?;
-    writer
-        .write_players(&gathered.names)
-        .map_err(|e| IndexError::store(&partial, e))?;
-    // Let go before the positions are written and the segment compacted.
-    drop(gathered.names);
     let mut built = gathered.built;
     write_positions(
         &mut writer,
@@ -502,7 +508,6 @@ struct Gathered {
     sorter: Sorter,
     /// Records not yet stored.
     pending: Pending,
-    names: Vec<String>,
     label_writer: LabelWriter,
     built: Built,
     game: Option<Game>,
@@ -532,10 +537,9 @@ fn gather(
         room,
         positions: 0,
         sorter: Sorter::new(dir, options.sort_memory),
-        players: HashMap::default(),
+        players: Numbering::new(0, options.players_held),
         lower: String::new(),
-        names: Vec::new(),
-        labels: Labels::new(),
+        labels: Numbering::new(LabelId::NONE.0 + 1, LABELS_HELD),
         label_writer: LabelWriter::new().map_err(|e| IndexError::io(partial, e))?,
         built: Built::default(),
         record: Vec::new(),
@@ -626,7 +630,6 @@ fn gather(
     Ok(Gathered {
         sorter: gathering.sorter,
         pending: gathering.pending,
-        names: gathering.names,
         label_writer: gathering.label_writer,
         built: gathering.built,
         game: gathering.game,

@@ -280,23 +280,20 @@ impl Index {
         Ok(games)
     }
 
-    /// Whether a game passes a filter; `players` holds each segment's id of the filter's
-    /// player (found once per query).
+    /// Whether a game passes a filter; `player` holds the segment's ids of the filter's
+    /// player (found once per segment and query).
     fn passes(
         &self,
         record: &GameRecord,
         filter: &Filter,
-        player: Option<(&Segment, Option<crate::record::PlayerId>)>,
+        player: Option<&[crate::record::PlayerId]>,
     ) -> bool {
         if !Dims::of(record).passes(filter) {
             return false;
         }
-        if let Some((_, id)) = player {
-            let Some(id) = id else {
-                return false;
-            };
-            let white = record.white == id;
-            let black = record.black == id;
+        if let Some(ids) = player {
+            let white = ids.contains(&record.white);
+            let black = ids.contains(&record.black);
             return match filter.color {
                 Some(Color::White) => white,
                 Some(Color::Black) => black,
@@ -399,10 +396,10 @@ impl Index {
                 continue;
             }
             let player = match &filter.player {
-                Some(name) => Some((segment, segment.player(name)?)),
+                Some(name) => Some(segment.player(name)?),
                 None => None,
             };
-            if matches!(player, Some((_, None))) {
+            if player.as_ref().is_some_and(Vec::is_empty) {
                 continue;
             }
             let mut postings = Vec::new();
@@ -410,7 +407,7 @@ impl Index {
             let mut last_game = None;
             for posting in postings {
                 let record = segment.game(posting.game)?;
-                if !self.passes(&record, filter, player) {
+                if !self.passes(&record, filter, player.as_deref()) {
                     continue;
                 }
                 let dims = Dims::of(&record);

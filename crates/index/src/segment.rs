@@ -14,7 +14,7 @@
 //! | `summaries` | a position's key (96 bits) and a piece number | for a position many games reached, what the explorer needs of them ([`Summary`]), zstd-compressed after its length, in pieces |
 //! | `wholes` | a position's key (96 bits) | for a position with a summary, the summary's whole cell (all its games as one), not compressed: what an explorer question with no filter reads |
 //! | `player_names` | player id | the name as first written |
-//! | `players` | the name in lower case | player id |
+//! | `players` | the name in lower case and a player id of it (a name met again only long after is numbered twice) | nothing |
 //! | `labels` | a chunk's number and a piece number | the texts of an event, a site, an opening or a ruleset, in the order numbered (a text met again only long after may be numbered twice), [`LABEL_CHUNK`] labels to a chunk, each its length then its bytes, zstd-compressed after their length, in pieces |
 //!
 //! Positions are kept by the high 96 bits of their key (as lila's explorer keeps them: a
@@ -69,11 +69,11 @@ const CROWDED: TableDefinition<(u128, u32), &[u8]> = TableDefinition::new("crowd
 const SUMMARIES: TableDefinition<(u128, u32), &[u8]> = TableDefinition::new("summaries");
 const WHOLES: TableDefinition<u128, &[u8]> = TableDefinition::new("wholes");
 const PLAYER_NAMES: TableDefinition<u32, &str> = TableDefinition::new("player_names");
-const PLAYERS: TableDefinition<&str, u32> = TableDefinition::new("players");
+const PLAYERS: TableDefinition<(&str, u32), ()> = TableDefinition::new("players");
 const LABELS: TableDefinition<(u128, u32), &[u8]> = TableDefinition::new("labels");
 
 /// The version of a segment's tables: a segment of another version is not read.
-pub(crate) const SEGMENT_FORMAT: u64 = 9;
+pub(crate) const SEGMENT_FORMAT: u64 = 10;
 
 /// The memory the store may hold for a segment's pages, written or read: redb's default
 /// (1 GiB) took a build of a million games to 984 MB at its peak, near the 1 GiB the build
@@ -388,6 +388,7 @@ enum Filled {
     Summaries,
     Wholes,
     Labels,
+    Players,
 }
 
 /// Entries for the tables a build fills, held until [`SegmentWriter::store_if_full`]
@@ -432,6 +433,11 @@ impl Pending {
     /// A game's record (and its kept line), under its number in the segment.
     pub(crate) fn game(&mut self, game: GameId, record: &[u8]) {
         self.put(Filled::Games, game.0.into(), 0, record);
+    }
+
+    /// A player's name as first written, under the number given to it.
+    pub(crate) fn player(&mut self, player: PlayerId, name: &str) {
+        self.put(Filled::Players, player.0.into(), 0, name.as_bytes());
     }
 
     /// The summary of a position that [`SummaryPacker::pack`] packed: its cells, and
@@ -611,6 +617,8 @@ impl SegmentWriter {
         let mut summaries = txn.open_table(SUMMARIES)?;
         let mut wholes = txn.open_table(WHOLES)?;
         let mut labels = txn.open_table(LABELS)?;
+        let mut player_names = txn.open_table(PLAYER_NAMES)?;
+        let mut players = txn.open_table(PLAYERS)?;
         let mut start = 0;
         for &(table, key, piece, end) in &pending.entries {
             let value = &pending.bytes[start..end];
@@ -623,22 +631,16 @@ impl SegmentWriter {
                 Filled::Summaries => drop(summaries.insert((key, piece), value)?),
                 Filled::Wholes => drop(wholes.insert(key, value)?),
                 Filled::Labels => drop(labels.insert((key, piece), value)?),
+                Filled::Players => {
+                    // Put as a `&str`: the bytes are UTF-8.
+                    let name = std::str::from_utf8(value).unwrap_or_default();
+                    player_names.insert(key as u32, name)?;
+                    players.insert((name.to_lowercase().as_str(), key as u32), ())?;
+                }
             }
         }
         pending.entries.clear();
         pending.bytes.clear();
-        Ok(())
-    }
-
-    pub(crate) fn write_players(&self, names: &[String]) -> Result<(), redb::Error> {
-        let txn = self.txn()?;
-        let mut by_id = txn.open_table(PLAYER_NAMES)?;
-        let mut by_name = txn.open_table(PLAYERS)?;
-        for (i, name) in names.iter().enumerate() {
-            let id = i as u32;
-            by_id.insert(id, name.as_str())?;
-            by_name.insert(name.to_lowercase().as_str(), id)?;
-        }
         Ok(())
     }
 
@@ -722,7 +724,7 @@ pub(crate) struct Segment {
     summaries: redb::ReadOnlyTable<(u128, u32), &'static [u8]>,
     wholes: redb::ReadOnlyTable<u128, &'static [u8]>,
     player_names: redb::ReadOnlyTable<u32, &'static str>,
-    players: redb::ReadOnlyTable<&'static str, u32>,
+    players: redb::ReadOnlyTable<(&'static str, u32), ()>,
     labels: redb::ReadOnlyTable<(u128, u32), &'static [u8]>,
     /// The id its first game has in the index.
     pub(crate) first: GameId,
@@ -1027,13 +1029,16 @@ impl Segment {
         Ok(())
     }
 
-    /// A player's id, by name in any case.
-    pub(crate) fn player(&self, name: &str) -> Result<Option<PlayerId>, IndexError> {
-        Ok(self
+    /// A player's ids, by name in any case, ascending: none for a name the segment does
+    /// not hold, more than one for a name met again only long after it was numbered.
+    pub(crate) fn player(&self, name: &str) -> Result<Vec<PlayerId>, IndexError> {
+        let name = name.to_lowercase();
+        let ids = self
             .players
-            .get(name.to_lowercase().as_str())
-            .map_err(|e| self.read_error(e))?
-            .map(|v| PlayerId(v.value())))
+            .range((name.as_str(), 0)..=(name.as_str(), u32::MAX))
+            .map_err(|e| self.read_error(e))?;
+        ids.map(|entry| Ok(PlayerId(entry.map_err(|e| self.read_error(e))?.0.value().1)))
+            .collect()
     }
 }
 

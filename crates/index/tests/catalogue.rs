@@ -159,13 +159,17 @@ struct Fixture {
 }
 
 fn fixture() -> Fixture {
+    fixture_built(&BuildOptions::default())
+}
+
+fn fixture_built(options: &BuildOptions) -> Fixture {
     let dir = tempfile::tempdir().expect("a folder");
     let file = dir.path().join("games.pgn");
     let games = retagged(&file);
     let sources = collection::input::collect(&[PathBuf::from(&file)]).expect("the file");
     let mut job = Job::new(sources, 1, &Silent);
     let out = dir.path().join("index");
-    index::build(&mut job, &out, &BuildOptions::default()).expect("built");
+    index::build(&mut job, &out, options).expect("built");
     let index = Index::open(&out).expect("opened");
     let catalogue = Catalogue::load(&index).expect("loaded");
     Fixture {
@@ -202,11 +206,24 @@ fn contains(text: &str, needle: &str) -> bool {
 
 #[test]
 fn each_criterion_lists_the_games_a_scan_of_their_tags_keeps() {
-    let f = fixture();
+    each_criterion_as_a_scan(&fixture());
+}
+
+#[test]
+fn a_player_numbered_many_times_is_listed_as_one() {
+    // Names held one at a time: a player's name met again after another's is numbered
+    // anew, and the searches gather every number.
+    each_criterion_as_a_scan(&fixture_built(&BuildOptions {
+        players_held: 1,
+        ..BuildOptions::default()
+    }));
+}
+
+fn each_criterion_as_a_scan(f: &Fixture) {
     assert_eq!(f.catalogue.len(), f.games.len());
     assert!(f.games.len() > 30, "{} games", f.games.len());
-    let all = listed(&f, &GameSearch::default());
-    assert_eq!(all, scanned(&f, |_| true));
+    let all = listed(f, &GameSearch::default());
+    assert_eq!(all, scanned(f, |_| true));
 
     let cases: Vec<(&str, GameSearch, Keep)> = vec![
         (
@@ -380,14 +397,14 @@ fn each_criterion_lists_the_games_a_scan_of_their_tags_keeps() {
         ),
     ];
     for (what, search, keep) in cases {
-        let expected = scanned(&f, keep);
+        let expected = scanned(f, keep);
         assert!(
             !expected.is_empty() && expected.len() < f.games.len(),
             "{what}: the case must tell games apart ({} of {})",
             expected.len(),
             f.games.len()
         );
-        assert_eq!(listed(&f, &search), expected, "{what}");
+        assert_eq!(listed(f, &search), expected, "{what}");
     }
 }
 
