@@ -13,7 +13,7 @@
 //! | `crowded` | a position's key (96 bits) and a piece number | the postings of a position reached by many games, in pieces |
 //! | `summaries` | a position's key (96 bits) and a piece number | for a position many games reached, what the explorer needs of them ([`Summary`]), zstd-compressed after its length, in pieces |
 //! | `wholes` | a position's key (96 bits) | for a position with a summary, the summary's whole cell (all its games as one), not compressed: what an explorer question with no filter reads |
-//! | `player_names` | player id | the name as first written |
+//! | `player_names` | player id | the name as written when it was numbered |
 //! | `players` | the name in lower case and a player id of it (a name met again only long after is numbered twice) | nothing |
 //! | `labels` | a chunk's number and a piece number | the texts of an event, a site, an opening or a ruleset, in the order numbered (a text met again only long after may be numbered twice), [`LABEL_CHUNK`] labels to a chunk, each its length then its bytes, zstd-compressed after their length, in pieces |
 //!
@@ -435,7 +435,7 @@ impl Pending {
         self.put(Filled::Games, game.0.into(), 0, record);
     }
 
-    /// A player's name as first written, under the number given to it.
+    /// A player's name as written, under the number just given to it.
     pub(crate) fn player(&mut self, player: PlayerId, name: &str) {
         self.put(Filled::Players, player.0.into(), 0, name.as_bytes());
     }
