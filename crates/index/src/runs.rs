@@ -587,7 +587,7 @@ fn gather_buckets(
 ) -> io::Result<()> {
     let (files, counts): (Vec<File>, Vec<Vec<u64>>) =
         runs.into_iter().map(|run| (run.file, run.counts)).unzip();
-    let mut readers = run_file::readers(files);
+    let mut readers = run_file::readers(files)?;
     let mut scratch = Vec::new();
     let mut last_start = 0;
     for (b, &last_end) in last_ends.iter().enumerate() {
