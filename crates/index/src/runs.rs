@@ -569,14 +569,52 @@ impl Sorter {
         let waiting = (self.capacity as u64 / 2 / average).clamp(2, 256) as usize;
         let dir = self.dir.clone();
         let (sender, receiver) = mpsc::sync_channel(waiting);
+        let (give_back, given_back) = mpsc::channel();
         let merging = thread::spawn(move || {
-            gather_buckets(runs, (last, ends), bucket_capacity, &dir, &sender)
+            let buckets = Buckets { sender, given_back };
+            gather_buckets(runs, (last, ends), bucket_capacity, &dir, &buckets)
         });
+        // A bucket's memory is used again when it holds no more than twice an average one's
+        // (or a batch of a merge): a few buckets much larger than the others (the start
+        // position's) are let go, so that those waiting hold no more than before.
+        let kept_up_to = (2 * average as usize).max(BATCH);
         Ok(Sorted::Merged {
             receiver,
-            batch: Vec::new().into_iter(),
+            batch: Vec::new(),
+            taken: 0,
+            give_back,
+            kept_up_to,
             merging: Some(merging),
         })
+    }
+}
+
+/// Where the gathering sends each bucket, sorted, and takes back the memory of those
+/// written.
+///
+/// Why: each bucket gathered in memory taken fresh, and let go on the thread that wrote
+/// it, had its pages zeroed by the system again: on a machine whose fresh pages are dear,
+/// a third of the gathering thread's time, while the threads writing the segment waited
+/// for it.
+struct Buckets {
+    sender: mpsc::SyncSender<Vec<Occurrence>>,
+    given_back: mpsc::Receiver<Vec<Occurrence>>,
+}
+
+impl Buckets {
+    /// Room for `capacity` occurrences, empty: the memory of a bucket written if there is
+    /// one.
+    fn room(&self, capacity: usize) -> Vec<Occurrence> {
+        let mut room = self.given_back.try_recv().unwrap_or_default();
+        room.clear();
+        // Exactly: grown by doubling, the room of every bucket would soon be twice its own.
+        room.reserve_exact(capacity);
+        room
+    }
+
+    /// Sends `bucket`; `false` when the receiver is gone.
+    fn send(&self, bucket: Vec<Occurrence>) -> bool {
+        self.sender.send(bucket).is_ok()
     }
 }
 
@@ -589,7 +627,7 @@ fn gather_buckets(
     (last, last_ends): (Vec<Occurrence>, Vec<usize>),
     capacity: usize,
     dir: &Path,
-    sender: &mpsc::SyncSender<Vec<Occurrence>>,
+    buckets: &Buckets,
 ) -> io::Result<()> {
     let (files, counts): (Vec<File>, Vec<Vec<u64>>) =
         runs.into_iter().map(|run| (run.file, run.counts)).unzip();
@@ -622,18 +660,18 @@ fn gather_buckets(
             }
             piece.extend_from_slice(in_memory);
             sort(&mut piece);
-            if !merge(pieces, piece, sender)? {
+            if !merge(pieces, piece, buckets)? {
                 return Ok(());
             }
             continue;
         }
-        let mut gathered = Vec::with_capacity(total as usize);
+        let mut gathered = buckets.room(total as usize);
         for (reader, counts) in readers.iter_mut().zip(&counts) {
             read_occurrences(reader, counts[b], &mut gathered)?;
         }
         gathered.extend_from_slice(in_memory);
         sort_bucket(&mut gathered, &mut scratch);
-        if sender.send(gathered).is_err() {
+        if !buckets.send(gathered) {
             return Ok(());
         }
     }
@@ -660,11 +698,7 @@ const BATCH: usize = 1 << 14;
 
 /// Merges sorted runs and a sorted buffer into batches sent in order, each occurrence
 /// once; stops when the receiver is gone, and says whether it is still there.
-fn merge(
-    runs: Vec<File>,
-    last: Vec<Occurrence>,
-    sender: &mpsc::SyncSender<Vec<Occurrence>>,
-) -> io::Result<bool> {
+fn merge(runs: Vec<File>, last: Vec<Occurrence>, buckets: &Buckets) -> io::Result<bool> {
     let mut readers: Vec<BufReader<File>> = runs
         .into_iter()
         .map(|f| BufReader::with_capacity(1 << 16, f))
@@ -681,7 +715,7 @@ fn merge(
             heap.push(Reverse((o, i)));
         }
     }
-    let mut batch = Vec::with_capacity(BATCH);
+    let mut batch = buckets.room(BATCH);
     let mut previous: Option<Occurrence> = None;
     while let Some(mut top) = heap.peek_mut() {
         let Reverse((o, i)) = *top;
@@ -698,13 +732,13 @@ fn merge(
         previous = Some(o);
         batch.push(o);
         if batch.len() == BATCH {
-            let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
-            if sender.send(full).is_err() {
+            let full = std::mem::replace(&mut batch, buckets.room(BATCH));
+            if !buckets.send(full) {
                 return Ok(false);
             }
         }
     }
-    Ok(batch.is_empty() || sender.send(batch).is_ok())
+    Ok(batch.is_empty() || buckets.send(batch))
 }
 
 /// The sorted occurrences: from memory, or merged from runs on another thread.
@@ -712,7 +746,13 @@ pub(crate) enum Sorted {
     Memory(std::vec::IntoIter<Occurrence>),
     Merged {
         receiver: mpsc::Receiver<Vec<Occurrence>>,
-        batch: std::vec::IntoIter<Occurrence>,
+        /// The bucket (or batch) being given, and how many of it were.
+        batch: Vec<Occurrence>,
+        taken: usize,
+        /// Where a bucket given whole goes back to the gathering ([`Buckets`]), if its
+        /// room is no more than `kept_up_to`.
+        give_back: mpsc::Sender<Vec<Occurrence>>,
+        kept_up_to: usize,
         merging: Option<thread::JoinHandle<io::Result<()>>>,
     },
 }
@@ -725,13 +765,24 @@ impl Sorted {
             Sorted::Merged {
                 receiver,
                 batch,
+                taken,
+                give_back,
+                kept_up_to,
                 merging,
             } => loop {
-                if let Some(o) = batch.next() {
+                if let Some(&o) = batch.get(*taken) {
+                    *taken += 1;
                     return Ok(Some(o));
                 }
                 match receiver.recv() {
-                    Ok(next) => *batch = next.into_iter(),
+                    Ok(next) => {
+                        let given = std::mem::replace(batch, next);
+                        *taken = 0;
+                        if (1..=*kept_up_to).contains(&given.capacity()) {
+                            // A gathering that has ended takes no more.
+                            let _ = give_back.send(given);
+                        }
+                    }
                     // The merge ended: all sent, or an error to give.
                     Err(_) => {
                         return match merging.take() {
