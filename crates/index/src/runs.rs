@@ -576,7 +576,8 @@ impl Sorter {
         });
         // A bucket's memory is used again when it holds no more than twice an average one's
         // (or a batch of a merge): a few buckets much larger than the others (the start
-        // position's) are let go, so that those waiting hold no more than before.
+        // position's) are let go, so that the room of the buckets waiting stays near what
+        // their occurrences take.
         let kept_up_to = (2 * average as usize).max(BATCH);
         Ok(Sorted::Merged {
             receiver,
