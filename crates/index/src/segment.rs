@@ -391,8 +391,8 @@ enum Filled {
     Players,
 }
 
-/// Entries for the tables a build fills, held until [`SegmentWriter::store_if_full`]
-/// stores them and commits.
+/// Entries for the tables a build fills, held until [`SegmentWriter::store`] stores them
+/// and commits (once [`Pending::is_full`]).
 ///
 /// Why: at its commit the store sums up (checksums) every page the transaction wrote, and
 /// takes back into its cache each one it had to write out to keep within its cache. A
@@ -518,8 +518,8 @@ impl LabelWriter {
 
 /// A segment being written. Its file holds nothing a reader would take until
 /// [`SegmentWriter::commit`] has made it durable (and it is not in its place in the
-/// index before); meanwhile each [`SegmentWriter::store_if_full`] commits what it
-/// stored, not durably, and the file is written to the disk as it grows.
+/// index before); meanwhile each [`SegmentWriter::store`] commits what it stored, not
+/// durably, and the file is written to the disk as it grows.
 pub(crate) struct SegmentWriter {
     /// The transaction open, `None` only if a commit failed.
     txn: Option<redb::WriteTransaction>,
@@ -585,15 +585,6 @@ impl SegmentWriter {
 
     fn txn(&self) -> Result<&redb::WriteTransaction, redb::Error> {
         self.txn.as_ref().ok_or(redb::Error::TransactionPoisoned)
-    }
-
-    /// Once enough is pending, stores it, then commits it (not durably) and begins the
-    /// next transaction.
-    pub(crate) fn store_if_full(&mut self, pending: &mut Pending) -> Result<(), redb::Error> {
-        if !pending.is_full() {
-            return Ok(());
-        }
-        self.store(pending)
     }
 
     /// Stores what is pending, then commits it (not durably) and begins the next
