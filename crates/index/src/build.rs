@@ -3,9 +3,10 @@
 //! Games are read on every core (the `collection` pipeline, in input order); each game
 //! gives its record, its players and, for every position of its main line, the position's
 //! key and the move played from it. Records go into the segment as they come (stored a
-//! few tens of MB at a time, [`Pending`], on a thread of their own); the positions go through a [`Sorter`] (sorted
-//! runs on disk, merged) and are written grouped by key. The segment is committed
-//! durably, renamed into place, and only then named by a new manifest.
+//! few tens of MB at a time, [`Pending`], on a thread of their own); the positions go
+//! through a [`Sorter`] (sorted runs on disk, merged) and are written grouped by key. The
+//! segment is committed durably, renamed into place, and only then named by a new
+//! manifest.
 
 use std::borrow::Cow;
 use std::collections::BTreeSet;
@@ -452,8 +453,9 @@ pub fn build(job: &mut Job<'_>, dir: &Path, options: &BuildOptions) -> Result<Bu
     // their chunks read, waited: four times in a build of a million games, one of two
     // cores idle for that long. That thread's CPU time while the games were read fell from
     // 3.3–3.5 s to 2.7–3.3 s (three builds each). On two cores a build takes as long
-    // (0.99×, 12 pairs), the other threads busy in the time idle before; on more, that
-    // thread is what bounds the reading.
+    // (1.02×, 6 pairs; 0.99×, 12 pairs, beside another change not kept), the other
+    // threads busy in the time idle before; on more, that thread is what bounds the
+    // reading.
     let gathered = std::thread::scope(|scope| {
         let (to_store, storing) = handover(Pending::new(options.store_memory));
         let storing = scope.spawn(|| storing.store_all(&mut writer, &partial));
