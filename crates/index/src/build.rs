@@ -93,11 +93,12 @@ pub struct Built {
 
 mod main_lines;
 mod numbering;
+mod spares;
 
 use numbering::{LABELS_HELD, Numbered, Numbering};
 
 /// A game read, as the index takes it.
-#[derive(Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 struct IndexedGame {
     number: u64,
     offset: u64,
@@ -305,7 +306,7 @@ impl Gathering {
         }
     }
 
-    fn take(&mut self, game: IndexedGame, source: u32, before: u64) -> Result<(), IndexError> {
+    fn take(&mut self, game: &IndexedGame, source: u32, before: u64) -> Result<(), IndexError> {
         let id = self.next;
         if id.0 >= self.room {
             return Err(IndexError::Input(
@@ -351,7 +352,7 @@ impl Gathering {
             // The storing stopped on an error, which the build gives.
             return Err(IndexError::Input("the storing of games stopped".into()));
         }
-        for (key, code, on_line) in game.positions {
+        for &(key, code, on_line) in &game.positions {
             self.sorter
                 .push(Occurrence::new(key, id, code, dims, on_line))
                 .map_err(|e| IndexError::io(&self.segment_path, e))?;
@@ -360,10 +361,10 @@ impl Gathering {
         if !game.errors.is_empty() {
             self.built.games_with_errors += 1;
         }
-        if let Some(kind) = game.kind
+        if let Some(kind) = &game.kind
             && !self.kinds.contains(kind.as_ref())
         {
-            self.kinds.insert(kind.into_owned());
+            self.kinds.insert(kind.to_string());
         }
         Ok(())
     }
@@ -858,6 +859,7 @@ fn read_source(
     let placed = source.placed(opened.rows);
     let started = std::time::Instant::now();
     let at_start = gathering.built.games;
+    // Takes a game and gives it back, taken.
     let emit = |mut g: IndexedGame, before: u64, gathering: &mut Gathering| {
         for d in &g.errors {
             job.report.error(&match start {
@@ -881,27 +883,38 @@ fn read_source(
             ));
         }
         gathering
-            .take(g, source_number, before)
-            .map_err(|e| io::Error::other(e.to_string()))
+            .take(&g, source_number, before)
+            .map_err(|e| io::Error::other(e.to_string()))?;
+        Ok(g)
     };
     match game {
         Game::Chess => {
             let rules = collection::rules::chess();
             pgn::openings::prepare();
-            let emit = &mut |g, before| emit(g, before, gathering);
             if variations {
                 let task = IndexTask {
                     rules: &rules,
                     read,
                     variations,
                 };
-                pipeline::drive(&task, opened, jobs, emit)
+                pipeline::drive(&task, opened, jobs, &mut |g, before| {
+                    emit(g, before, gathering).map(drop)
+                })
             } else {
+                let spares = spares::Spares::default();
                 let task = main_lines::ChessMainLines {
                     rules: &rules,
                     read,
+                    spares: &spares,
                 };
-                pipeline::drive(&task, opened, jobs, emit)
+                let mut spent = Vec::with_capacity(spares::Spares::BATCH);
+                pipeline::drive(&task, opened, jobs, &mut |g, before| {
+                    spent.push(emit(g, before, gathering)?);
+                    if spent.len() == spares::Spares::BATCH {
+                        spares.give(&mut spent);
+                    }
+                    Ok(())
+                })
             }
         }
         Game::Draughts => {
@@ -912,7 +925,7 @@ fn read_source(
                 variations,
             };
             pipeline::drive(&task, opened, jobs, &mut |g, before| {
-                emit(g, before, gathering)
+                emit(g, before, gathering).map(drop)
             })
         }
     }

@@ -20,7 +20,16 @@ pub(crate) struct LineWriter {
 impl LineWriter {
     /// The line of a game from `start`, if the rules can keep it.
     pub(crate) fn new<R: IndexRules>(rules: &R, start: &R::Position) -> Option<LineWriter> {
-        let mut bytes = Vec::with_capacity(96);
+        LineWriter::new_in(rules, start, Vec::with_capacity(96))
+    }
+
+    /// [`LineWriter::new`], written in `bytes` (emptied first), whose room is kept.
+    pub(crate) fn new_in<R: IndexRules>(
+        rules: &R,
+        start: &R::Position,
+        mut bytes: Vec<u8>,
+    ) -> Option<LineWriter> {
+        bytes.clear();
         rules
             .put_line_start(start, &mut bytes)
             .then_some(LineWriter { bytes })

@@ -314,6 +314,27 @@ pub(crate) struct Described {
     pub eco: Option<Eco>,
 }
 
+/// A description to be filled ([`Described::fill`]): a game with no tags and no result.
+impl Default for Described {
+    fn default() -> Described {
+        Described {
+            white: String::new(),
+            black: String::new(),
+            white_rating: None,
+            black_rating: None,
+            day: Day::default(),
+            month: None,
+            speed: None,
+            winner: Winner::of(GameResult::Unknown),
+            rated: None,
+            event: String::new(),
+            site: String::new(),
+            opening: String::new(),
+            eco: None,
+        }
+    }
+}
+
 impl Described {
     /// The tags [`Described::of`] reads: a reader that keeps these alone (the chess
     /// builds' reading along the validator) gives the same description.
@@ -334,35 +355,46 @@ impl Described {
     /// The description of a game with these tags and result. It reads the tags of
     /// [`Described::TAGS`] and no other: a tag read here is added there.
     pub(crate) fn of(tags: &impl TagValues, result: GameResult) -> Described {
-        let name = |tag| tags.value(tag).unwrap_or("?").trim().to_owned();
+        let mut described = Described::default();
+        described.fill(tags, result);
+        described
+    }
+
+    /// Makes this the description [`Described::of`] gives, in the strings it has (a build
+    /// fills the descriptions of the games it has taken again, rather than allocate five
+    /// strings a game on one thread and free them on another).
+    pub(crate) fn fill(&mut self, tags: &impl TagValues, result: GameResult) {
+        let set = |text: &mut String, value: &str| {
+            text.clear();
+            text.push_str(value);
+        };
+        let name = |tag| tags.value(tag).unwrap_or("?").trim();
         let rating = |tag| {
             tags.value(tag)
                 .and_then(|v| v.trim().parse::<u16>().ok())
                 .filter(|&r| r > 0 && r < u16::MAX)
         };
-        let event = tags.value("Event").unwrap_or("").trim_start();
-        let rated = if event.starts_with("Rated ") {
+        let event = tags.value("Event").unwrap_or("");
+        let leading = event.trim_start();
+        self.rated = if leading.starts_with("Rated ") {
             Some(true)
-        } else if event.starts_with("Casual ") {
+        } else if leading.starts_with("Casual ") {
             Some(false)
         } else {
             None
         };
-        Described {
-            white: name("White"),
-            black: name("Black"),
-            white_rating: rating("WhiteElo"),
-            black_rating: rating("BlackElo"),
-            day: Day::of_values(tags),
-            month: month_of_values(tags),
-            speed: Speed::of_values(tags),
-            winner: Winner::of(result),
-            rated,
-            event: tags.value("Event").unwrap_or("").to_owned(),
-            site: tags.value("Site").unwrap_or("").to_owned(),
-            opening: tags.value("Opening").unwrap_or("").to_owned(),
-            eco: tags.value("ECO").and_then(Eco::parse),
-        }
+        set(&mut self.white, name("White"));
+        set(&mut self.black, name("Black"));
+        self.white_rating = rating("WhiteElo");
+        self.black_rating = rating("BlackElo");
+        self.day = Day::of_values(tags);
+        self.month = month_of_values(tags);
+        self.speed = Speed::of_values(tags);
+        self.winner = Winner::of(result);
+        set(&mut self.event, event);
+        set(&mut self.site, tags.value("Site").unwrap_or(""));
+        set(&mut self.opening, tags.value("Opening").unwrap_or(""));
+        self.eco = tags.value("ECO").and_then(Eco::parse);
     }
 }
 

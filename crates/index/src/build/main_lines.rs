@@ -17,6 +17,7 @@ use notation::{
 };
 
 use super::IndexedGame;
+use super::spares::Spares;
 use crate::dims::TagValues;
 use crate::key::PositionKey;
 use crate::line::LineWriter;
@@ -27,6 +28,8 @@ use crate::rules::{IndexRules, MoveCode};
 pub(super) struct ChessMainLines<'r> {
     pub rules: &'r pgn::ChessRules,
     pub read: ReadOptions,
+    /// The games taken, whose room the games read next are made in.
+    pub spares: &'r Spares,
 }
 
 impl Task for ChessMainLines<'_> {
@@ -39,7 +42,7 @@ impl Task for ChessMainLines<'_> {
         sink: &mut dyn FnMut(IndexedGame) -> io::Result<()>,
     ) -> io::Result<u64> {
         let mut reader = input.reader(self.rules.dialect(), self.read);
-        let mut visitor = MainLine::new(self.rules, self.read);
+        let mut visitor = MainLine::new(self.rules, self.read, self.spares);
         let mut games = 0;
         while let Some(mut game) = reader.read_game(&mut visitor)? {
             games += 1;
@@ -81,6 +84,9 @@ impl TagValues for WantedTags {
 /// moves, and each main-line move is taken as it is played.
 struct MainLine<'r> {
     rules: &'r pgn::ChessRules,
+    spares: &'r Spares,
+    /// Games taken from [`MainLine::spares`], to be filled.
+    stash: Vec<IndexedGame>,
     validator: pgn::Validator,
     /// The tags [`Described::of`] reads, as the tree builder keeps them.
     tags: WantedTags,
@@ -88,6 +94,8 @@ struct MainLine<'r> {
     /// Each position met, the move played from it, and whether the kept line reaches it.
     positions: Vec<(PositionKey, MoveCode, bool)>,
     line: Option<LineWriter>,
+    /// The room for the next game's line.
+    line_room: Vec<u8>,
     kind: Option<Cow<'static, str>>,
     /// Whether the main line was set up from where its moves had led (a set-up inside
     /// it, which no kept line can hold).
@@ -96,14 +104,17 @@ struct MainLine<'r> {
 }
 
 impl<'r> MainLine<'r> {
-    fn new(rules: &'r pgn::ChessRules, read: ReadOptions) -> MainLine<'r> {
+    fn new(rules: &'r pgn::ChessRules, read: ReadOptions, spares: &'r Spares) -> MainLine<'r> {
         MainLine {
             rules,
+            spares,
+            stash: Vec::with_capacity(Spares::BATCH),
             validator: pgn::Validator::new(read),
             tags: WantedTags::default(),
             result: GameResult::Unknown,
             positions: Vec::new(),
             line: None,
+            line_room: Vec::new(),
             kind: None,
             set_up: false,
             plies: 0,
@@ -136,7 +147,9 @@ impl Visitor for MainLine<'_> {
         self.validator.begin_game();
         self.tags.present = 0;
         self.result = GameResult::Unknown;
-        self.positions = Vec::with_capacity(96);
+        // The room of the game before's positions and line, or of a spare's.
+        self.positions.clear();
+        self.positions.reserve(96);
         self.line = None;
         self.kind = None;
         self.set_up = false;
@@ -167,7 +180,7 @@ impl Visitor for MainLine<'_> {
         // The start, when it could be set up.
         if let Some(start) = self.validator.position() {
             self.kind = Some(self.rules.kind(start));
-            self.line = LineWriter::new(self.rules, start);
+            self.line = LineWriter::new_in(self.rules, start, std::mem::take(&mut self.line_room));
         }
         flow
     }
@@ -216,13 +229,20 @@ impl Visitor for MainLine<'_> {
 
     fn end_game(&mut self, raw: RawGame<'_>) -> IndexedGame {
         let read = self.validator.end_game(raw);
-        let mut positions = std::mem::take(&mut self.positions);
+        if self.stash.is_empty() {
+            self.spares.take(&mut self.stash);
+        }
+        let mut game = self.stash.pop().unwrap_or_default();
+        // The game's positions and line go out in the spare; the spare's room stays for
+        // the next game's.
+        std::mem::swap(&mut game.positions, &mut self.positions);
+        let positions = &mut game.positions;
         let mut line = self.line.take();
         if self.set_up {
             // A line with a set-up inside it is not kept: a replay from its start would
             // not reach its positions.
             line = None;
-            for (_, _, on_line) in &mut positions {
+            for (_, _, on_line) in positions.iter_mut() {
                 *on_line = false;
             }
         }
@@ -231,20 +251,22 @@ impl Visitor for MainLine<'_> {
         {
             positions.push((self.rules.key(end), MoveCode::NONE, line.is_some()));
         }
-        IndexedGame {
-            number: read.index,
-            offset: read.span.start,
-            described: Described::of(&self.tags, self.result),
-            plies: self.plies,
-            positions,
-            line: line.map(LineWriter::into_bytes),
-            kind: self.kind.take(),
-            errors: read
-                .diagnostics
-                .into_iter()
-                .filter(|d| d.severity == Severity::Error)
-                .collect(),
+        let spare_line = std::mem::replace(&mut game.line, line.map(LineWriter::into_bytes));
+        if let Some(room) = spare_line {
+            self.line_room = room;
         }
+        game.number = read.index;
+        game.offset = read.span.start;
+        game.described.fill(&self.tags, self.result);
+        game.plies = self.plies;
+        game.kind = self.kind.take();
+        game.errors.clear();
+        game.errors.extend(
+            read.diagnostics
+                .into_iter()
+                .filter(|d| d.severity == Severity::Error),
+        );
+        game
     }
 }
 
@@ -278,11 +300,24 @@ mod tests {
             read: options,
             variations: false,
         };
+        let expected = read(&tree, text);
+        // Every game read along is made in a spare holding another game: what it held
+        // must not show through.
+        let spares = Spares::default();
+        let mut others: Vec<_> = expected.iter().rev().cloned().collect();
+        others.push(IndexedGame {
+            line: Some(vec![1, 2, 3]),
+            kind: Some(Cow::Borrowed("another")),
+            errors: expected.iter().flat_map(|g| g.errors.clone()).collect(),
+            ..IndexedGame::default()
+        });
+        spares.give(&mut others);
         let along = ChessMainLines {
             rules: &rules,
             read: options,
+            spares: &spares,
         };
-        let (expected, found) = (read(&tree, text), read(&along, text));
+        let found = read(&along, text);
         if let Some((e, f)) = expected.iter().zip(&found).find(|(e, f)| e != f) {
             return Err(format!("game {}: tree {e:#?}\nalong {f:#?}", e.number));
         }
@@ -294,8 +329,9 @@ mod tests {
 
     /// What a build takes of each game read along the validator is what it takes of the
     /// game's tree: its tags' description, positions, moves, kept line, kind and errors,
-    /// read leniently and strictly, on every PGN file of the corpus (and of the shared
-    /// corpus, when there is one) and on games made for what the corpus may lack.
+    /// read leniently and strictly, each into the room of a game taken before, on every
+    /// PGN file of the corpus (and of the shared corpus, when there is one) and on games
+    /// made for what the corpus may lack.
     #[test]
     fn main_lines_read_along_the_validator_are_those_of_the_trees() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
