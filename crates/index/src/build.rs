@@ -476,9 +476,9 @@ pub fn build(job: &mut Job<'_>, dir: &Path, options: &BuildOptions) -> Result<Bu
         .finish(&mut pending)
         .map_err(|e| IndexError::io(&partial, e))?;
     let mut built = gathered.built;
-    write_positions(
+    let pending = write_positions(
         &mut writer,
-        &mut pending,
+        pending,
         gathered.sorter,
         gathered.next,
         &partial,
@@ -932,7 +932,8 @@ fn read_source(
 }
 
 /// Writes the sorted positions: each as a tail, or in a block with its postings (and a
-/// summary when many games reached it). The positions are grouped and encoded on a thread
+/// summary when many games reached it), after the entries of `filling` not yet stored;
+/// gives back the entries left to store. The positions are grouped and encoded on a thread
 /// of their own ([`encode_positions`]), and the summaries made and compressed on another;
 /// this thread stores what they encoded, a [`Pending`] at a time, while they go on.
 ///
@@ -941,16 +942,15 @@ fn read_source(
 /// it ran, 1.65 of two cores were busy, against 1.95 while the games were read.
 fn write_positions(
     writer: &mut SegmentWriter,
-    pending: &mut Pending,
+    filling: Pending,
     sorter: Sorter,
     games: GameId,
     path: &Path,
     popular: u64,
     built: &mut Built,
-) -> Result<(), IndexError> {
+) -> Result<Pending, IndexError> {
     let pushed = sorter.pushed();
     let sorted = sorter.finish().map_err(|e| IndexError::io(path, e))?;
-    let filling = std::mem::replace(pending, pending.empty_like());
     let (to_store, storing) = handover(filling.empty_like());
     std::thread::scope(|scope| {
         let encoding = scope.spawn(move || {
@@ -960,10 +960,9 @@ fn write_positions(
         let encoded = encoding
             .join()
             .map_err(|_| IndexError::Input("the writing of positions stopped".into()))??;
-        *pending = encoded.pending;
         built.positions += encoded.positions;
         built.occurrences += encoded.occurrences;
-        Ok(())
+        Ok(encoded.pending)
     })
 }
 

@@ -25,6 +25,10 @@ impl Spares {
     /// that they are seldom dropped, and few enough to weigh little (some 3 KiB each).
     const HELD: usize = 8192;
 
+    /// The positions a game kept here may have room for: a game far longer than most
+    /// does not hold its room for all the games after it.
+    const ROOM: usize = 1024;
+
     /// Moves up to [`Spares::BATCH`] games into `stash`.
     pub(super) fn take(&self, stash: &mut Vec<IndexedGame>) {
         // A reader that panicked while holding the lock left whole games: still usable.
@@ -32,10 +36,6 @@ impl Spares {
         let from = games.len().saturating_sub(Self::BATCH);
         stash.extend(games.drain(from..));
     }
-
-    /// The positions a game kept here may have room for: a game far longer than most
-    /// does not hold its room for all the games after it.
-    const ROOM: usize = 1024;
 
     /// Moves the games of `spent` here, as many as there is room for, and drops the rest
     /// and those with room for more than [`Spares::ROOM`] positions.
