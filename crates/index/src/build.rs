@@ -431,7 +431,7 @@ pub fn build(job: &mut Job<'_>, dir: &Path, options: &BuildOptions) -> Result<Bu
     };
     manifest.variations = options.variations;
     let number = next_segment_number(dir);
-    let file = format!("segment-{number:06}.redb");
+    let file = format!("segment-{number:06}.seg");
     let partial = dir.join(format!("{file}.partial"));
     let mut writer = SegmentWriter::create(&partial)?;
     // The partial file is removed whatever happens, unless renamed into place.
@@ -491,7 +491,7 @@ pub fn build(job: &mut Job<'_>, dir: &Path, options: &BuildOptions) -> Result<Bu
     let count = u64::from(gathered.next.0);
     writer
         .commit(pending, count)
-        .map_err(|e| IndexError::store(&partial, e))?;
+        .map_err(|e| IndexError::io(&partial, e))?;
     if count > 0 {
         manifest.segments.push(SegmentEntry {
             file: file.clone(),
@@ -1018,7 +1018,7 @@ impl Storing {
         for mut filled in self.full {
             writer
                 .store(&mut filled)
-                .map_err(|e| IndexError::store(path, e))?;
+                .map_err(|e| IndexError::io(path, e))?;
             if self.stored_out.send(filled).is_err() {
                 break;
             }
@@ -1235,7 +1235,7 @@ pub fn merge(shards: &[PathBuf], dir: &Path) -> Result<Built, IndexError> {
                 .ok_or_else(|| {
                     IndexError::Input("an index holds at most 4,294,967,295 games".into())
                 })?;
-            let file = format!("segment-{number:06}.redb");
+            let file = format!("segment-{number:06}.seg");
             number += 1;
             copies.push((shard.join(&segment.file), file.clone()));
             into.segments.push(SegmentEntry {

@@ -14,14 +14,6 @@ pub enum IndexError {
         /// Why.
         source: io::Error,
     },
-    /// The store refused a read or a write.
-    #[error("{path}: {message}")]
-    Store {
-        /// The file.
-        path: PathBuf,
-        /// The store's message.
-        message: String,
-    },
     /// The folder holds no index.
     #[error("{path}: not an index (no index.json; `notate index FILE… -o {path}` builds one)")]
     NotAnIndex {
@@ -59,13 +51,6 @@ pub enum IndexError {
 }
 
 impl IndexError {
-    pub(crate) fn store(path: &std::path::Path, e: impl Into<redb::Error>) -> IndexError {
-        IndexError::Store {
-            path: path.to_owned(),
-            message: e.into().to_string(),
-        }
-    }
-
     pub(crate) fn io(path: &std::path::Path, source: io::Error) -> IndexError {
         IndexError::Io {
             path: path.to_owned(),

@@ -14,7 +14,8 @@
 //!   ranges of one file ([`BuildOptions::range`]), as one build over them all.
 //!
 //! An index is a folder: `index.json` (the [`manifest`]) and one segment file per build or
-//! append, each a redb database written once. See the `segment` module for the tables.
+//! append, each a file of sorted tables written once. See the `segment` module for the
+//! tables and the `store` module for the file.
 //!
 //! ```
 //! use collection::job::{Job, Silent};
@@ -51,6 +52,7 @@ pub mod record;
 pub mod rules;
 mod runs;
 mod segment;
+mod store;
 mod summary;
 
 pub use build::{BuildOptions, Built, build, merge};

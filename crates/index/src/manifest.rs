@@ -24,7 +24,7 @@ const FORMAT_NAME: &str = "notate position index";
 
 /// The version of the index's layout (the manifest and the segments' tables): an index of
 /// another version is refused with a message saying to build it again.
-pub const FORMAT_VERSION: u64 = 1;
+pub const FORMAT_VERSION: u64 = 2;
 
 /// An index's manifest.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -280,7 +280,7 @@ mod tests {
         ));
         let mut manifest = Manifest::new("chess");
         manifest.segments.push(SegmentEntry {
-            file: "segment-000001.redb".into(),
+            file: "segment-000001.seg".into(),
             first_game: 0,
             games: 10,
             first_source: 0,
@@ -291,7 +291,7 @@ mod tests {
         let text = fs::read_to_string(dir.path().join(MANIFEST)).expect("read");
         fs::write(
             dir.path().join(MANIFEST),
-            text.replace("\"version\": 1", "\"version\": 99"),
+            text.replace("\"version\": 2", "\"version\": 99"),
         )
         .expect("written");
         assert!(matches!(

@@ -26,7 +26,7 @@ use crate::record::GameId;
 use crate::rules::MoveCode;
 use crate::summary::Dims;
 
-mod run_file;
+pub(crate) mod run_file;
 
 use run_file::RunWriter;
 

@@ -1,12 +1,12 @@
 //! One segment of an index: the games of one build or one `--append`, in a file of its
-//! own that is written once, committed, renamed into place and never written again.
+//! own that is written once, made durable, renamed into place and never written again.
 //!
-//! The file is a [redb](https://docs.rs/redb) database (why redb: ARCHITECTURE.md) with
-//! these tables:
+//! The file holds sorted tables ([`crate::store`]; why not a store: ARCHITECTURE.md),
+//! numbers in their keys big-endian; its directory holds the segment's format version and
+//! its number of games. The tables:
 //!
 //! | table | key | value |
 //! |---|---|---|
-//! | `meta` | a name | the segment's format version and its number of games |
 //! | `games` | game number in the segment | a [`GameRecord`], its input numbered within the segment; then the game's kept line, if it has one ([`crate::line`]) |
 //! | `positions` | the first key of a block | a block of positions, each with its postings: every game that reached it, with the move played |
 //! | `tails` | the first prefix of a block | a block of rare positions: the high 32 bits of each one's key beside each game that reached it |
@@ -14,22 +14,23 @@
 //! | `summaries` | a position's key (96 bits) and a piece number | for a position many games reached, what the explorer needs of them ([`Summary`]), zstd-compressed after its length, in pieces |
 //! | `wholes` | a position's key (96 bits) | for a position with a summary, the summary's whole cell (all its games as one), not compressed: what an explorer question with no filter reads |
 //! | `player_names` | player id | the name as written when it was numbered |
-//! | `players` | the name in lower case and a player id of it (a name met again only long after is numbered twice) | nothing |
+//! | `players` | the first 16 bytes of the name in lower case (zeros after a shorter one) and a player id of it (a name met again only long after is numbered twice) | nothing: a name is looked for among those sharing its first 16 bytes, each checked against its `player_names` |
 //! | `labels` | a chunk's number and a piece number | the texts of an event, a site, an opening or a ruleset, in the order numbered (a text met again only long after may be numbered twice), [`LABEL_CHUNK`] labels to a chunk, each its length then its bytes, zstd-compressed after their length, in pieces |
 //!
 //! Positions are kept by the high 96 bits of their key (as lila's explorer keeps them: a
 //! year of lichess gives no two positions the same 96 bits in practice), sorted, in blocks
-//! of up to 32 positions or about 480 bytes: one store entry per block, not per position
-//! (which took most of a build's time), and several blocks to a 4 KiB page of the store
-//! (blocks of 4 KiB left half of each page unused). A block is its positions one after the
+//! of up to 32 positions or about 480 bytes: one entry per block, not per position (which
+//! took most of a build's time in the B-tree store segments were kept in before), several
+//! to a block of the file. A block is its positions one after the
 //! other: the key's difference from the one before (0 for the first, whose key is the
 //! entry's), then the postings. A position is found in the last block whose first key is
 //! not above its own.
 //!
-//! A value of more than a page would take a run of pages of the next power of two, a
-//! third of it empty on average: the postings of a position that many games reached (in
-//! `crowded`, not in a block) and the summaries are cut into pieces of [`PIECE`] bytes,
-//! two to a page, stored under the position's key and the piece's number.
+//! The postings of a position that many games reached (in `crowded`, not in a block), the
+//! summaries and the labels' chunks are cut into pieces of [`PIECE`] bytes, stored under
+//! the value's key and the piece's number (the B-tree store took a run of pages of the
+//! next power of two for a value past a page; the pieces stay, two to a block of the
+//! file).
 //!
 //! Postings are a count, then for each game (ascending) the difference from the previous
 //! game's number and the move's code, as variable-length integers: a game met twice in a
@@ -51,7 +52,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 
-use redb::{ReadableDatabase, ReadableTable, TableDefinition};
+use std::fs::File;
+use std::io::{Read, Seek, Write};
 
 use crate::codec::{BitReader, BitWriter, Cursor, put_varint, put_varint128, width};
 use crate::error::IndexError;
@@ -59,52 +61,18 @@ use crate::key::PositionKey;
 use crate::line;
 use crate::record::{GameId, GameRecord, PlayerId, Posting};
 use crate::rules::{IndexRules, MoveCode};
+use crate::store::{Store, StoreWriter, Table};
 use crate::summary::{Cell, Summary};
 
-const META: TableDefinition<&str, u64> = TableDefinition::new("meta");
-const GAMES: TableDefinition<u32, &[u8]> = TableDefinition::new("games");
-const POSITIONS: TableDefinition<u128, &[u8]> = TableDefinition::new("positions");
-const TAILS: TableDefinition<u32, &[u8]> = TableDefinition::new("tails");
-const CROWDED: TableDefinition<(u128, u32), &[u8]> = TableDefinition::new("crowded");
-const SUMMARIES: TableDefinition<(u128, u32), &[u8]> = TableDefinition::new("summaries");
-const WHOLES: TableDefinition<u128, &[u8]> = TableDefinition::new("wholes");
-const PLAYER_NAMES: TableDefinition<u32, &str> = TableDefinition::new("player_names");
-const PLAYERS: TableDefinition<(&str, u32), ()> = TableDefinition::new("players");
-const LABELS: TableDefinition<(u128, u32), &[u8]> = TableDefinition::new("labels");
-
 /// The version of a segment's tables: a segment of another version is not read.
-pub(crate) const SEGMENT_FORMAT: u64 = 10;
+pub(crate) const SEGMENT_FORMAT: u64 = 11;
 
-/// The memory the store may hold for a segment's pages, written or read: redb's default
-/// (1 GiB) took a build of a million games to 984 MB at its peak, near the 1 GiB the build
-/// must stay under whatever its input.
-const STORE_CACHE: usize = 192 << 20;
-
-/// The memory the store may hold while it compacts a segment just committed. Compaction
-/// reads the whole file again, page by page, and with [`STORE_CACHE`] it read most of it
-/// from the file: 4.0 s of a 26 s build of a million games, 1.0 s with the file (464 MB)
-/// held whole. By then the build has let go of its sorting buffers and its write cache, so
-/// its peak stays under 1 GiB (682 MiB for that build).
-const COMPACTION_CACHE: usize = 512 << 20;
-
-/// The size of the pieces a large value is cut into: two of them, with the store's
-/// bookkeeping, fill a 4 KiB page.
+/// The size of the pieces a large value is cut into: two of them, with their keys, fill a
+/// block of the file.
 const PIECE: usize = 2_000;
 
 /// A position whose postings take more bytes than this is written to `crowded`.
 const CROWDED_BYTES: usize = PIECE;
-
-/// The value written in pieces under `key`, empty when there is none.
-fn get_pieces(
-    table: &redb::ReadOnlyTable<(u128, u32), &'static [u8]>,
-    key: u128,
-) -> Result<Vec<u8>, redb::StorageError> {
-    let mut bytes = Vec::new();
-    for entry in table.range((key, 0)..=(key, u32::MAX))? {
-        bytes.extend_from_slice(entry?.1.value());
-    }
-    Ok(bytes)
-}
 
 /// A block is written when it holds this many positions…
 const BLOCK_POSITIONS: u32 = 32;
@@ -154,7 +122,7 @@ const LABEL_CHUNK: usize = 4_096;
 pub(crate) const TAIL_GAMES: usize = 4;
 
 /// A tail block is written when another entry would take it past this many bytes: four
-/// such blocks, with the store's bookkeeping, fill a 4 KiB page.
+/// such blocks fill a block of the file.
 const TAIL_BLOCK_BYTES: usize = 1_000;
 
 /// The part of a key a tail keeps: its high 32 bits.
@@ -398,15 +366,9 @@ const ENTRY_BYTES: usize = 64;
 /// The most bytes a [`Pending`] makes room for from the start (past it, it grows).
 const PENDING_ROOM_MOST: usize = 64 << 20;
 
-/// Entries for the tables a build fills, held until [`SegmentWriter::store`] stores them
-/// and commits (once [`Pending::is_full`]).
-///
-/// Why: at its commit the store sums up (checksums) every page the transaction wrote, and
-/// takes back into its cache each one it had to write out to keep within its cache. A
-/// segment written in one transaction was written twice (440 MB more for a million
-/// games) and its commit took 1.6 s of a 21 s build. Committed every few tens of MB (a
-/// fraction of [`STORE_CACHE`], whose write buffer is half of it), the pages are summed
-/// up while still in the cache.
+/// Entries for the tables a build fills, held until [`SegmentWriter::store`] writes them
+/// (once [`Pending::is_full`]), on a thread of its own: the threads that fill them hand
+/// a full one over and go on with an empty one.
 pub(crate) struct Pending {
     /// How many bytes it holds before it is full.
     limit: usize,
@@ -530,22 +492,22 @@ impl LabelWriter {
 }
 
 /// A segment being written. Its file holds nothing a reader would take until
-/// [`SegmentWriter::commit`] has made it durable (and it is not in its place in the
-/// index before); meanwhile each [`SegmentWriter::store`] commits what it stored, not
-/// durably, and the file is written to the disk as it grows.
+/// [`SegmentWriter::commit`] has written its directory and made it durable (and it is not
+/// in its place in the index before); meanwhile each [`SegmentWriter::store`] writes
+/// what it stored, past the page cache where the file system allows it.
 pub(crate) struct SegmentWriter {
-    /// The transaction open, `None` only if a commit failed.
-    txn: Option<redb::WriteTransaction>,
-    db: redb::Database,
-    path: PathBuf,
-    /// Asks the system to write the file's new pages to the disk as they come, so that the
-    /// last commit does not wait for all of them (a million games: 464 MB). Ends when
-    /// dropped.
+    store: StoreWriter,
+    /// The `players` table's keys, sorted at the end (players are numbered as met, not
+    /// by name).
+    players: PlayerKeys,
+    /// Where the file system refuses to write past the page cache: asks the system to
+    /// write the file's new pages to the disk as they come, so that the last sync does
+    /// not wait for all of them (a million games: 440 MB). Ends when dropped.
     writing_back: Option<WritingBack>,
 }
 
 /// A thread that has the system write a file to the disk every quarter of a second, until
-/// dropped. What it fails at is left to the commit's own sync, which reports it.
+/// dropped. What it fails at is left to the last sync, which reports it.
 struct WritingBack {
     stop: Option<mpsc::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
@@ -581,65 +543,123 @@ impl Drop for WritingBack {
     }
 }
 
-impl SegmentWriter {
-    pub(crate) fn create(path: &Path) -> Result<SegmentWriter, IndexError> {
-        let db = redb::Builder::new()
-            .set_cache_size(STORE_CACHE)
-            .create(path)
-            .map_err(|e| IndexError::store(path, e))?;
-        let txn = db.begin_write().map_err(|e| IndexError::store(path, e))?;
-        Ok(SegmentWriter {
-            txn: Some(txn),
-            db,
-            path: path.to_owned(),
-            writing_back: WritingBack::start(path),
-        })
-    }
+/// The key of a player in the `players` table: the first 16 bytes of its name in lower
+/// case (zeros after a shorter one), then its number. A name is found by its first 16
+/// bytes, and each number found checked against its name in `player_names`.
+fn player_key(lower: &str, player: u32) -> [u8; 20] {
+    let mut key = [0; 20];
+    let bytes = lower.as_bytes();
+    let n = bytes.len().min(16);
+    key[..n].copy_from_slice(&bytes[..n]);
+    key[16..].copy_from_slice(&player.to_be_bytes());
+    key
+}
 
-    fn txn(&self) -> Result<&redb::WriteTransaction, redb::Error> {
-        self.txn.as_ref().ok_or(redb::Error::TransactionPoisoned)
-    }
+/// The `players` table's keys as players are numbered, sorted in runs of
+/// [`PLAYER_KEYS_HELD`] written to temporary files, merged at the end: a build's memory
+/// does not grow with its players.
+struct PlayerKeys {
+    held: Vec<[u8; 20]>,
+    runs: Vec<File>,
+    dir: PathBuf,
+}
 
-    /// Stores what is pending, then commits it (not durably) and begins the next
-    /// transaction.
-    pub(crate) fn store(&mut self, pending: &mut Pending) -> Result<(), redb::Error> {
-        self.insert(pending)?;
-        let mut txn = self.txn.take().ok_or(redb::Error::TransactionPoisoned)?;
-        txn.set_durability(redb::Durability::None)?;
-        txn.commit()?;
-        self.txn = Some(self.db.begin_write()?);
+/// How many keys of players [`PlayerKeys`] holds before it writes them (20 MB).
+const PLAYER_KEYS_HELD: usize = 1 << 20;
+
+impl PlayerKeys {
+    fn push(&mut self, key: [u8; 20]) -> std::io::Result<()> {
+        self.held.push(key);
+        if self.held.len() == PLAYER_KEYS_HELD {
+            self.held.sort_unstable();
+            let mut run = std::io::BufWriter::new(tempfile::tempfile_in(&self.dir)?);
+            run.write_all(self.held.as_flattened())?;
+            let mut file = run.into_inner().map_err(|e| e.into_error())?;
+            file.rewind()?;
+            self.runs.push(file);
+            self.held.clear();
+        }
         Ok(())
     }
 
-    /// Inserts the pending entries, each table's in the order they came, and empties it.
-    fn insert(&self, pending: &mut Pending) -> Result<(), redb::Error> {
-        let txn = self.txn()?;
-        let mut games = txn.open_table(GAMES)?;
-        let mut positions = txn.open_table(POSITIONS)?;
-        let mut crowded = txn.open_table(CROWDED)?;
-        let mut tails = txn.open_table(TAILS)?;
-        let mut summaries = txn.open_table(SUMMARIES)?;
-        let mut wholes = txn.open_table(WHOLES)?;
-        let mut labels = txn.open_table(LABELS)?;
-        let mut player_names = txn.open_table(PLAYER_NAMES)?;
-        let mut players = txn.open_table(PLAYERS)?;
+    /// Puts every key, in order, into the `players` table.
+    fn finish(mut self, store: &mut StoreWriter) -> std::io::Result<()> {
+        self.held.sort_unstable();
+        let mut readers: Vec<_> = self.runs.into_iter().map(std::io::BufReader::new).collect();
+        let next = |r: &mut std::io::BufReader<File>| -> std::io::Result<Option<[u8; 20]>> {
+            let mut key = [0; 20];
+            match r.read_exact(&mut key) {
+                Ok(()) => Ok(Some(key)),
+                Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Ok(None),
+                Err(e) => Err(e),
+            }
+        };
+        // The smallest key of each run, and of what is held (the run numbered last).
+        let mut heads = std::collections::BinaryHeap::new();
+        for (i, r) in readers.iter_mut().enumerate() {
+            if let Some(key) = next(r)? {
+                heads.push(std::cmp::Reverse((key, i)));
+            }
+        }
+        let mut held = self.held.into_iter();
+        if let Some(key) = held.next() {
+            heads.push(std::cmp::Reverse((key, readers.len())));
+        }
+        while let Some(std::cmp::Reverse((key, i))) = heads.pop() {
+            store.put(Table::Players, &key, &[])?;
+            let following = match readers.get_mut(i) {
+                Some(r) => next(r)?,
+                None => held.next(),
+            };
+            if let Some(key) = following {
+                heads.push(std::cmp::Reverse((key, i)));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl SegmentWriter {
+    pub(crate) fn create(path: &Path) -> Result<SegmentWriter, IndexError> {
+        let store = StoreWriter::create(path).map_err(|e| IndexError::io(path, e))?;
+        let writing_back = if store.is_unbuffered() {
+            None
+        } else {
+            WritingBack::start(path)
+        };
+        Ok(SegmentWriter {
+            store,
+            players: PlayerKeys {
+                held: Vec::new(),
+                runs: Vec::new(),
+                dir: path.parent().unwrap_or(Path::new(".")).to_owned(),
+            },
+            writing_back,
+        })
+    }
+
+    /// Writes the entries pending, each table's in the order they came (ascending), and
+    /// empties it.
+    pub(crate) fn store(&mut self, pending: &mut Pending) -> std::io::Result<()> {
         let mut start = 0;
         for &(table, key, piece, end) in &pending.entries {
             let value = &pending.bytes[start..end];
             start = end;
+            let store = &mut self.store;
             match table {
-                Filled::Games => drop(games.insert(key as u32, value)?),
-                Filled::Positions => drop(positions.insert(key, value)?),
-                Filled::Crowded => drop(crowded.insert((key, piece), value)?),
-                Filled::Tails => drop(tails.insert(key as u32, value)?),
-                Filled::Summaries => drop(summaries.insert((key, piece), value)?),
-                Filled::Wholes => drop(wholes.insert(key, value)?),
-                Filled::Labels => drop(labels.insert((key, piece), value)?),
+                Filled::Games => store.put(Table::Games, &(key as u32).to_be_bytes(), value)?,
+                Filled::Positions => store.put(Table::Positions, &key.to_be_bytes(), value)?,
+                Filled::Crowded => store.put(Table::Crowded, &pieced(key, piece), value)?,
+                Filled::Tails => store.put(Table::Tails, &(key as u32).to_be_bytes(), value)?,
+                Filled::Summaries => store.put(Table::Summaries, &pieced(key, piece), value)?,
+                Filled::Wholes => store.put(Table::Wholes, &key.to_be_bytes(), value)?,
+                Filled::Labels => store.put(Table::Labels, &pieced(key, piece), value)?,
                 Filled::Players => {
-                    // Put as a `&str`: the bytes are UTF-8.
+                    store.put(Table::PlayerNames, &(key as u32).to_be_bytes(), value)?;
+                    // The bytes are UTF-8 (`Pending::player` puts a `&str`).
                     let name = std::str::from_utf8(value).unwrap_or_default();
-                    player_names.insert(key as u32, name)?;
-                    players.insert((name.to_lowercase().as_str(), key as u32), ())?;
+                    self.players
+                        .push(player_key(&name.to_lowercase(), key as u32))?;
                 }
             }
         }
@@ -648,30 +668,28 @@ impl SegmentWriter {
         Ok(())
     }
 
-    /// Stores what is pending and commits the segment, of `games` games, durably; then
-    /// gives back the room the store left at the end of the file (it grows its file by
-    /// large steps: a fifth of it, for a million games).
-    pub(crate) fn commit(mut self, mut pending: Pending, games: u64) -> Result<(), redb::Error> {
-        self.insert(&mut pending)?;
-        let txn = self.txn.take().ok_or(redb::Error::TransactionPoisoned)?;
-        {
-            let mut meta = txn.open_table(META)?;
-            meta.insert("format", SEGMENT_FORMAT)?;
-            meta.insert("games", games)?;
-        }
-        txn.commit()?;
-        drop(self.writing_back.take());
-        // Closed and opened again with a larger cache for the compaction (the store sets
-        // its cache when it opens a file). The file is not yet in its place in the index,
-        // so no reader sees it meanwhile.
-        let SegmentWriter { db, path, .. } = self;
-        drop(db);
-        let mut db = redb::Builder::new()
-            .set_cache_size(COMPACTION_CACHE)
-            .open(&path)?;
-        db.compact()?;
-        Ok(())
+    /// Writes what is pending and the `players` table, then ends the segment, of `games`
+    /// games, and makes it durable.
+    pub(crate) fn commit(mut self, mut pending: Pending, games: u64) -> std::io::Result<()> {
+        self.store(&mut pending)?;
+        let SegmentWriter {
+            mut store,
+            players,
+            writing_back,
+        } = self;
+        players.finish(&mut store)?;
+        drop(writing_back);
+        store.finish(SEGMENT_FORMAT, games)
     }
+}
+
+/// The key of a piece of a value kept in pieces: the value's key, then the piece's
+/// number.
+fn pieced(key: u128, piece: u32) -> [u8; 20] {
+    let mut bytes = [0; 20];
+    bytes[..16].copy_from_slice(&key.to_be_bytes());
+    bytes[16..].copy_from_slice(&piece.to_be_bytes());
+    bytes
 }
 
 /// A position's summary as a segment stores it, made ready on any thread (encoding and
@@ -721,15 +739,7 @@ impl SummaryPacker {
 
 /// A segment open for reading.
 pub(crate) struct Segment {
-    games: redb::ReadOnlyTable<u32, &'static [u8]>,
-    positions: redb::ReadOnlyTable<u128, &'static [u8]>,
-    crowded: redb::ReadOnlyTable<(u128, u32), &'static [u8]>,
-    tails: redb::ReadOnlyTable<u32, &'static [u8]>,
-    summaries: redb::ReadOnlyTable<(u128, u32), &'static [u8]>,
-    wholes: redb::ReadOnlyTable<u128, &'static [u8]>,
-    player_names: redb::ReadOnlyTable<u32, &'static str>,
-    players: redb::ReadOnlyTable<(&'static str, u32), ()>,
-    labels: redb::ReadOnlyTable<(u128, u32), &'static [u8]>,
+    store: Store,
     /// The id its first game has in the index.
     pub(crate) first: GameId,
     /// The place of its first input in the index's list.
@@ -747,42 +757,10 @@ impl Segment {
         first: GameId,
         first_source: u32,
     ) -> Result<Segment, IndexError> {
-        let store = |e: redb::Error| IndexError::store(path, e);
-        let db = redb::Builder::new()
-            .set_cache_size(STORE_CACHE)
-            .open_read_only(path)
-            .map_err(|e| store(e.into()))?;
-        let txn = db.begin_read().map_err(|e| store(e.into()))?;
-        let meta = txn.open_table(META).map_err(|e| store(e.into()))?;
-        let get = |name: &str| -> Result<u64, IndexError> {
-            meta.get(name)
-                .map_err(|e| store(e.into()))?
-                .map(|v| v.value())
-                .ok_or_else(|| IndexError::Damaged {
-                    path: path.to_owned(),
-                    what: format!("its segment has no {name}"),
-                })
-        };
-        let format = get("format")?;
-        if format != SEGMENT_FORMAT {
-            return Err(IndexError::Version {
-                path: path.to_owned(),
-                found: format,
-                expected: SEGMENT_FORMAT,
-            });
-        }
-        let count = get("games")?;
-        let open = |e: redb::TableError| store(e.into());
+        let store = Store::open(path)?;
+        let count = store.games;
         Ok(Segment {
-            games: txn.open_table(GAMES).map_err(open)?,
-            positions: txn.open_table(POSITIONS).map_err(open)?,
-            crowded: txn.open_table(CROWDED).map_err(open)?,
-            tails: txn.open_table(TAILS).map_err(open)?,
-            summaries: txn.open_table(SUMMARIES).map_err(open)?,
-            wholes: txn.open_table(WHOLES).map_err(open)?,
-            player_names: txn.open_table(PLAYER_NAMES).map_err(open)?,
-            players: txn.open_table(PLAYERS).map_err(open)?,
-            labels: txn.open_table(LABELS).map_err(open)?,
+            store,
             first,
             first_source,
             count,
@@ -797,8 +775,24 @@ impl Segment {
         }
     }
 
-    fn read_error(&self, e: impl Into<redb::Error>) -> IndexError {
-        IndexError::store(std::path::Path::new(&self.name), e.into())
+    /// The value kept in pieces under `key`, empty when there is none.
+    fn pieces(&self, table: Table, key: u128) -> Result<Vec<u8>, IndexError> {
+        let mut bytes = Vec::new();
+        self.store.range(
+            table,
+            &pieced(key, 0),
+            &pieced(key, u32::MAX),
+            |_, piece| {
+                bytes.extend_from_slice(piece);
+                Ok(())
+            },
+        )?;
+        Ok(bytes)
+    }
+
+    /// A game's value (its record, then its kept line), by its number in the segment.
+    fn game_value(&self, local: u32) -> Result<Option<Vec<u8>>, IndexError> {
+        self.store.get(Table::Games, &local.to_be_bytes())
     }
 
     /// Whether the game is one of this segment's.
@@ -817,22 +811,19 @@ impl Segment {
     ) -> Result<(), IndexError> {
         let wanted = stored(key);
         let block = self
-            .positions
-            .range(..=wanted)
-            .map_err(|e| self.read_error(e))?
-            .next_back()
-            .transpose()
-            .map_err(|e| self.read_error(e))?;
+            .store
+            .last_at_most(Table::Positions, &wanted.to_be_bytes())?;
         let from = out.len();
         if let Some((first, block)) = block {
-            find_in_block(first.value(), block.value(), wanted, out)
+            let first = u128::from_be_bytes(first.try_into().unwrap_or_default());
+            find_in_block(first, &block, wanted, out)
                 .filter(|()| out[from..].iter().all(|p| u64::from(p.game.0) < self.count))
                 .ok_or_else(|| {
                     self.damaged(format!("the block of position {key} does not read"))
                 })?;
         }
         if out.len() == from {
-            let crowded = get_pieces(&self.crowded, wanted).map_err(|e| self.read_error(e))?;
+            let crowded = self.pieces(Table::Crowded, wanted)?;
             if !crowded.is_empty() {
                 let mut c = Cursor::new(&crowded);
                 read_postings(&mut c, Some(out))
@@ -861,17 +852,14 @@ impl Segment {
     ) -> Result<(), IndexError> {
         let wanted = tail_prefix(key);
         let block = self
-            .tails
-            .range(..=wanted)
-            .map_err(|e| self.read_error(e))?
-            .next_back()
-            .transpose()
-            .map_err(|e| self.read_error(e))?;
+            .store
+            .last_at_most(Table::Tails, &wanted.to_be_bytes())?;
         let Some((first, block)) = block else {
             return Ok(());
         };
+        let first = u32::from_be_bytes(first.try_into().unwrap_or_default());
         let mut games = Vec::new();
-        find_in_tails(first.value(), block.value(), wanted, &mut games)
+        find_in_tails(first, &block, wanted, &mut games)
             .filter(|()| games.iter().all(|&g| u64::from(g) < self.count))
             .ok_or_else(|| self.damaged(format!("the tails of position {key} do not read")))?;
         // Other positions of the same prefix interleave theirs.
@@ -880,11 +868,9 @@ impl Segment {
         let mut codes = Vec::new();
         for game in games {
             let value = self
-                .games
-                .get(game)
-                .map_err(|e| self.read_error(e))?
+                .game_value(game)?
                 .ok_or_else(|| self.damaged(format!("game {game} is missing")))?;
-            let mut c = Cursor::new(value.value());
+            let mut c = Cursor::new(&value);
             GameRecord::read(&mut c)
                 .ok_or_else(|| self.damaged(format!("game {game} does not read")))?;
             let kept = c.rest();
@@ -924,17 +910,12 @@ impl Segment {
         };
         let damaged = || self.damaged(format!("the summary of position {key} does not read"));
         if whole {
-            let Some(bytes) = self
-                .wholes
-                .get(stored(key))
-                .map_err(|e| self.read_error(e))?
-            else {
+            let Some(bytes) = self.store.get(Table::Wholes, &stored(key).to_be_bytes())? else {
                 return Ok(false);
             };
-            Summary::read_whole(bytes.value(), &mut checked).ok_or_else(damaged)?;
+            Summary::read_whole(&bytes, &mut checked).ok_or_else(damaged)?;
         } else {
-            let packed =
-                get_pieces(&self.summaries, stored(key)).map_err(|e| self.read_error(e))?;
+            let packed = self.pieces(Table::Summaries, stored(key))?;
             if packed.is_empty() {
                 return Ok(false);
             }
@@ -955,11 +936,9 @@ impl Segment {
     pub(crate) fn game(&self, game: GameId) -> Result<GameRecord, IndexError> {
         let local = game.0.wrapping_sub(self.first.0);
         let value = self
-            .games
-            .get(local)
-            .map_err(|e| self.read_error(e))?
+            .game_value(local)?
             .ok_or_else(|| self.damaged(format!("game {} is missing", game.0)))?;
-        let mut record = GameRecord::read(&mut Cursor::new(value.value()))
+        let mut record = GameRecord::read(&mut Cursor::new(&value))
             .ok_or_else(|| self.damaged(format!("game {} does not read", game.0)))?;
         record.source = record
             .source
@@ -971,25 +950,31 @@ impl Segment {
     /// A player's name.
     pub(crate) fn player_name(&self, player: PlayerId) -> Result<String, IndexError> {
         Ok(self
-            .player_names
-            .get(player.0)
-            .map_err(|e| self.read_error(e))?
-            .map(|v| v.value().to_owned())
+            .store
+            .get(Table::PlayerNames, &player.0.to_be_bytes())?
+            .and_then(|v| String::from_utf8(v).ok())
             .unwrap_or_else(|| "?".to_owned()))
     }
 
     /// Every player's name, by id.
     pub(crate) fn player_names(&self) -> Result<Vec<String>, IndexError> {
-        read_texts(&self.player_names)
-            .map_err(|e| self.read_error(e))?
-            .ok_or_else(|| self.damaged("its players are not numbered in order"))
+        let mut texts = Vec::new();
+        self.store.for_each(Table::PlayerNames, |id, text| {
+            let text = std::str::from_utf8(text)
+                .ok()
+                .filter(|_| id == (texts.len() as u32).to_be_bytes())
+                .ok_or_else(|| self.damaged("its players are not numbered in order"))?;
+            texts.push(text.to_owned());
+            Ok(())
+        })?;
+        Ok(texts)
     }
 
     /// Every label's text, by id.
     pub(crate) fn label_texts(&self) -> Result<Vec<String>, IndexError> {
         let mut texts = Vec::new();
         for chunk in 0u128.. {
-            let packed = get_pieces(&self.labels, chunk).map_err(|e| self.read_error(e))?;
+            let packed = self.pieces(Table::Labels, chunk)?;
             if packed.is_empty() {
                 break;
             }
@@ -1018,10 +1003,9 @@ impl Segment {
         &self,
         mut each: impl FnMut(GameId, GameRecord),
     ) -> Result<(), IndexError> {
-        for entry in self.games.iter().map_err(|e| self.read_error(e))? {
-            let (local, value) = entry.map_err(|e| self.read_error(e))?;
-            let local = local.value();
-            let mut record = GameRecord::read(&mut Cursor::new(value.value()))
+        self.store.for_each(Table::Games, |local, value| {
+            let local = u32::from_be_bytes(local.try_into().unwrap_or_default());
+            let mut record = GameRecord::read(&mut Cursor::new(value))
                 .filter(|_| u64::from(local) < self.count)
                 .ok_or_else(|| self.damaged(format!("game {local} does not read")))?;
             record.source = record
@@ -1029,42 +1013,40 @@ impl Segment {
                 .checked_add(self.first_source)
                 .ok_or_else(|| self.damaged(format!("game {local} names no input")))?;
             each(self.global(local), record);
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
     /// A player's ids, by name in any case, ascending: none for a name the segment does
     /// not hold, more than one for a name met again only long after it was numbered.
     pub(crate) fn player(&self, name: &str) -> Result<Vec<PlayerId>, IndexError> {
-        let name = name.to_lowercase();
-        let ids = self
-            .players
-            .range((name.as_str(), 0)..=(name.as_str(), u32::MAX))
-            .map_err(|e| self.read_error(e))?;
-        ids.map(|entry| Ok(PlayerId(entry.map_err(|e| self.read_error(e))?.0.value().1)))
-            .collect()
-    }
-}
-
-/// The texts of a table numbered from 0 without a gap; `None` when it has one.
-fn read_texts(
-    table: &redb::ReadOnlyTable<u32, &'static str>,
-) -> Result<Option<Vec<String>>, redb::StorageError> {
-    let mut texts = Vec::new();
-    for entry in table.iter()? {
-        let (id, text) = entry?;
-        if id.value() as usize != texts.len() {
-            return Ok(None);
+        let lower = name.to_lowercase();
+        let mut candidates = Vec::new();
+        self.store.range(
+            Table::Players,
+            &player_key(&lower, 0),
+            &player_key(&lower, u32::MAX),
+            |key, _| {
+                candidates.push(u32::from_be_bytes(key[16..].try_into().unwrap_or_default()));
+                Ok(())
+            },
+        )?;
+        // Names alike in their first 16 bytes share them.
+        let mut ids = Vec::new();
+        for id in candidates {
+            let written = self.store.get(Table::PlayerNames, &id.to_be_bytes())?;
+            let written = written.as_deref().and_then(|w| std::str::from_utf8(w).ok());
+            if written.is_some_and(|w| w.to_lowercase() == lower) {
+                ids.push(PlayerId(id));
+            }
         }
-        texts.push(text.value().to_owned());
+        Ok(ids)
     }
-    Ok(Some(texts))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use redb::{ReadableTable, ReadableTableMetadata};
 
     #[test]
     fn postings_round_trip_and_damage_is_seen() {
@@ -1131,59 +1113,50 @@ mod tests {
 
     #[test]
     fn a_tail_block_gives_the_games_of_its_prefix_and_no_others() {
-        let db = redb::Builder::new()
-            .create_with_backend(redb::backends::InMemoryBackend::new())
-            .expect("a store");
-        let txn = db.begin_write().expect("a transaction");
-        {
-            let mut pending = Pending::new(usize::MAX);
-            let mut tails = TailWriter::new(400, 3_000);
-            // 300 prefixes, 7 apart, one or two games each: several blocks.
-            for i in 0..300_u32 {
-                let games: Vec<GameId> = (0..1 + i % 2).map(|g| GameId(i * 10 + g)).collect();
-                tails.push(1_000 + 7 * i, &games, &mut pending);
-            }
-            tails.finish(&mut pending);
-            let mut table = txn.open_table(TAILS).expect("a table");
-            let mut start = 0;
-            for &(_, key, _, end) in &pending.entries {
-                table
-                    .insert(key as u32, &pending.bytes[start..end])
-                    .expect("written");
-                start = end;
-            }
+        let dir = tempfile::tempdir().expect("a folder");
+        let path = dir.path().join("segment");
+        let mut pending = Pending::new(usize::MAX);
+        let mut tails = TailWriter::new(400, 3_000);
+        // 300 prefixes, 7 apart, one or two games each: several blocks.
+        for i in 0..300_u32 {
+            let games: Vec<GameId> = (0..1 + i % 2).map(|g| GameId(i * 10 + g)).collect();
+            tails.push(1_000 + 7 * i, &games, &mut pending);
         }
-        let table = txn.open_table(TAILS).expect("a table");
-        assert!(table.len().expect("a length") > 1);
-        let find = |wanted: u32| {
-            let (first, block) = table
-                .range(..=wanted)
-                .expect("a range")
-                .next_back()
-                .map(|e| e.expect("an entry"))
+        tails.finish(&mut pending);
+        let writer = SegmentWriter::create(&path).expect("created");
+        writer.commit(pending, 3_000).expect("written");
+        let store = Store::open(&path).expect("opened");
+        let block_of = |wanted: u32| {
+            let (first, block) = store
+                .last_at_most(Table::Tails, &wanted.to_be_bytes())
+                .expect("read")
                 .expect("a block");
-            let mut out = Vec::new();
-            find_in_tails(first.value(), block.value(), wanted, &mut out).map(|()| out)
+            (
+                u32::from_be_bytes(first.try_into().expect("4 bytes")),
+                block,
+            )
         };
+        let find = |wanted: u32| {
+            let (first, block) = block_of(wanted);
+            let mut out = Vec::new();
+            find_in_tails(first, &block, wanted, &mut out).map(|()| out)
+        };
+        assert_ne!(block_of(1_000).0, block_of(1_000 + 7 * 299).0, "one block");
         for i in 0..300_u32 {
             let expected: Vec<u32> = (0..1 + i % 2).map(|g| i * 10 + g).collect();
             assert_eq!(find(1_000 + 7 * i), Some(expected));
             assert_eq!(find(1_001 + 7 * i), Some(vec![]));
         }
         // Cut, or not starting at its own prefix: does not read.
-        let (first, block) = table.first().expect("read").expect("a block");
-        let block = block.value().to_vec();
+        let (first, block) = block_of(1_000);
         let mut out = Vec::new();
         assert_eq!(
-            find_in_tails(first.value(), &block[..block.len() - 2], 5_000, &mut out),
+            find_in_tails(first, &block[..block.len() - 2], 5_000, &mut out),
             None
         );
         let mut shifted = block.clone();
         shifted[4] |= 1;
-        assert_eq!(
-            find_in_tails(first.value(), &shifted, 5_000, &mut out),
-            None
-        );
+        assert_eq!(find_in_tails(first, &shifted, 5_000, &mut out), None);
     }
 
     #[test]
@@ -1203,17 +1176,6 @@ mod tests {
                 labels.push(text, &mut pending).expect("packed");
             }
             labels.finish(&mut pending).expect("packed");
-            {
-                let txn = writer.txn().expect("a transaction");
-                txn.open_table(GAMES).expect("games");
-                txn.open_table(POSITIONS).expect("positions");
-                txn.open_table(CROWDED).expect("crowded");
-                txn.open_table(TAILS).expect("tails");
-                txn.open_table(SUMMARIES).expect("summaries");
-                txn.open_table(WHOLES).expect("wholes");
-                txn.open_table(PLAYER_NAMES).expect("names");
-                txn.open_table(PLAYERS).expect("players");
-            }
             writer.commit(pending, 0).expect("committed");
             let segment = Segment::open(&path, GameId(0), 0).expect("opened");
             assert_eq!(segment.label_texts().expect("read"), texts);

@@ -13,7 +13,7 @@ fn segments(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
         .expect("the index")
         .map(|e| e.expect("an entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "redb"))
+        .filter(|p| p.extension().is_some_and(|e| e == "seg"))
         .map(|p| {
             let name = p
                 .file_name()

@@ -354,7 +354,7 @@ fn bad_questions_and_damaged_indexes_exit_2_with_a_message() {
 
     let manifest = Path::new(&dir).join("index.json");
     let text = std::fs::read_to_string(&manifest).expect("the manifest");
-    std::fs::write(&manifest, text.replace("\"version\": 1", "\"version\": 7")).expect("written");
+    std::fs::write(&manifest, text.replace("\"version\": 2", "\"version\": 7")).expect("written");
     expect_2(&["explore", &dir], "format 7");
     std::fs::write(&manifest, &text[..text.len() / 3]).expect("written");
     expect_2(&["find", &dir], "damaged index");
@@ -364,7 +364,7 @@ fn bad_questions_and_damaged_indexes_exit_2_with_a_message() {
     let segment = std::fs::read_dir(&dir)
         .expect("the index")
         .map(|e| e.expect("an entry").path())
-        .find(|p| p.extension().is_some_and(|e| e == "redb"))
+        .find(|p| p.extension().is_some_and(|e| e == "seg"))
         .expect("a segment");
     let bytes = std::fs::read(&segment).expect("the segment");
     std::fs::write(&segment, &bytes[..bytes.len() / 2]).expect("cut");

@@ -78,8 +78,9 @@ fn refused(e: &io::Error) -> bool {
     e.kind() == io::ErrorKind::InvalidInput
 }
 
-/// Writes a run's bytes to a new temporary file, block after block.
-pub(super) struct RunWriter {
+/// Writes a file block after block, past the page cache where the file system allows it:
+/// a run's temporary file, or a segment's ([`crate::store`]).
+pub(crate) struct RunWriter {
     file: File,
     unbuffered: bool,
     staged: Aligned,
@@ -107,7 +108,37 @@ impl RunWriter {
         })
     }
 
-    pub(super) fn write(&mut self, mut bytes: &[u8]) -> io::Result<()> {
+    /// A new file at `path` (truncated if there was one), written past the page cache
+    /// where the file system allows it.
+    pub(crate) fn create_at(path: &Path) -> io::Result<RunWriter> {
+        let file = File::create(path)?;
+        let unbuffered = set_unbuffered(&file, true);
+        Ok(RunWriter {
+            file,
+            unbuffered,
+            staged: Aligned::new(STAGED),
+            len: 0,
+            written: 0,
+        })
+    }
+
+    /// Whether it writes past the page cache.
+    pub(crate) fn is_unbuffered(&self) -> bool {
+        self.unbuffered
+    }
+
+    /// Writes what is staged and cuts the file to the bytes written (the last block's
+    /// zeros after them gone); gives the file.
+    pub(crate) fn finish_exact(mut self) -> io::Result<File> {
+        let end = self.written + self.len as u64;
+        if self.len > 0 {
+            self.write_staged()?;
+        }
+        self.file.set_len(end)?;
+        Ok(self.file)
+    }
+
+    pub(crate) fn write(&mut self, mut bytes: &[u8]) -> io::Result<()> {
         while !bytes.is_empty() {
             let room = self.staged.bytes().len() - self.len;
             let take = room.min(bytes.len());
