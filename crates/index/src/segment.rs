@@ -29,7 +29,7 @@
 //! The postings of a position that many games reached (in `crowded`, not in a block), the
 //! summaries and the labels' chunks are cut into pieces of [`PIECE`] bytes, stored under
 //! the value's key and the piece's number (the B-tree store took a run of pages of the
-//! next power of two for a value past a page; the pieces stay, two to a block of the
+//! next power of two for a value past a page; the pieces stay, three to a block of the
 //! file).
 //!
 //! Postings are a count, then for each game (ascending) the difference from the previous
@@ -67,8 +67,8 @@ use crate::summary::{Cell, Summary};
 /// The version of a segment's tables: a segment of another version is not read.
 pub(crate) const SEGMENT_FORMAT: u64 = 11;
 
-/// The size of the pieces a large value is cut into: two of them, with their keys, fill a
-/// block of the file.
+/// The size of the pieces a large value is cut into (a block of the file ends once past
+/// 4 KiB: three of them).
 const PIECE: usize = 2_000;
 
 /// A position whose postings take more bytes than this is written to `crowded`.

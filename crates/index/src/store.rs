@@ -70,7 +70,7 @@ pub(crate) enum Table {
     /// A player's number (u32) → the name as written.
     PlayerNames,
     /// The first 16 bytes of a player's name in lower case (padded with zeros) and its
-    /// number (u32) → the name in lower case.
+    /// number (u32) → nothing (the name is checked against `PlayerNames`).
     Players,
     /// A chunk's number (u128) and a piece number (u32) → a piece of the chunk.
     Labels,
