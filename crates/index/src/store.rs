@@ -184,8 +184,12 @@ struct Sink {
 }
 
 impl Sink {
-    /// Writes `bytes`; gives their offset and hash.
+    /// Writes `bytes` (a block: at most 4 GiB, as a reference gives its length in 32
+    /// bits); gives their offset and hash.
     fn write(&mut self, bytes: &[u8]) -> io::Result<(u64, u64)> {
+        if u32::try_from(bytes.len()).is_err() {
+            return Err(io::Error::other("a block of 4 GiB or more"));
+        }
         let offset = self.at;
         self.out.write(bytes)?;
         self.at += bytes.len() as u64;
