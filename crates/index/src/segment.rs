@@ -757,7 +757,7 @@ impl Segment {
         first: GameId,
         first_source: u32,
     ) -> Result<Segment, IndexError> {
-        let store = Store::open(path)?;
+        let store = Store::open(path, SEGMENT_FORMAT)?;
         let count = store.games;
         Ok(Segment {
             store,
@@ -1125,7 +1125,7 @@ mod tests {
         tails.finish(&mut pending);
         let writer = SegmentWriter::create(&path).expect("created");
         writer.commit(pending, 3_000).expect("written");
-        let store = Store::open(&path).expect("opened");
+        let store = Store::open(&path, SEGMENT_FORMAT).expect("opened");
         let block_of = |wanted: u32| {
             let (first, block) = store
                 .last_at_most(Table::Tails, &wanted.to_be_bytes())

@@ -410,14 +410,15 @@ pub(crate) struct Store {
 }
 
 impl Store {
-    /// Opens a segment file, its directory read and checked.
-    pub(crate) fn open(path: &Path) -> Result<Store, IndexError> {
+    /// Opens a file whose directory names the format `expected` (a segment's), its
+    /// directory read and checked.
+    pub(crate) fn open(path: &Path, expected: u64) -> Result<Store, IndexError> {
         let store = Store::open_any(path)?;
-        if store.format != crate::segment::SEGMENT_FORMAT {
+        if store.format != expected {
             return Err(IndexError::Version {
                 path: path.to_owned(),
                 found: store.format,
-                expected: crate::segment::SEGMENT_FORMAT,
+                expected,
             });
         }
         Ok(store)
@@ -717,12 +718,7 @@ mod tests {
     }
 
     fn open(path: &Path) -> Result<Store, IndexError> {
-        // A store of another format than the segments' is refused: these are read with it.
-        let store = Store::open(path);
-        match store {
-            Err(IndexError::Version { found: 7, .. }) => Ok(Store::open_any(path)?),
-            other => other,
-        }
+        Store::open(path, 7)
     }
 
     #[test]
@@ -731,6 +727,10 @@ mod tests {
         let (path, entries) = written(dir.path());
         let store = open(&path).expect("opened");
         assert_eq!(store.games, 3_000);
+        assert!(matches!(
+            Store::open(&path, 8),
+            Err(IndexError::Version { found: 7, .. })
+        ));
         for (key, value) in entries.iter().step_by(37) {
             let got = store.get(Table::Games, &key.to_be_bytes()).expect("read");
             assert_eq!(got.as_ref(), Some(value));
