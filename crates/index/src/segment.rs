@@ -560,6 +560,8 @@ fn player_key(lower: &str, player: u32) -> [u8; 20] {
 /// does not grow with its players.
 struct PlayerKeys {
     held: Vec<[u8; 20]>,
+    /// How many it holds before it writes them ([`PLAYER_KEYS_HELD`]; fewer in tests).
+    held_most: usize,
     runs: Vec<File>,
     dir: PathBuf,
 }
@@ -570,7 +572,7 @@ const PLAYER_KEYS_HELD: usize = 1 << 20;
 impl PlayerKeys {
     fn push(&mut self, key: [u8; 20]) -> std::io::Result<()> {
         self.held.push(key);
-        if self.held.len() == PLAYER_KEYS_HELD {
+        if self.held.len() == self.held_most {
             self.held.sort_unstable();
             let mut run = std::io::BufWriter::new(tempfile::tempfile_in(&self.dir)?);
             run.write_all(self.held.as_flattened())?;
@@ -631,6 +633,7 @@ impl SegmentWriter {
             store,
             players: PlayerKeys {
                 held: Vec::new(),
+                held_most: PLAYER_KEYS_HELD,
                 runs: Vec::new(),
                 dir: path.parent().unwrap_or(Path::new(".")).to_owned(),
             },
@@ -1157,6 +1160,71 @@ mod tests {
         let mut shifted = block.clone();
         shifted[4] |= 1;
         assert_eq!(find_in_tails(first, &shifted, 5_000, &mut out), None);
+    }
+
+    #[test]
+    fn players_keys_come_out_sorted_across_the_runs_written() {
+        let dir = tempfile::tempdir().expect("a folder");
+        let path = dir.path().join("segment");
+        let mut store = StoreWriter::create(&path).expect("created");
+        let mut keys = PlayerKeys {
+            held: Vec::new(),
+            held_most: 64,
+            runs: Vec::new(),
+            dir: dir.path().to_owned(),
+        };
+        // 1,000 players in an order far from their names' (several runs, and some held).
+        let mut expected = Vec::new();
+        for id in 0..1_000_u32 {
+            let name = format!("player {:04}", (id * 7_919) % 1_000);
+            let key = player_key(&name, id);
+            keys.push(key).expect("held");
+            expected.push(key.to_vec());
+        }
+        assert_eq!(keys.runs.len(), 1_000 / 64);
+        keys.finish(&mut store).expect("merged");
+        store.finish(SEGMENT_FORMAT, 0).expect("written");
+        expected.sort();
+        let mut read = Vec::new();
+        Store::open(&path, SEGMENT_FORMAT)
+            .expect("opened")
+            .for_each(Table::Players, |key, _| {
+                read.push(key.to_vec());
+                Ok(())
+            })
+            .expect("read");
+        assert_eq!(read, expected);
+    }
+
+    #[test]
+    fn a_player_is_found_by_name_in_any_case_and_names_alike_in_their_first_bytes_apart() {
+        let dir = tempfile::tempdir().expect("a folder");
+        let path = dir.path().join("segment");
+        let names = [
+            "Grandmaster Alpha",
+            "grandmaster alphabet",
+            "GRANDMASTER ALPHA",
+            "Ann",
+            "ann\0",
+        ];
+        let writer = SegmentWriter::create(&path).expect("created");
+        let mut pending = Pending::new(usize::MAX);
+        for (id, name) in names.iter().enumerate() {
+            pending.player(PlayerId(id as u32), name);
+        }
+        writer.commit(pending, 0).expect("written");
+        let segment = Segment::open(&path, GameId(0), 0).expect("opened");
+        let ids = |name: &str| {
+            let found = segment.player(name).expect("read");
+            found.into_iter().map(|p| p.0).collect::<Vec<_>>()
+        };
+        assert_eq!(ids("grandmaster ALPHA"), [0, 2]);
+        assert_eq!(ids("Grandmaster Alphabet"), [1]);
+        assert_eq!(ids("grandmaster alph"), Vec::<u32>::new());
+        assert_eq!(ids("ANN"), [3]);
+        assert_eq!(ids("ann\0"), [4]);
+        assert_eq!(ids("Bob"), Vec::<u32>::new());
+        assert_eq!(segment.player_names().expect("read"), names);
     }
 
     #[test]
