@@ -399,8 +399,6 @@ pub(crate) struct Store {
     file: File,
     /// Each table's blocks read last.
     recent: Vec<Recent>,
-    /// The format its directory names (the segment format, for a segment).
-    format: u64,
     /// The file's length.
     len: u64,
     path: PathBuf,
@@ -413,19 +411,6 @@ impl Store {
     /// Opens a file whose directory names the format `expected` (a segment's), its
     /// directory read and checked.
     pub(crate) fn open(path: &Path, expected: u64) -> Result<Store, IndexError> {
-        let store = Store::open_any(path)?;
-        if store.format != expected {
-            return Err(IndexError::Version {
-                path: path.to_owned(),
-                found: store.format,
-                expected,
-            });
-        }
-        Ok(store)
-    }
-
-    /// Opens a file of sorted tables, of any format.
-    fn open_any(path: &Path) -> Result<Store, IndexError> {
         let file = File::open(path).map_err(|e| IndexError::io(path, e))?;
         let damaged = |what: &str| IndexError::Damaged {
             path: path.to_owned(),
@@ -458,6 +443,13 @@ impl Store {
             Some(u64::from_le_bytes(c.take(8)?.try_into().ok()?))
         };
         let format = u64_le(&mut c).ok_or_else(|| damaged("its directory does not read"))?;
+        if format != expected {
+            return Err(IndexError::Version {
+                path: path.to_owned(),
+                found: format,
+                expected,
+            });
+        }
         let games = u64_le(&mut c).ok_or_else(|| damaged("its directory does not read"))?;
         let mut tables = Vec::with_capacity(Table::ALL.len());
         for table in Table::ALL {
@@ -483,7 +475,6 @@ impl Store {
         Ok(Store {
             file,
             recent: Table::ALL.iter().map(|_| Recent::default()).collect(),
-            format,
             len,
             path: path.to_owned(),
             tables,

@@ -97,29 +97,25 @@ impl RunWriter {
     /// A new temporary file under `dir` (gone once closed, even if the process is
     /// killed).
     pub(super) fn create(dir: &Path) -> io::Result<RunWriter> {
-        let file = tempfile::tempfile_in(dir)?;
-        let unbuffered = set_unbuffered(&file, true);
-        Ok(RunWriter {
-            file,
-            unbuffered,
-            staged: Aligned::new(STAGED),
-            len: 0,
-            written: 0,
-        })
+        Ok(RunWriter::over(tempfile::tempfile_in(dir)?))
     }
 
     /// A new file at `path` (truncated if there was one), written past the page cache
     /// where the file system allows it.
     pub(crate) fn create_at(path: &Path) -> io::Result<RunWriter> {
-        let file = File::create(path)?;
+        Ok(RunWriter::over(File::create(path)?))
+    }
+
+    /// Writes `file` (empty) from its start, unbuffered if it can.
+    fn over(file: File) -> RunWriter {
         let unbuffered = set_unbuffered(&file, true);
-        Ok(RunWriter {
+        RunWriter {
             file,
             unbuffered,
             staged: Aligned::new(STAGED),
             len: 0,
             written: 0,
-        })
+        }
     }
 
     /// Whether it writes past the page cache.
